@@ -1,0 +1,3 @@
+module github.com/tensornb/tensornb
+
+go 1.26

@@ -1,0 +1,131 @@
+package tensor
+
+import "slices"
+
+// SharesStorage reports whether x and y read the same storage allocation,
+// whatever their offsets: the test behind comparing PyTorch's
+// untyped_storage().data_ptr(). Views of one tensor share storage; copies
+// do not.
+func (x *Tensor) SharesStorage(y *Tensor) bool { return x.storage == y.storage }
+
+// MayShareMemory reports whether the storage slots x and y could reach
+// overlap, judging by their bounds only, like np.may_share_memory. It can
+// report true for two views that interleave without touching.
+func (x *Tensor) MayShareMemory(y *Tensor) bool {
+	if x.storage != y.storage || x.Numel() == 0 || y.Numel() == 0 {
+		return false
+	}
+	xlo, xhi := x.span()
+	ylo, yhi := y.span()
+	return xlo < yhi && ylo < xhi
+}
+
+// SharesMemory reports whether some storage slot is read by both x and y,
+// exactly, like np.shares_memory: x[:, 0::2] and x[:, 1::2] share storage
+// but not memory.
+func (x *Tensor) SharesMemory(y *Tensor) bool {
+	if !x.MayShareMemory(y) {
+		return false
+	}
+	xlo, xhi := x.span()
+	ylo, yhi := y.span()
+	lo, hi := max(xlo, ylo), min(xhi, yhi)
+	// Mark the slots x reads within the common range, then look for a slot
+	// of y among them. Stride-0 dimensions add no slots and are skipped.
+	marked := make([]bool, hi-lo)
+	addresses(x, func(a int) bool {
+		if a >= lo && a < hi {
+			marked[a-lo] = true
+		}
+		return true
+	})
+	found := false
+	addresses(y, func(a int) bool {
+		if a >= lo && a < hi && marked[a-lo] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// addresses calls visit with the storage slot of every distinct position of
+// x (dimensions of stride 0 are walked once) until visit returns false.
+func addresses(x *Tensor, visit func(int) bool) {
+	var shape, strides []int
+	for d, size := range x.shape {
+		if x.strides[d] != 0 {
+			shape = append(shape, size)
+			strides = append(strides, x.strides[d])
+		}
+	}
+	l := newLoop(shape, []int{x.offset}, strides)
+	n, step := l.rowLen(), l.inner(0)
+	more := true
+	l.each(0, l.rows(), func(offs []int) {
+		for j := 0; j < n && more; j++ {
+			more = visit(offs[0] + j*step)
+		}
+	})
+}
+
+// overlap says how two tensors' memory relates, as PyTorch's
+// MemOverlapStatus does.
+type overlap int
+
+const (
+	overlapNone    overlap = iota
+	overlapFull            // the same elements in the same layout
+	overlapPartial         // some elements in common, in another layout
+	overlapTooHard         // a layout PyTorch does not analyse
+)
+
+// overlapOf compares a and b as PyTorch's get_overlap_status does: only
+// tensors whose elements fill their span exactly once are compared.
+func overlapOf(a, b *Tensor) overlap {
+	if a == b {
+		return overlapFull
+	}
+	if a.Numel() == 0 || b.Numel() == 0 {
+		return overlapNone
+	}
+	if !a.isNonOverlappingAndDense() || !b.isNonOverlappingAndDense() {
+		return overlapTooHard
+	}
+	if a.storage != b.storage {
+		return overlapNone
+	}
+	alo, ahi := a.span()
+	blo, bhi := b.span()
+	switch {
+	case alo == blo && ahi == bhi:
+		if slices.Equal(a.strides, b.strides) {
+			return overlapFull
+		}
+		return overlapPartial
+	case alo < bhi && blo < ahi:
+		return overlapPartial
+	}
+	return overlapNone
+}
+
+// checkNoInternalOverlap refuses a write to a tensor in which two positions
+// are the same storage slot, such as an expanded tensor.
+func checkNoInternalOverlap(op string, x *Tensor) {
+	if x.isNonOverlappingAndDense() {
+		return
+	}
+	for d, size := range x.shape {
+		if size > 1 && x.strides[d] == 0 {
+			fail(op, "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.")
+		}
+	}
+}
+
+// checkNoPartialOverlap refuses a write to out that reads in, when the two
+// cover some of the same slots in different layouts.
+func checkNoPartialOverlap(op string, out, in *Tensor) {
+	if overlapOf(out, in) == overlapPartial {
+		fail(op, "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.")
+	}
+}

@@ -1,0 +1,434 @@
+package tensor
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// An elementwise operation between two tensors.
+type binaryOp int
+
+const (
+	opAdd binaryOp = iota
+	opSub
+	opMul
+	opDiv
+	opEq
+	opNe
+	opLt
+	opLe
+	opGt
+	opGe
+)
+
+var binaryOpNames = [...]string{"add", "sub", "mul", "div", "eq", "ne", "lt", "le", "gt", "ge"}
+
+func (op binaryOp) String() string   { return binaryOpNames[op] }
+func (op binaryOp) comparison() bool { return op >= opEq }
+
+// Add returns x + other, elementwise with broadcasting. other is a *Tensor
+// or a Go number or bool; dtypes promote as in PyTorch (an int tensor plus
+// 1.5 is Float32, an Int32 tensor plus 1 stays Int32).
+func (x *Tensor) Add(other any) *Tensor { return binary(opAdd, x, other) }
+
+// Sub returns x - other, elementwise with broadcasting.
+func (x *Tensor) Sub(other any) *Tensor { return binary(opSub, x, other) }
+
+// Mul returns x * other, elementwise with broadcasting.
+func (x *Tensor) Mul(other any) *Tensor { return binary(opMul, x, other) }
+
+// Div returns x / other, elementwise with broadcasting. Like PyTorch's true
+// division, integer inputs give a Float32 result.
+func (x *Tensor) Div(other any) *Tensor { return binary(opDiv, x, other) }
+
+// Eq returns the Bool tensor x == other, elementwise with broadcasting.
+func (x *Tensor) Eq(other any) *Tensor { return binary(opEq, x, other) }
+
+// Ne returns the Bool tensor x != other.
+func (x *Tensor) Ne(other any) *Tensor { return binary(opNe, x, other) }
+
+// Lt returns the Bool tensor x < other.
+func (x *Tensor) Lt(other any) *Tensor { return binary(opLt, x, other) }
+
+// Le returns the Bool tensor x <= other.
+func (x *Tensor) Le(other any) *Tensor { return binary(opLe, x, other) }
+
+// Gt returns the Bool tensor x > other.
+func (x *Tensor) Gt(other any) *Tensor { return binary(opGt, x, other) }
+
+// Ge returns the Bool tensor x >= other.
+func (x *Tensor) Ge(other any) *Tensor { return binary(opGe, x, other) }
+
+// Neg returns -x.
+func (x *Tensor) Neg() *Tensor {
+	if x.DType() == Bool {
+		fail("neg", "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+	}
+	// Multiplying by -1 is negation in every dtype, including the wrap of
+	// unsigned and minimum integers. The result is laid out like x alone,
+	// as a unary operation's is.
+	return elementwise(opMul, operand{t: x}, operandOf("neg", -1), x)
+}
+
+// A scalar is a Go number or bool taking part in an operation, with the
+// dtype PyTorch gives a Python number of its kind.
+type scalar struct {
+	dtype DType
+	value float64
+}
+
+func scalarOf(op string, v any) scalar {
+	switch n := v.(type) {
+	case bool:
+		if n {
+			return scalar{Bool, 1}
+		}
+		return scalar{Bool, 0}
+	case int:
+		return scalar{Int64, float64(n)}
+	case int8:
+		return scalar{Int64, float64(n)}
+	case int16:
+		return scalar{Int64, float64(n)}
+	case int32:
+		return scalar{Int64, float64(n)}
+	case int64:
+		return scalar{Int64, float64(n)}
+	case uint:
+		return scalar{Int64, float64(n)}
+	case uint8:
+		return scalar{Int64, float64(n)}
+	case uint16:
+		return scalar{Int64, float64(n)}
+	case uint32:
+		return scalar{Int64, float64(n)}
+	case uint64:
+		return scalar{Int64, float64(n)}
+	case float32:
+		return scalar{Float32, float64(n)}
+	case float64:
+		return scalar{Float32, n}
+	}
+	panic(newError(op, "TypeError", "%s(): expected a *Tensor, a number or a bool, got %T", op, v))
+}
+
+// An operand is a tensor taking part in an elementwise operation, with its
+// priority in type promotion: Go numbers rank below 0-d tensors, which rank
+// below tensors with dimensions.
+type operand struct {
+	t       *Tensor
+	wrapped bool // a Go number, made into a 0-d tensor
+}
+
+func operandOf(op string, v any) operand {
+	if t, ok := v.(*Tensor); ok {
+		if t == nil {
+			panic(newError(op, "TypeError", "%s(): expected a tensor, got a nil *Tensor", op))
+		}
+		return operand{t: t}
+	}
+	s := scalarOf(op, v)
+	return operand{t: s.dtype.Scalar(s.value), wrapped: true}
+}
+
+// resultType is PyTorch's result_type: the dtype an operation on these
+// operands computes in.
+func resultType(ops ...operand) DType {
+	const none = DType(-1)
+	var dim, zero, wrapped DType = none, none, none
+	for _, o := range ops {
+		switch {
+		case o.wrapped:
+			wrapped = promoteOrSet(wrapped, o.t.DType())
+		case o.t.Dim() == 0:
+			zero = promoteOrSet(zero, o.t.DType())
+		default:
+			dim = promoteOrSet(dim, o.t.DType())
+		}
+	}
+	return combineCategories(dim, combineCategories(zero, wrapped))
+}
+
+func promoteOrSet(acc, dt DType) DType {
+	if acc < 0 {
+		return dt
+	}
+	return promoteTypes(acc, dt)
+}
+
+// combineCategories lets a lower-priority group change the result only when
+// it is of a higher category (bool < integer < floating point).
+func combineCategories(higher, lower DType) DType {
+	switch {
+	case higher < 0:
+		return lower
+	case lower < 0, higher.IsFloatingPoint():
+		return higher
+	case higher == Bool || lower.IsFloatingPoint():
+		return promoteTypes(higher, lower)
+	}
+	return higher
+}
+
+// promoteTypes is PyTorch's promote_types for the dtypes tensornb has.
+func promoteTypes(a, b DType) DType {
+	if a == b {
+		return a
+	}
+	rank := func(dt DType) int {
+		switch dt {
+		case Bool:
+			return 0
+		case Uint8:
+			return 1
+		case Int32:
+			return 2
+		case Int64:
+			return 3
+		case Float16, BFloat16:
+			return 4
+		case Float32:
+			return 5
+		}
+		return 6 // Float64
+	}
+	if rank(a) == 4 && rank(b) == 4 { // float16 with bfloat16
+		return Float32
+	}
+	if rank(a) > rank(b) {
+		return a
+	}
+	return b
+}
+
+// typeName is the name PyTorch's C++ core uses for a dtype in messages.
+func typeName(dt DType) string {
+	switch dt {
+	case Float32:
+		return "Float"
+	case Float64:
+		return "Double"
+	case Int64:
+		return "Long"
+	case Int32:
+		return "Int"
+	case Uint8:
+		return "Byte"
+	case Float16:
+		return "Half"
+	}
+	return strings.ToUpper(dt.String()[:1]) + dt.String()[1:]
+}
+
+// canCast reports whether a result of dtype from may be stored in a tensor
+// of dtype to, by PyTorch's rule: never float to integer, nor non-bool to
+// bool.
+func canCast(from, to DType) bool {
+	if from.IsFloatingPoint() && !to.IsFloatingPoint() {
+		return false
+	}
+	return from == Bool || to != Bool
+}
+
+// binary computes x op other into a new tensor.
+func binary(op binaryOp, x *Tensor, other any) *Tensor {
+	a, b := operand{t: x}, operandOf(op.String(), other)
+	return elementwise(op, a, b, a.t, b.t)
+}
+
+// elementwise computes a op b into a new tensor laid out in the memory order
+// of the layout tensors.
+func elementwise(op binaryOp, a, b operand, layout ...*Tensor) *Tensor {
+	common := resultType(a, b)
+	checkBoolOp(op, a.t.DType(), b.t.DType())
+	shape := broadcastPair(op.String(), a.t.shape, b.t.shape)
+
+	// Compute in a type the kernels have: 16-bit floats in Float32 and bools
+	// in Uint8 (whose sums and products, stored back, are bool's or and and).
+	compute := common
+	switch {
+	case op == opDiv && !common.IsFloatingPoint():
+		common, compute = Float32, Float32
+	case common == Float16 || common == BFloat16:
+		compute = Float32
+	case common == Bool:
+		compute = Uint8
+	}
+	outType := compute
+	if op.comparison() {
+		outType = Bool
+	}
+	out := newStrided(outType, shape, elementwiseStrides(shape, layout...))
+	ta, tb := a.t.To(compute).Expand(shape...), b.t.To(compute).Expand(shape...)
+	switch compute {
+	case Float32:
+		binaryKernel[float32](op, out, ta, tb)
+	case Float64:
+		binaryKernel[float64](op, out, ta, tb)
+	case Int64:
+		binaryKernel[int64](op, out, ta, tb)
+	case Int32:
+		binaryKernel[int32](op, out, ta, tb)
+	case Uint8:
+		binaryKernel[uint8](op, out, ta, tb)
+	}
+	if op.comparison() {
+		return out
+	}
+	return out.To(common)
+}
+
+func checkBoolOp(op binaryOp, a, b DType) {
+	if op != opSub {
+		return
+	}
+	if a == Bool && b == Bool {
+		fail("sub", "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.")
+	}
+	if a == Bool || b == Bool {
+		fail("sub", "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+	}
+}
+
+type number interface {
+	float32 | float64 | int64 | int32 | uint8
+}
+
+// binaryKernel computes out = a op b for tensors of one shape; out is
+// contiguous and of dtype T, or Bool for comparisons.
+func binaryKernel[T number](op binaryOp, out, a, b *Tensor) {
+	x, y := typed[T](a.storage), typed[T](b.storage)
+	order := memoryOrder(out.strides)
+	l := newLoop(permuted(order, out.shape), []int{out.offset, a.offset, b.offset},
+		permuted(order, out.strides), permuted(order, a.strides), permuted(order, b.strides))
+	n, sa, sb := l.rowLen(), l.inner(1), l.inner(2)
+	if op.comparison() {
+		o := typed[bool](out.storage)
+		l.eachRow(func(offs []int) { compareRow(op, o[offs[0]:offs[0]+n], x, offs[1], sa, y, offs[2], sb) })
+		return
+	}
+	o := typed[T](out.storage)
+	l.eachRow(func(offs []int) { arithRow(op, o[offs[0]:offs[0]+n], x, offs[1], sa, y, offs[2], sb) })
+}
+
+// arithRow computes one row: o[i] = x[xo+i·sx] op y[yo+i·sy]. The common
+// cases, both inputs stepping by one or one of them fixed, get loops the
+// compiler can keep tight.
+func arithRow[T number](op binaryOp, o, x []T, xo, sx int, y []T, yo, sy int) {
+	n := len(o)
+	switch {
+	case sx == 1 && sy == 1:
+		xs, ys := x[xo:xo+n], y[yo:yo+n]
+		switch op {
+		case opAdd:
+			for i := range o {
+				o[i] = xs[i] + ys[i]
+			}
+		case opSub:
+			for i := range o {
+				o[i] = xs[i] - ys[i]
+			}
+		case opMul:
+			for i := range o {
+				o[i] = xs[i] * ys[i]
+			}
+		case opDiv:
+			for i := range o {
+				o[i] = xs[i] / ys[i]
+			}
+		}
+	case sx == 1 && sy == 0:
+		xs, v := x[xo:xo+n], y[yo]
+		switch op {
+		case opAdd:
+			for i := range o {
+				o[i] = xs[i] + v
+			}
+		case opSub:
+			for i := range o {
+				o[i] = xs[i] - v
+			}
+		case opMul:
+			for i := range o {
+				o[i] = xs[i] * v
+			}
+		case opDiv:
+			for i := range o {
+				o[i] = xs[i] / v
+			}
+		}
+	default:
+		for i := range o {
+			p, q := x[xo+i*sx], y[yo+i*sy]
+			switch op {
+			case opAdd:
+				o[i] = p + q
+			case opSub:
+				o[i] = p - q
+			case opMul:
+				o[i] = p * q
+			case opDiv:
+				o[i] = p / q
+			}
+		}
+	}
+}
+
+// compareRow computes one row of a comparison.
+func compareRow[T number](op binaryOp, o []bool, x []T, xo, sx int, y []T, yo, sy int) {
+	for i := range o {
+		p, q := x[xo+i*sx], y[yo+i*sy]
+		switch op {
+		case opEq:
+			o[i] = p == q
+		case opNe:
+			o[i] = p != q
+		case opLt:
+			o[i] = p < q
+		case opLe:
+			o[i] = p <= q
+		case opGt:
+			o[i] = p > q
+		case opGe:
+			o[i] = p >= q
+		}
+	}
+}
+
+// Equal reports whether x and y have the same shape and the same elements,
+// like torch.equal. NaN equals nothing, not even itself.
+func (x *Tensor) Equal(y *Tensor) bool {
+	if !slices.Equal(x.shape, y.shape) {
+		return false
+	}
+	return x.Eq(y).all()
+}
+
+// AllClose reports whether x and y are elementwise equal within a tolerance,
+// like torch.allclose with its defaults: |x - y| <= atol + rtol·|y| with
+// rtol 1e-5 and atol 1e-8. The shapes must broadcast.
+func (x *Tensor) AllClose(y *Tensor) bool { return x.AllCloseTol(y, 1e-5, 1e-8) }
+
+// AllCloseTol is AllClose with the given relative and absolute tolerances.
+func (x *Tensor) AllCloseTol(y *Tensor, rtol, atol float64) bool {
+	shape := broadcastPair("allclose", x.shape, y.shape)
+	a, b := x.Expand(shape...).Float64s(), y.Expand(shape...).Float64s()
+	for i := range a {
+		if a[i] == b[i] {
+			continue
+		}
+		if math.IsInf(a[i], 0) || math.IsInf(b[i], 0) || !(math.Abs(a[i]-b[i]) <= atol+rtol*math.Abs(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// all reports whether every element of a Bool tensor is true.
+func (x *Tensor) all() bool {
+	ok := true
+	d := typed[bool](x.storage)
+	x.visit(func(off int) { ok = ok && d[off] })
+	return ok
+}

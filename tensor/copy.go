@@ -1,0 +1,267 @@
+package tensor
+
+import "slices"
+
+// Reshape returns a tensor with the given shape holding x's elements in
+// row-major order, like PyTorch's reshape: a view when the strides allow one
+// (as View), otherwise a contiguous copy. One size may be -1. To learn which
+// happened, ask CanView first or SharesStorage after.
+func (x *Tensor) Reshape(shape ...int) *Tensor {
+	shape = inferSize("reshape", shape, x.Numel())
+	if strides, ok := viewStrides(x.shape, x.strides, shape); ok {
+		return x.view(shape, strides, x.offset)
+	}
+	return x.copyAs(shape)
+}
+
+// Contiguous returns x itself if it is contiguous, and otherwise a copy of
+// its elements laid out in row-major order, like PyTorch's contiguous.
+func (x *Tensor) Contiguous() *Tensor {
+	if x.IsContiguous() {
+		return x
+	}
+	return x.copyContiguous()
+}
+
+// Clone returns a copy of x with its own storage, like PyTorch's clone. As
+// in PyTorch, the copy keeps x's memory order: a clone of a transpose is
+// laid out as a transpose, and a tensor with gaps or repeats is packed
+// densely in the order its strides walk memory.
+func (x *Tensor) Clone() *Tensor {
+	c := newStrided(x.DType(), x.shape, denseStridesLike(x))
+	copyElements(c, x)
+	return c
+}
+
+// FlattenCopy returns a 1-D copy of x's elements in row-major order, like
+// NumPy's ndarray.flatten: unlike Flatten and Ravel, it always copies.
+func (x *Tensor) FlattenCopy() *Tensor {
+	return x.copyAs([]int{x.Numel()})
+}
+
+// To returns x converted to dtype dt, or x itself if it already has that
+// dtype. Floats convert to integers by truncation toward zero. The copy
+// keeps x's memory order, as Clone does.
+func (x *Tensor) To(dt DType) *Tensor {
+	dt.check("to")
+	if dt == x.DType() {
+		return x
+	}
+	c := newStrided(dt, x.shape, denseStridesLike(x))
+	convertElements(c, x)
+	return c
+}
+
+// Repeat returns a copy of x repeated reps[i] times along each dimension,
+// like PyTorch's repeat. reps may be longer than x's shape; x is then
+// treated as having leading dimensions of size 1.
+func (x *Tensor) Repeat(reps ...int) *Tensor {
+	if len(reps) < x.Dim() {
+		fail("repeat", "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+	}
+	lead := len(reps) - x.Dim()
+	shape := make([]int, len(reps))
+	// Read x through a view of shape (r₀, s₀, r₁, s₁, …) in which each
+	// repetition dimension has stride 0, and copy it out contiguously.
+	var srcShape, srcStrides []int
+	for i, r := range reps {
+		size, stride := 1, 0
+		if i >= lead {
+			size, stride = x.shape[i-lead], x.strides[i-lead]
+		}
+		if r < 0 {
+			fail("repeat", "Trying to create tensor with negative dimension %d: %s", r, listString(reps))
+		}
+		shape[i] = r * size
+		srcShape = append(srcShape, r, size)
+		srcStrides = append(srcStrides, 0, stride)
+	}
+	checkShape("repeat", shape)
+	out := newTensor(x.DType(), shape)
+	src := &Tensor{storage: x.storage, shape: srcShape, strides: srcStrides, offset: x.offset}
+	dst := &Tensor{storage: out.storage, shape: srcShape, strides: contiguousStrides(srcShape)}
+	copyElements(dst, src)
+	return out
+}
+
+// Tile returns a copy of x repeated reps[i] times along each dimension, like
+// torch.tile and np.tile: if reps is shorter than x's shape it is padded
+// with leading 1s.
+func (x *Tensor) Tile(reps ...int) *Tensor {
+	if len(reps) < x.Dim() {
+		reps = append(slices.Repeat([]int{1}, x.Dim()-len(reps)), reps...)
+	}
+	return x.Repeat(reps...)
+}
+
+// copyContiguous returns a new contiguous tensor holding x's elements.
+func (x *Tensor) copyContiguous() *Tensor {
+	c := newTensor(x.DType(), x.shape)
+	copyElements(c, x)
+	return c
+}
+
+// copyAs returns a new contiguous tensor of the given shape, which has as
+// many elements as x, holding x's elements in row-major order.
+func (x *Tensor) copyAs(shape []int) *Tensor {
+	c := x.copyContiguous()
+	c.shape, c.strides = shape, contiguousStrides(shape)
+	return c
+}
+
+// copyElements copies src's elements into dst, which has the same shape and
+// dtype and does not overlap src. Elements are moved as machine words of
+// their size, whatever their type.
+func copyElements(dst, src *Tensor) {
+	switch dst.ElementSize() {
+	case 1:
+		copyWords(words[uint8](dst.storage), words[uint8](src.storage), dst, src)
+	case 2:
+		copyWords(words[uint16](dst.storage), words[uint16](src.storage), dst, src)
+	case 4:
+		copyWords(words[uint32](dst.storage), words[uint32](src.storage), dst, src)
+	case 8:
+		copyWords(words[uint64](dst.storage), words[uint64](src.storage), dst, src)
+	}
+}
+
+// orderedLoop prepares a loop that writes dst in its memory order and reads
+// src alongside.
+func orderedLoop(dst, src *Tensor) *loop {
+	order := memoryOrder(dst.strides)
+	return newLoop(permuted(order, dst.shape), []int{dst.offset, src.offset},
+		permuted(order, dst.strides), permuted(order, src.strides))
+}
+
+// tileSize is the side of the square blocks in which a transposing copy
+// moves elements, so that both the rows read and the rows written stay in
+// cache while a block is copied.
+const tileSize = 32
+
+func copyWords[W uint8 | uint16 | uint32 | uint64](d, s []W, dst, src *Tensor) {
+	l := orderedLoop(dst, src)
+	if k, ok := l.transposedPair(); ok {
+		copyTiled(d, s, l, k)
+		return
+	}
+	n, di, si := l.rowLen(), l.inner(0), l.inner(1)
+	l.eachRow(func(offs []int) {
+		do, so := offs[0], offs[1]
+		if di == 1 && si == 1 {
+			copy(d[do:do+n], s[so:so+n])
+			return
+		}
+		for range n {
+			d[do] = s[so]
+			do += di
+			so += si
+		}
+	})
+}
+
+// transposedPair looks for a dimension k along which the source (operand 1)
+// steps through memory faster than along the innermost dimension, as in a
+// transpose: copying row by row would then read the source with a large
+// stride. Such a copy goes tile by tile over k and the innermost dimension.
+func (l *loop) transposedPair() (int, bool) {
+	inner := len(l.shape) - 1
+	if inner < 1 || l.shape[inner] < 8 {
+		return 0, false
+	}
+	best := -1
+	for k := range inner {
+		if l.shape[k] >= 8 && l.strides[1][k] < l.strides[1][inner] && (best < 0 || l.strides[1][k] < l.strides[1][best]) {
+			best = k
+		}
+	}
+	return best, best >= 0 && l.strides[1][inner] > 1
+}
+
+// copyTiled copies loop l tile by tile over dimension k and the innermost
+// dimension; the remaining dimensions and the tile rows are shared out
+// between goroutines.
+func copyTiled[W uint8 | uint16 | uint32 | uint64](d, s []W, l *loop, k int) {
+	inner := len(l.shape) - 1
+	var outer []int
+	for dim := range inner {
+		if dim != k {
+			outer = append(outer, dim)
+		}
+	}
+	nk, ni := l.shape[k], l.shape[inner]
+	dk, sk := l.strides[0][k], l.strides[1][k]
+	di, si := l.strides[0][inner], l.strides[1][inner]
+	blocks := (nk + tileSize - 1) / tileSize
+	units := l.numel() / (nk * ni) * blocks
+	parallelFor(units, l.numel(), func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			rest, block := u/blocks, u%blocks
+			dBase, sBase := l.offsets[0], l.offsets[1]
+			for j := len(outer) - 1; j >= 0; j-- {
+				dim := outer[j]
+				c := rest % l.shape[dim]
+				rest /= l.shape[dim]
+				dBase += c * l.strides[0][dim]
+				sBase += c * l.strides[1][dim]
+			}
+			i0, i1 := block*tileSize, min(block*tileSize+tileSize, nk)
+			for j0 := 0; j0 < ni; j0 += tileSize {
+				j1 := min(j0+tileSize, ni)
+				for i := i0; i < i1; i++ {
+					do, so := dBase+i*dk+j0*di, sBase+i*sk+j0*si
+					for range j1 - j0 {
+						d[do] = s[so]
+						do += di
+						so += si
+					}
+				}
+			}
+		}
+	})
+}
+
+// convertElements copies src's elements into dst, converting each to dst's
+// dtype. Integer to integer conversions keep every bit of int64 values.
+func convertElements(dst, src *Tensor) {
+	l := orderedLoop(dst, src)
+	n, di, si := l.rowLen(), l.inner(0), l.inner(1)
+	bothInts := !dst.DType().IsFloatingPoint() && !src.DType().IsFloatingPoint()
+	if bothInts && dst.DType() != Bool && src.DType() != Bool {
+		get, set := intGetter(src.storage), intSetter(dst.storage)
+		l.eachRow(func(offs []int) {
+			for j := range n {
+				set(offs[0]+j*di, get(offs[1]+j*si))
+			}
+		})
+		return
+	}
+	l.eachRow(func(offs []int) {
+		for j := range n {
+			dst.storage.store(offs[0]+j*di, src.storage.load(offs[1]+j*si))
+		}
+	})
+}
+
+func intGetter(s *Storage) func(int) int64 {
+	switch d := s.data.(type) {
+	case []int64:
+		return func(i int) int64 { return d[i] }
+	case []int32:
+		return func(i int) int64 { return int64(d[i]) }
+	case []uint8:
+		return func(i int) int64 { return int64(d[i]) }
+	}
+	panic("tensor: not an integer storage")
+}
+
+func intSetter(s *Storage) func(int, int64) {
+	switch d := s.data.(type) {
+	case []int64:
+		return func(i int, v int64) { d[i] = v }
+	case []int32:
+		return func(i int, v int64) { d[i] = int32(v) }
+	case []uint8:
+		return func(i int, v int64) { d[i] = uint8(v) }
+	}
+	panic("tensor: not an integer storage")
+}

@@ -1,0 +1,241 @@
+package tensor
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync"
+)
+
+// New returns a tensor holding a copy of data, like torch.tensor. data is a
+// []float32, []float64, []int64, []int32, []int (stored as Int64), []uint8
+// or []bool, and its Go type sets the dtype. Without a shape the tensor is
+// 1-D; with one, its element count must equal len(data).
+//
+//	a := tensor.New([]int64{0, 10, 20}, 3, 1)
+func New(data any, shape ...int) *Tensor {
+	var x *Tensor
+	switch d := data.(type) {
+	case []float32:
+		x = newFrom(Float32, d, shape)
+	case []float64:
+		x = newFrom(Float64, d, shape)
+	case []int64:
+		x = newFrom(Int64, d, shape)
+	case []int32:
+		x = newFrom(Int32, d, shape)
+	case []uint8:
+		x = newFrom(Uint8, d, shape)
+	case []bool:
+		x = newFrom(Bool, d, shape)
+	case []int:
+		wide := make([]int64, len(d))
+		for i, v := range d {
+			wide[i] = int64(v)
+		}
+		x = newFrom(Int64, wide, shape)
+	default:
+		panic(newError("tensor", "TypeError", "cannot make a tensor from %T; use []float32, []float64, []int64, []int32, []int, []uint8 or []bool", data))
+	}
+	return x
+}
+
+func newFrom[T any](dt DType, data []T, shape []int) *Tensor {
+	if shape == nil {
+		shape = []int{len(data)}
+	}
+	checkShape("tensor", shape)
+	if n := Shape(shape).Numel(); n != len(data) {
+		fail("tensor", "shape '%s' is invalid for input of size %d", listString(shape), len(data))
+	}
+	x := newTensor(dt, shape)
+	copy(typed[T](x.storage), data)
+	return x
+}
+
+// Scalar returns a 0-dimensional tensor holding v, like torch.tensor(v): an
+// int gives Int64, a float gives Float32 and a bool gives Bool.
+func Scalar(v any) *Tensor {
+	s := scalarOf("tensor", v)
+	x := newTensor(s.dtype, nil)
+	x.storage.store(0, s.value)
+	return x
+}
+
+// Arange returns the Int64 tensor [start, end) with the given step, like
+// torch.arange with integer arguments: Arange(end), Arange(start, end) or
+// Arange(start, end, step).
+func Arange(limits ...int) *Tensor {
+	fs := make([]float64, len(limits))
+	for i, v := range limits {
+		fs[i] = float64(v)
+	}
+	return Int64.Arange(fs...)
+}
+
+// Arange returns a 1-D tensor of this dtype holding start, start+step, …
+// up to but excluding end: Arange(end), Arange(start, end) or
+// Arange(start, end, step), as torch.arange(..., dtype=dt).
+//
+//	x := tensor.Float32.Arange(24).View(2, 3, 4)
+func (dt DType) Arange(limits ...float64) *Tensor {
+	dt.check("arange")
+	start, end, step := 0.0, 0.0, 1.0
+	switch len(limits) {
+	case 1:
+		end = limits[0]
+	case 2:
+		start, end = limits[0], limits[1]
+	case 3:
+		start, end, step = limits[0], limits[1], limits[2]
+	default:
+		panic(newError("arange", "TypeError", "arange takes 1 to 3 arguments (end; start, end; or start, end, step), got %d", len(limits)))
+	}
+	if step == 0 {
+		fail("arange", "step must be nonzero")
+	}
+	if math.IsNaN(start) || math.IsNaN(end) || math.IsInf(start, 0) || math.IsInf(end, 0) {
+		fail("arange", "unsupported range: %v -> %v", start, end)
+	}
+	if (step > 0 && start > end) || (step < 0 && start < end) {
+		fail("arange", "upper bound and larger bound inconsistent with step sign")
+	}
+	count := math.Ceil((end - start) / step)
+	if count > math.MaxInt32*16 {
+		fail("arange", "invalid size, possible overflow?")
+	}
+	x := newTensor(dt, []int{int(count)})
+	for i := range int(count) {
+		x.storage.store(i, start+float64(i)*step)
+	}
+	return x
+}
+
+// Zeros returns a Float32 tensor of zeros, like torch.zeros.
+func Zeros(shape ...int) *Tensor { return Float32.Zeros(shape...) }
+
+// Ones returns a Float32 tensor of ones, like torch.ones.
+func Ones(shape ...int) *Tensor { return Float32.Ones(shape...) }
+
+// Full returns a Float32 tensor filled with v, like torch.full.
+func Full(v float64, shape ...int) *Tensor { return Float32.Full(v, shape...) }
+
+// Empty returns a Float32 tensor of the given shape. Unlike torch.empty its
+// elements are zero, since Go memory always is.
+func Empty(shape ...int) *Tensor { return Float32.Empty(shape...) }
+
+// Linspace returns steps evenly spaced Float32 values from start to end
+// inclusive, like torch.linspace.
+func Linspace(start, end float64, steps int) *Tensor { return Float32.Linspace(start, end, steps) }
+
+// Rand returns a Float32 tensor of values drawn uniformly from [0, 1) by the
+// global generator, like torch.rand.
+func Rand(shape ...int) *Tensor { return Float32.Rand(shape...) }
+
+// Randn returns a Float32 tensor of values drawn from the standard normal
+// distribution by the global generator, like torch.randn.
+func Randn(shape ...int) *Tensor { return Float32.Randn(shape...) }
+
+// Zeros returns a tensor of zeros of this dtype.
+func (dt DType) Zeros(shape ...int) *Tensor {
+	dt.check("zeros")
+	return newTensor(dt, shape)
+}
+
+// Empty returns a tensor of this dtype whose elements are zero.
+func (dt DType) Empty(shape ...int) *Tensor {
+	dt.check("empty")
+	return newTensor(dt, shape)
+}
+
+// Ones returns a tensor of ones of this dtype.
+func (dt DType) Ones(shape ...int) *Tensor { return dt.Full(1, shape...) }
+
+// Full returns a tensor of this dtype filled with v.
+func (dt DType) Full(v float64, shape ...int) *Tensor {
+	dt.check("full")
+	x := newTensor(dt, shape)
+	x.fill(v)
+	return x
+}
+
+// Scalar returns a 0-dimensional tensor of this dtype holding v.
+func (dt DType) Scalar(v float64) *Tensor {
+	x := dt.Zeros()
+	x.storage.store(0, v)
+	return x
+}
+
+// Linspace returns steps evenly spaced values of this dtype from start to
+// end inclusive.
+func (dt DType) Linspace(start, end float64, steps int) *Tensor {
+	dt.check("linspace")
+	if steps < 0 {
+		fail("linspace", "number of steps must be non-negative")
+	}
+	x := newTensor(dt, []int{steps})
+	if steps == 1 {
+		x.storage.store(0, start)
+		return x
+	}
+	step := (end - start) / float64(steps-1)
+	for i := range steps {
+		// Fill from both ends so that the last value is exactly end.
+		if i < steps/2 {
+			x.storage.store(i, start+step*float64(i))
+		} else {
+			x.storage.store(i, end-step*float64(steps-1-i))
+		}
+	}
+	return x
+}
+
+// generator is the global random number generator behind Rand and Randn.
+var generator = struct {
+	sync.Mutex
+	rng *rand.Rand
+}{rng: newRNG(defaultSeed)}
+
+// defaultSeed is PyTorch's default seed for its CPU generator.
+const defaultSeed = 67280421310721
+
+func newRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)) }
+
+// ManualSeed reseeds the global generator, like torch.manual_seed: the same
+// seed gives the same Rand and Randn values on every run and machine. The
+// values differ from PyTorch's, whose generator is different.
+func ManualSeed(seed uint64) {
+	generator.Lock()
+	generator.rng = newRNG(seed)
+	generator.Unlock()
+}
+
+// Rand returns a tensor of this floating-point dtype with values drawn
+// uniformly from [0, 1).
+func (dt DType) Rand(shape ...int) *Tensor {
+	return dt.random("rand", shape, func(r *rand.Rand) float64 { return r.Float64() })
+}
+
+// Randn returns a tensor of this floating-point dtype with values drawn from
+// the standard normal distribution.
+func (dt DType) Randn(shape ...int) *Tensor {
+	return dt.random("randn", shape, func(r *rand.Rand) float64 { return r.NormFloat64() })
+}
+
+func (dt DType) random(op string, shape []int, draw func(*rand.Rand) float64) *Tensor {
+	dt.check(op)
+	if !dt.IsFloatingPoint() {
+		fail(op, "%s is only defined for floating-point dtypes, got %s", op, dt)
+	}
+	x := newTensor(dt, shape)
+	generator.Lock()
+	defer generator.Unlock()
+	for i := range x.storage.n {
+		x.storage.store(i, draw(generator.rng))
+		// A uniform draw just below 1 can round up to 1 in a narrow dtype;
+		// draw again so that Rand stays within [0, 1).
+		for op == "rand" && x.storage.load(i) >= 1 {
+			x.storage.store(i, draw(generator.rng))
+		}
+	}
+	return x
+}

@@ -1,0 +1,510 @@
+package tensor_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// The fixtures are written by testdata/gen_fixtures.py from PyTorch and
+// NumPy; see that script for what each field means.
+type fixtureFile struct {
+	Torch      string
+	Chains     []chainCase
+	Pairs      []pairCase
+	Broadcasts []broadcastCase
+}
+
+type inputSpec struct {
+	Kind   string
+	Shape  []int
+	DType  string
+	Start  float64
+	Values []value
+}
+
+type fixtureError struct {
+	Class   string
+	Message string
+}
+
+type chainCase struct {
+	Name      string
+	Input     inputSpec
+	Ops       [][]any
+	Error     *fixtureError
+	Tolerance bool
+	Expect    *struct {
+		DType         string
+		Shape         []int
+		Strides       []int
+		Offset        int
+		Values        []value
+		Contiguous    bool
+		SharesStorage *bool   `json:"shares_storage"`
+		RootValues    []value `json:"root_values"`
+		Repr          string
+		ByteStrides   []int `json:"byte_strides"`
+	}
+}
+
+type pairCase struct {
+	Name   string
+	Input  inputSpec
+	A, B   [][]any
+	Expect struct {
+		SharesMemory   bool `json:"shares_memory"`
+		MayShareMemory bool `json:"may_share_memory"`
+		SharesStorage  bool `json:"shares_storage"`
+	}
+}
+
+type broadcastCase struct {
+	Name   string
+	Shapes [][]int
+	Error  *fixtureError
+	Expect *struct{ Shape []int }
+}
+
+func loadFixtures(t *testing.T) *fixtureFile {
+	t.Helper()
+	f, err := os.Open("testdata/fixtures.json")
+	if err != nil {
+		t.Fatalf("%v (regenerate with /usr/bin/python3 tensor/testdata/gen_fixtures.py)", err)
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	dec.UseNumber()
+	var fx fixtureFile
+	if err := dec.Decode(&fx); err != nil {
+		t.Fatal(err)
+	}
+	return &fx
+}
+
+var dtypes = map[string]tensor.DType{
+	"float32": tensor.Float32, "float64": tensor.Float64, "int64": tensor.Int64, "int32": tensor.Int32,
+	"uint8": tensor.Uint8, "bool": tensor.Bool, "float16": tensor.Float16, "bfloat16": tensor.BFloat16,
+}
+
+// makeInput builds the tensor an input spec describes, as the generator's
+// make_input does: float64 values converted to the dtype.
+func makeInput(s inputSpec) *tensor.Tensor {
+	n := tensor.Shape(s.Shape).Numel()
+	vals := make([]float64, n)
+	for i := range vals {
+		if s.Kind == "arange" {
+			vals[i] = s.Start + float64(i)
+			if s.DType == "bool" {
+				vals[i] = math.Mod(vals[i], 2)
+			}
+		} else {
+			vals[i] = number(s.Values[i])
+		}
+	}
+	var x *tensor.Tensor
+	if len(s.Shape) == 0 {
+		x = tensor.Float64.Scalar(vals[0])
+	} else {
+		x = tensor.New(vals, s.Shape...)
+	}
+	return x.To(dtypes[s.DType])
+}
+
+// A value is one element in a fixture: a JSON number, or "nan", "inf" or
+// "-inf" as a string.
+type value string
+
+func (v *value) UnmarshalJSON(b []byte) error {
+	*v = value(strings.Trim(string(b), `"`))
+	return nil
+}
+
+func number(n value) float64 {
+	switch n {
+	case "nan":
+		return math.NaN()
+	case "inf":
+		return math.Inf(1)
+	case "-inf":
+		return math.Inf(-1)
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
+// Arguments arrive from JSON as float64, json.Number, nil, []any or maps.
+func argInt(a any) int {
+	switch v := a.(type) {
+	case json.Number:
+		i, err := v.Int64()
+		if err != nil {
+			panic(fmt.Sprintf("fixture argument %v is not an int", v))
+		}
+		return int(i)
+	case nil:
+		return tensor.End
+	}
+	panic(fmt.Sprintf("fixture argument %#v is not an int", a))
+}
+
+func argInts(args []any) []int {
+	out := make([]int, len(args))
+	for i, a := range args {
+		out[i] = argInt(a)
+	}
+	return out
+}
+
+func argList(a any) []int { return argInts(a.([]any)) }
+
+func argFloat(a any) float64 { return number(value(a.(json.Number))) }
+
+// operand builds an operation's second operand.
+func operand(spec any, root *tensor.Tensor) any {
+	m := spec.(map[string]any)
+	switch {
+	case m["int"] != nil:
+		return argInt(m["int"])
+	case m["float"] != nil:
+		return argFloat(m["float"])
+	case m["bool"] != nil:
+		return m["bool"].(bool)
+	case m["input"] != nil:
+		raw, _ := json.Marshal(m["input"])
+		var s inputSpec
+		if err := json.Unmarshal(raw, &s); err != nil {
+			panic(err)
+		}
+		return makeInput(s)
+	case m["root"] != nil:
+		x := root
+		for _, op := range m["root"].([]any) {
+			x = applyOp(x, root, op.([]any))
+		}
+		return x
+	}
+	panic(fmt.Sprintf("unknown operand %v", spec))
+}
+
+func operandTensor(spec any, root *tensor.Tensor) *tensor.Tensor {
+	return operand(spec, root).(*tensor.Tensor)
+}
+
+func pick(ts []*tensor.Tensor, i int) *tensor.Tensor {
+	if i < 0 {
+		i += len(ts)
+	}
+	return ts[i]
+}
+
+func inputTensor(a any) *tensor.Tensor { return operandTensor(map[string]any{"input": a}, nil) }
+
+// applyOp applies one fixture operation to x, as the generator's apply does
+// in PyTorch.
+func applyOp(x, root *tensor.Tensor, op []any) *tensor.Tensor {
+	name, args := op[0].(string), op[1:]
+	switch name {
+	case "view":
+		return x.View(argInts(args)...)
+	case "reshape":
+		return x.Reshape(argInts(args)...)
+	case "transpose":
+		return x.Transpose(argInt(args[0]), argInt(args[1]))
+	case "permute":
+		return x.Permute(argInts(args)...)
+	case "T":
+		return x.T()
+	case "mT":
+		return x.MT()
+	case "movedim":
+		return x.MoveDim(argInt(args[0]), argInt(args[1]))
+	case "squeeze":
+		return x.Squeeze(argInts(args)...)
+	case "unsqueeze":
+		return x.Unsqueeze(argInt(args[0]))
+	case "narrow":
+		return x.Narrow(argInt(args[0]), argInt(args[1]), argInt(args[2]))
+	case "slice":
+		return x.Slice(argInt(args[0]), argInt(args[1]), argInt(args[2]), argInt(args[3]))
+	case "select":
+		return x.Select(argInt(args[0]), argInt(args[1]))
+	case "unfold":
+		return x.Unfold(argInt(args[0]), argInt(args[1]), argInt(args[2]))
+	case "diagonal":
+		return x.Diagonal(argInt(args[0]), argInt(args[1]), argInt(args[2]))
+	case "expand":
+		return x.Expand(argInts(args)...)
+	case "broadcast_to":
+		return x.BroadcastTo(argInts(args)...)
+	case "as_strided":
+		return x.AsStrided(argList(args[0]), argList(args[1]), argInt(args[2]))
+	case "chunk":
+		return pick(x.Chunk(argInt(args[0]), argInt(args[1])), argInt(args[2]))
+	case "split":
+		return pick(x.Split(argInt(args[0]), argInt(args[1])), argInt(args[2]))
+	case "split_sizes":
+		return pick(x.SplitSizes(argList(args[0]), argInt(args[1])), argInt(args[2]))
+	case "tensor_split":
+		return pick(x.TensorSplit(argInt(args[0]), argInt(args[1])), argInt(args[2]))
+	case "tensor_split_at":
+		return pick(x.TensorSplitAt(argList(args[0]), argInt(args[1])), argInt(args[2]))
+	case "unbind":
+		return pick(x.Unbind(argInt(args[0])), argInt(args[1]))
+	case "unflatten":
+		return x.Unflatten(argInt(args[0]), argList(args[1])...)
+	case "flatten":
+		return x.Flatten(argInts(args)...)
+	case "ravel":
+		return x.Ravel()
+	case "flatten_copy":
+		return x.FlattenCopy()
+	case "contiguous":
+		return x.Contiguous()
+	case "clone":
+		return x.Clone()
+	case "repeat":
+		return x.Repeat(argInts(args)...)
+	case "tile":
+		return x.Tile(argInts(args)...)
+	case "index_select":
+		return x.IndexSelect(argInt(args[0]), inputTensor(args[1]))
+	case "gather":
+		return x.Gather(argInt(args[0]), inputTensor(args[1]))
+	case "masked_select":
+		return x.MaskedSelect(inputTensor(args[0]))
+	case "index":
+		return x.Index(args[0].(string))
+	case "to":
+		return x.To(dtypes[args[0].(string)])
+	case "add":
+		return x.Add(operand(args[0], root))
+	case "sub":
+		return x.Sub(operand(args[0], root))
+	case "mul":
+		return x.Mul(operand(args[0], root))
+	case "div":
+		return x.Div(operand(args[0], root))
+	case "eq":
+		return x.Eq(operand(args[0], root))
+	case "ne":
+		return x.Ne(operand(args[0], root))
+	case "lt":
+		return x.Lt(operand(args[0], root))
+	case "le":
+		return x.Le(operand(args[0], root))
+	case "gt":
+		return x.Gt(operand(args[0], root))
+	case "ge":
+		return x.Ge(operand(args[0], root))
+	case "neg":
+		return x.Neg()
+	case "add_":
+		return x.AddInPlace(operand(args[0], root))
+	case "sub_":
+		return x.SubInPlace(operand(args[0], root))
+	case "mul_":
+		return x.MulInPlace(operand(args[0], root))
+	case "div_":
+		return x.DivInPlace(operand(args[0], root))
+	case "fill_":
+		return x.Fill(argFloat(args[0]))
+	case "copy_":
+		return x.CopyFrom(operandTensor(args[0], root))
+	case "setitem":
+		x.Set(argFloat(args[1]), argList(args[0])...)
+		return x
+	case "sum", "mean", "max", "min":
+		dims, keep := argList(args[0]), args[1].(bool)
+		reduce := map[string][2]func(...int) *tensor.Tensor{
+			"sum":  {x.Sum, x.SumKeepDim},
+			"mean": {x.Mean, x.MeanKeepDim},
+			"max":  {x.Max, x.MaxKeepDim},
+			"min":  {x.Min, x.MinKeepDim},
+		}[name]
+		if keep {
+			return reduce[1](dims...)
+		}
+		return reduce[0](dims...)
+	case "argmax", "argmin":
+		keep := args[1].(bool)
+		var dims []int
+		if args[0] != nil {
+			dims = []int{argInt(args[0])}
+		}
+		switch {
+		case name == "argmax" && keep:
+			return x.ArgmaxKeepDim(dims[0])
+		case name == "argmax":
+			return x.Argmax(dims...)
+		case keep:
+			return x.ArgminKeepDim(dims[0])
+		}
+		return x.Argmin(dims...)
+	case "matmul":
+		return x.Matmul(operandTensor(args[0], root))
+	case "pixel_shuffle":
+		return x.PixelShuffle(argInt(args[0]))
+	case "pixel_unshuffle":
+		return x.PixelUnshuffle(argInt(args[0]))
+	}
+	panic("unknown fixture operation " + name)
+}
+
+// run applies the ops and returns the result, or the *tensor.Error they
+// panicked with. Any other panic fails the test: no input may make the
+// package panic with a Go runtime error.
+func run(t *testing.T, f func() *tensor.Tensor) (result *tensor.Tensor, err *tensor.Error) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*tensor.Error)
+			if !ok {
+				t.Fatalf("panic that is not a *tensor.Error: %v", r)
+			}
+			err = e
+		}
+	}()
+	return f(), nil
+}
+
+func TestFixturesChains(t *testing.T) {
+	fx := loadFixtures(t)
+	if len(fx.Chains) < 500 {
+		t.Fatalf("only %d chain fixtures", len(fx.Chains))
+	}
+	for _, c := range fx.Chains {
+		t.Run(c.Name, func(t *testing.T) {
+			root := makeInput(c.Input)
+			got, err := run(t, func() *tensor.Tensor {
+				x := root
+				for _, op := range c.Ops {
+					x = applyOp(x, root, op)
+				}
+				return x
+			})
+			if c.Error != nil {
+				checkError(t, err, c.Error)
+				return
+			}
+			if err != nil {
+				t.Fatalf("PyTorch succeeds, we fail: %v", err)
+			}
+			e := c.Expect
+			if got.DType().String() != e.DType || !slices.Equal(got.Shape(), e.Shape) || !slices.Equal(got.Strides(), e.Strides) || got.StorageOffset() != e.Offset {
+				t.Fatalf("layout: got %s %v strides %v offset %d, PyTorch %s %v strides %v offset %d",
+					got.DType(), got.Shape(), got.Strides(), got.StorageOffset(), e.DType, e.Shape, e.Strides, e.Offset)
+			}
+			checkValues(t, "values", got, e.Values, c.Tolerance)
+			checkValues(t, "input after the ops", root, e.RootValues, false)
+			if got.IsContiguous() != e.Contiguous {
+				t.Errorf("IsContiguous = %v, PyTorch %v", got.IsContiguous(), e.Contiguous)
+			}
+			if e.SharesStorage != nil && got.SharesStorage(root) != *e.SharesStorage {
+				t.Errorf("SharesStorage(input) = %v, PyTorch %v", got.SharesStorage(root), *e.SharesStorage)
+			}
+			if e.ByteStrides != nil && !slices.Equal(got.ByteStrides(), e.ByteStrides) {
+				t.Errorf("ByteStrides = %v, NumPy %v", got.ByteStrides(), e.ByteStrides)
+			}
+			if !c.Tolerance && got.String() != e.Repr {
+				t.Errorf("String:\n%s\nPyTorch:\n%s", got, e.Repr)
+			}
+		})
+	}
+}
+
+func checkError(t *testing.T, err *tensor.Error, want *fixtureError) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("PyTorch raises %s: %s; we do not", want.Class, want.Message)
+	}
+	if err.Class != want.Class || err.Message != want.Message {
+		t.Fatalf("error:\n got %s: %s\nwant %s: %s", err.Class, err.Message, want.Class, want.Message)
+	}
+}
+
+// checkValues compares x's elements with the expected ones: exactly (NaN
+// equal to NaN), or within float32 rounding when the case says so.
+func checkValues(t *testing.T, what string, x *tensor.Tensor, want []value, tolerance bool) {
+	t.Helper()
+	if x.Numel() != len(want) {
+		t.Fatalf("%s: %d elements, PyTorch %d", what, x.Numel(), len(want))
+	}
+	if !x.DType().IsFloatingPoint() {
+		got := x.Int64s()
+		for i, w := range want {
+			wi, err := strconv.ParseInt(string(w), 10, 64)
+			if err != nil || got[i] != wi {
+				t.Fatalf("%s[%d] = %d, PyTorch %s (all: %v)", what, i, got[i], w, got)
+			}
+		}
+		return
+	}
+	got := x.Float64s()
+	for i, w := range want {
+		g, wf := got[i], number(w)
+		same := g == wf || (math.IsNaN(g) && math.IsNaN(wf))
+		if !same && tolerance {
+			same = math.Abs(g-wf) <= 1e-5*math.Max(1, math.Abs(wf))
+		}
+		if !same {
+			t.Fatalf("%s[%d] = %v, PyTorch %v (all: %v)", what, i, g, wf, got)
+		}
+	}
+}
+
+func TestFixturesPairs(t *testing.T) {
+	fx := loadFixtures(t)
+	for _, c := range fx.Pairs {
+		t.Run(c.Name, func(t *testing.T) {
+			root := makeInput(c.Input)
+			a, b := root, root
+			for _, op := range c.A {
+				a = applyOp(a, root, op)
+			}
+			for _, op := range c.B {
+				b = applyOp(b, root, op)
+			}
+			if got := a.SharesMemory(b); got != c.Expect.SharesMemory {
+				t.Errorf("SharesMemory = %v, np.shares_memory %v", got, c.Expect.SharesMemory)
+			}
+			if got := a.MayShareMemory(b); got != c.Expect.MayShareMemory {
+				t.Errorf("MayShareMemory = %v, np.may_share_memory %v", got, c.Expect.MayShareMemory)
+			}
+			if got := a.SharesStorage(b); got != c.Expect.SharesStorage {
+				t.Errorf("SharesStorage = %v, PyTorch %v", got, c.Expect.SharesStorage)
+			}
+		})
+	}
+}
+
+func TestFixturesBroadcastShapes(t *testing.T) {
+	fx := loadFixtures(t)
+	for _, c := range fx.Broadcasts {
+		t.Run(c.Name, func(t *testing.T) {
+			shapes := make([]tensor.Shape, len(c.Shapes))
+			for i, s := range c.Shapes {
+				shapes[i] = s
+			}
+			var got tensor.Shape
+			_, err := run(t, func() *tensor.Tensor { got = tensor.BroadcastShapes(shapes...); return nil })
+			if c.Error != nil {
+				checkError(t, err, c.Error)
+				return
+			}
+			if err != nil || !slices.Equal(got, c.Expect.Shape) {
+				t.Fatalf("BroadcastShapes = %v (%v), PyTorch %v", got, err, c.Expect.Shape)
+			}
+		})
+	}
+}

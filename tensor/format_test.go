@@ -1,0 +1,149 @@
+package tensor_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// reprCase is one tensor and PyTorch's repr of it, from testdata/repr.json
+// (written by testdata/gen_repr.py).
+type reprCase struct {
+	Name   string            `json:"name"`
+	DType  string            `json:"dtype"`
+	Shape  []int             `json:"shape"`
+	Values []json.RawMessage `json:"values"`
+	Repr   string            `json:"repr"`
+}
+
+var reprDTypes = []tensor.DType{
+	tensor.Float32, tensor.Float64, tensor.Int64, tensor.Int32,
+	tensor.Uint8, tensor.Bool, tensor.Float16, tensor.BFloat16,
+}
+
+// build returns the case's tensor. Floats are parsed at the precision of
+// their storage, float32 for the 16-bit types, so every value is exact.
+func (c *reprCase) build(t *testing.T) *tensor.Tensor {
+	var dt tensor.DType
+	found := false
+	for _, d := range reprDTypes {
+		if d.String() == c.DType {
+			dt, found = d, true
+		}
+	}
+	if !found {
+		t.Fatalf("unknown dtype %q", c.DType)
+	}
+	n := len(c.Values)
+	switch {
+	case dt == tensor.Bool:
+		vals := make([]bool, n)
+		for i, raw := range c.Values {
+			mustUnmarshal(t, raw, &vals[i])
+		}
+		return tensor.New(vals, c.Shape...)
+	case !dt.IsFloatingPoint():
+		vals := make([]int64, n)
+		for i, raw := range c.Values {
+			mustUnmarshal(t, raw, &vals[i])
+		}
+		return tensor.New(vals, c.Shape...).To(dt)
+	case dt == tensor.Float64:
+		vals := make([]float64, n)
+		for i, raw := range c.Values {
+			vals[i] = parseFloat(t, raw, 64)
+		}
+		return tensor.New(vals, c.Shape...)
+	default:
+		vals := make([]float32, n)
+		for i, raw := range c.Values {
+			vals[i] = float32(parseFloat(t, raw, 32))
+		}
+		return tensor.New(vals, c.Shape...).To(dt)
+	}
+}
+
+func mustUnmarshal(t *testing.T, raw json.RawMessage, v any) {
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// parseFloat reads a JSON number, or one of the strings "nan", "inf" and
+// "-inf", rounding it to the given bit size.
+func parseFloat(t *testing.T, raw json.RawMessage, bitSize int) float64 {
+	s := string(raw)
+	if unquoted, err := strconv.Unquote(s); err == nil {
+		s = unquoted
+	}
+	v, err := strconv.ParseFloat(s, bitSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// firstDiff describes the first line where got and want differ.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range max(len(g), len(w)) {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl || i >= len(g) || i >= len(w) {
+			return fmt.Sprintf("first difference at line %d:\n got: %q\nwant: %q", i+1, gl, wl)
+		}
+	}
+	return "no difference"
+}
+
+func TestStringMatchesPyTorchRepr(t *testing.T) {
+	data, err := os.ReadFile("testdata/repr.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []reprCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no cases in testdata/repr.json")
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			x := c.build(t)
+			checkRepr(t, "contiguous", x, c.Repr)
+			if x.Dim() >= 2 {
+				// The same elements through transposed strides print the same.
+				strided := x.Transpose(0, 1).Contiguous().Transpose(0, 1)
+				checkRepr(t, "strided", strided, c.Repr)
+			}
+		})
+	}
+}
+
+func checkRepr(t *testing.T, layout string, x *tensor.Tensor, want string) {
+	t.Helper()
+	if got := x.String(); got != want {
+		t.Errorf("%s String() differs from PyTorch; %s\n--- got:\n%s\n--- want:\n%s",
+			layout, firstDiff(got, want), got, want)
+	}
+}
+
+func ExampleTensor_String() {
+	fmt.Println(tensor.New([]float32{0.5, -1, 2.25, 10}, 2, 2))
+	fmt.Println(tensor.New([]int32{7, -80, 900}))
+	// Output:
+	// tensor([[ 0.5000, -1.0000],
+	//         [ 2.2500, 10.0000]])
+	// tensor([  7, -80, 900], dtype=torch.int32)
+}

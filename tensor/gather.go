@@ -1,0 +1,104 @@
+package tensor
+
+// IndexSelect returns a copy of the entries of x along dim picked by index,
+// a 1-D Int64 or Int32 tensor, in that order: x[:, index] for dim 1. Like
+// every advanced index, it copies. Negative indices are out of range, as
+// in PyTorch.
+func (x *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
+	if index.Dim() > 1 {
+		failIndex("index_select", "index_select(): Index is supposed to be a vector")
+	}
+	if index.DType() != Int64 && index.DType() != Int32 {
+		fail("index_select", "index_select(): Expected dtype int32 or int64 for index")
+	}
+	dim = wrapDim("index_select", dim, x.Dim())
+	size := 1
+	if x.Dim() > 0 {
+		size = x.shape[dim]
+	}
+	picks := index.Int64s()
+	for _, i := range picks {
+		if i < 0 || i >= int64(size) {
+			failIndex("index_select", "index out of range in self")
+		}
+	}
+	if x.Dim() == 0 {
+		return x.Clone().Reshape(index.shape...)
+	}
+	shape := x.Shape()
+	shape[dim] = len(picks)
+	out := newTensor(x.DType(), shape)
+	for j, i := range picks {
+		copyElements(out.Select(dim, j), x.Select(dim, int(i)))
+	}
+	return out
+}
+
+// Gather returns a copy of x with the shape of index, where
+// out[i][j][k] = x[index[i][j][k]][j][k] for dim 0 (and likewise for other
+// dims), like torch.gather. index is Int64, has as many dimensions as x, and
+// is no larger than x except along dim.
+func (x *Tensor) Gather(dim int, index *Tensor) *Tensor {
+	dim = wrapDim("gather", dim, x.Dim())
+	if index.DType() != Int64 {
+		fail("gather", "gather(): Expected dtype int64 for index")
+	}
+	if max(index.Dim(), 1) != max(x.Dim(), 1) {
+		fail("gather", "Index tensor must have the same number of dimensions as input tensor")
+	}
+	for d := range index.Dim() {
+		if d != dim && index.shape[d] > x.shape[d] {
+			fail("gather", "Size does not match at dimension %d expected index %s to be smaller than self %s apart from dimension %d",
+				d, listString(index.shape), listString(x.shape), dim)
+		}
+	}
+	out := newTensor(x.DType(), index.shape)
+	size, stride := 1, 0
+	if x.Dim() > 0 {
+		size, stride = x.shape[dim], x.strides[dim]
+	}
+	// Walk x with index's shape and stride 0 along dim: each position gives
+	// the slot of x's element 0 along dim, and the index adds the rest.
+	strides := make([]int, index.Dim())
+	copy(strides, x.strides)
+	if index.Dim() > 0 {
+		strides[dim] = 0
+	}
+	src := &Tensor{storage: x.storage, shape: index.shape, strides: strides, offset: x.offset}
+	picks := index.Int64s()
+	srcOffs := make([]int, 0, len(picks))
+	src.visit(func(off int) { srcOffs = append(srcOffs, off) })
+	for k, i := range picks {
+		if i < 0 || i >= int64(size) {
+			fail("gather", "index %d is out of bounds for dimension %d with size %d", i, dim, size)
+		}
+		copyElementAt(out.storage, k, x.storage, srcOffs[k]+int(i)*stride)
+	}
+	return out
+}
+
+// MaskedSelect returns a 1-D copy of the elements of x where mask, a Bool
+// tensor broadcastable with x, is true, in row-major order, like
+// torch.masked_select.
+func (x *Tensor) MaskedSelect(mask *Tensor) *Tensor {
+	if mask.DType() != Bool && mask.DType() != Uint8 {
+		fail("masked_select", "masked_select: expected BoolTensor or ByteTensor for mask")
+	}
+	shape := broadcastPair("masked_select", mask.shape, x.shape)
+	xs, ms := x.Expand(shape...), mask.Expand(shape...)
+	var offs []int
+	xs.visit(func(off int) { offs = append(offs, off) })
+	var picked []int
+	i := 0
+	ms.visit(func(off int) {
+		if ms.storage.load(off) != 0 {
+			picked = append(picked, offs[i])
+		}
+		i++
+	})
+	out := newTensor(x.DType(), []int{len(picked)})
+	for k, off := range picked {
+		copyElementAt(out.storage, k, x.storage, off)
+	}
+	return out
+}

@@ -1,0 +1,100 @@
+package tensor
+
+import "slices"
+
+// Fill sets every element of x to v and returns x. As in PyTorch, the write
+// goes through x to its storage, so views of the same slots see it.
+func (x *Tensor) Fill(v float64) *Tensor {
+	x.fill(v)
+	return x
+}
+
+func (x *Tensor) fill(v float64) {
+	one := x.DType().Scalar(v)
+	x.visit(func(off int) { copyElementAt(x.storage, off, one.storage, 0) })
+}
+
+// copyElementAt copies one element between storages of the same dtype.
+func copyElementAt(dst *Storage, di int, src *Storage, si int) {
+	switch d := dst.data.(type) {
+	case []float32:
+		d[di] = src.data.([]float32)[si]
+	case []float64:
+		d[di] = src.data.([]float64)[si]
+	case []int64:
+		d[di] = src.data.([]int64)[si]
+	case []int32:
+		d[di] = src.data.([]int32)[si]
+	case []uint8:
+		d[di] = src.data.([]uint8)[si]
+	case []bool:
+		d[di] = src.data.([]bool)[si]
+	case []uint16:
+		d[di] = src.data.([]uint16)[si]
+	}
+}
+
+// CopyFrom copies src's elements into x, broadcasting src to x's shape and
+// converting them to x's dtype, and returns x, like PyTorch's copy_. It
+// refuses to write to a tensor in which several positions share one
+// storage slot (such as an expanded tensor), with PyTorch's error.
+func (x *Tensor) CopyFrom(src *Tensor) *Tensor {
+	checkNoInternalOverlap("copy_", x)
+	checkNoPartialOverlap("copy_", x, src)
+	checkOutputShape("copy_", x, src)
+	if src.MayShareMemory(x) {
+		src = src.Clone()
+	}
+	assign(x, src.Expand(x.shape...))
+	return x
+}
+
+// AddInPlace adds other to x elementwise, in place, and returns x, like
+// PyTorch's add_. other broadcasts to x's shape, and the result must be
+// storable in x's dtype. Like PyTorch, it refuses a tensor in which several
+// positions share one storage slot.
+func (x *Tensor) AddInPlace(other any) *Tensor { return x.inPlace(opAdd, other) }
+
+// SubInPlace subtracts other from x in place and returns x, like sub_.
+func (x *Tensor) SubInPlace(other any) *Tensor { return x.inPlace(opSub, other) }
+
+// MulInPlace multiplies x by other in place and returns x, like mul_.
+func (x *Tensor) MulInPlace(other any) *Tensor { return x.inPlace(opMul, other) }
+
+// DivInPlace divides x by other in place and returns x, like div_.
+func (x *Tensor) DivInPlace(other any) *Tensor { return x.inPlace(opDiv, other) }
+
+func (x *Tensor) inPlace(op binaryOp, other any) *Tensor {
+	name := op.String() + "_"
+	o := operandOf(name, other)
+	checkBoolOp(op, x.DType(), o.t.DType())
+	result := resultType(operand{t: x}, o)
+	if op == opDiv && !result.IsFloatingPoint() {
+		result = Float32
+	}
+	if !canCast(result, x.DType()) {
+		fail(name, "result type %s can't be cast to the desired output type %s", typeName(result), typeName(x.DType()))
+	}
+	checkNoInternalOverlap(name, x)
+	checkNoPartialOverlap(name, x, o.t)
+	checkOutputShape(name, x, o.t)
+	assign(x, binary(op, x, other))
+	return x
+}
+
+// checkOutputShape refuses an in-place operation whose operand would
+// broadcast x to a larger shape.
+func checkOutputShape(op string, x, operand *Tensor) {
+	if shape := broadcastPair(op, x.shape, operand.shape); !slices.Equal(shape, x.shape) {
+		fail(op, "output with shape %s doesn't match the broadcast shape %s", listString(x.shape), listString(shape))
+	}
+}
+
+// assign copies src, of x's shape, into x, converting the dtype if needed.
+func assign(x, src *Tensor) {
+	if src.DType() == x.DType() {
+		copyElements(x, src)
+	} else {
+		convertElements(x, src)
+	}
+}

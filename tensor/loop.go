@@ -1,0 +1,152 @@
+package tensor
+
+import (
+	"runtime"
+	"sync"
+)
+
+// A loop walks a shape with one set of strides per operand (an output and
+// its inputs), row by row: the innermost dimension is a row, and the kernels
+// that use a loop run a tight Go loop over each row.
+type loop struct {
+	shape   []int   // outer to inner, size-1 dimensions dropped, mergeable ones merged
+	strides [][]int // strides[k] are operand k's strides over shape
+	offsets []int   // operand k's storage offset of the first element
+}
+
+// newLoop prepares a walk over shape for operands with the given offsets and
+// strides. Dimensions are kept in the given order; adjacent dimensions that
+// every operand steps through contiguously are merged into one.
+func newLoop(shape []int, offsets []int, strides ...[]int) *loop {
+	l := &loop{offsets: append([]int{}, offsets...), strides: make([][]int, len(strides))}
+	for d, size := range shape {
+		if size == 1 {
+			continue
+		}
+		last := len(l.shape) - 1
+		if last >= 0 && l.mergeable(strides, d, size) {
+			l.shape[last] *= size
+			for k := range strides {
+				l.strides[k][last] = strides[k][d]
+			}
+			continue
+		}
+		l.shape = append(l.shape, size)
+		for k := range strides {
+			l.strides[k] = append(l.strides[k], strides[k][d])
+		}
+	}
+	return l
+}
+
+// mergeable reports whether the next dimension d, of the given size, can be
+// merged into the loop's current innermost dimension: for every operand,
+// one step of the innermost dimension must equal a full run of d.
+func (l *loop) mergeable(strides [][]int, d, size int) bool {
+	last := len(l.shape) - 1
+	for k := range strides {
+		if l.strides[k][last] != strides[k][d]*size {
+			return false
+		}
+	}
+	return true
+}
+
+// numel returns the number of elements the loop visits.
+func (l *loop) numel() int { return Shape(l.shape).Numel() }
+
+// rowLen is the length of one row; rows is the number of rows.
+func (l *loop) rowLen() int {
+	if len(l.shape) == 0 {
+		return 1
+	}
+	return l.shape[len(l.shape)-1]
+}
+
+func (l *loop) rows() int { return l.numel() / max(l.rowLen(), 1) }
+
+// inner returns operand k's stride along a row.
+func (l *loop) inner(k int) int {
+	if len(l.shape) == 0 {
+		return 0
+	}
+	return l.strides[k][len(l.shape)-1]
+}
+
+// each calls f for rows lo to hi-1 with each operand's offset of the row's
+// first element. offs is reused between calls.
+func (l *loop) each(lo, hi int, f func(offs []int)) {
+	if lo >= hi {
+		return
+	}
+	outer := len(l.shape) - 1
+	if outer < 0 {
+		outer = 0
+	}
+	idx := make([]int, outer)
+	offs := append([]int{}, l.offsets...)
+	rest := lo
+	for d := outer - 1; d >= 0; d-- {
+		idx[d] = rest % l.shape[d]
+		rest /= l.shape[d]
+		for k := range offs {
+			offs[k] += idx[d] * l.strides[k][d]
+		}
+	}
+	for r := lo; r < hi; r++ {
+		f(offs)
+		for d := outer - 1; d >= 0; d-- {
+			idx[d]++
+			for k := range offs {
+				offs[k] += l.strides[k][d]
+			}
+			if idx[d] < l.shape[d] {
+				break
+			}
+			for k := range offs {
+				offs[k] -= idx[d] * l.strides[k][d]
+			}
+			idx[d] = 0
+		}
+	}
+}
+
+// parallelGrain is the number of elements below which work stays on one
+// goroutine: splitting smaller jobs costs more than it saves.
+const parallelGrain = 1 << 16
+
+// parts returns how many goroutines should share n units of work that
+// touch cost elements in all: one unless the work is large enough to be
+// worth splitting.
+func parts(n, cost int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), n, cost/parallelGrain))
+}
+
+// runParts splits [0, n) into the given number of contiguous ranges and
+// runs f on each on its own goroutine; part numbers the range.
+func runParts(n, count int, f func(part, lo, hi int)) {
+	if count <= 1 {
+		f(0, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for p := range count {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(p, n*p/count, n*(p+1)/count)
+		}()
+	}
+	wg.Wait()
+}
+
+// parallelFor runs f over [0, n), split between goroutines when the work
+// (cost elements in all) is large.
+func parallelFor(n, cost int, f func(lo, hi int)) {
+	runParts(n, parts(n, cost), func(_, lo, hi int) { f(lo, hi) })
+}
+
+// eachRow runs f over every row of l, in parallel when the loop is large.
+func (l *loop) eachRow(f func(offs []int)) {
+	parallelFor(l.rows(), l.numel(), func(lo, hi int) { l.each(lo, hi, f) })
+}

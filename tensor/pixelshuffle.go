@@ -1,0 +1,61 @@
+package tensor
+
+// PixelUnshuffle folds each r×r block of pixels into the channels, like
+// torch.nn.PixelUnshuffle: (*, C, H·r, W·r) becomes (*, C·r², H, W), and
+// output channel c·r² + i·r + j holds the pixel at row i, column j of each
+// block of input channel c. It returns a new tensor.
+func (x *Tensor) PixelUnshuffle(r int) *Tensor {
+	const op = "pixel_unshuffle"
+	if x.Dim() < 3 {
+		fail(op, "pixel_unshuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
+	}
+	if r <= 0 {
+		fail(op, "pixel_unshuffle expects a positive downscale_factor, but got %d", r)
+	}
+	batch, c, h, w := x.shape[:x.Dim()-3], x.Size(-3), x.Size(-2), x.Size(-1)
+	if h%r != 0 {
+		fail(op, "pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=%d is not divisible by %d", h, r)
+	}
+	if w%r != 0 {
+		fail(op, "pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=%d is not divisible by %d", w, r)
+	}
+	nb := len(batch)
+	// (*, C, H, r, W, r) -> (*, C, r, r, H, W) -> (*, C·r², H, W)
+	split := x.Reshape(dims(batch, c, h/r, r, w/r, r)...)
+	perm := append(identity(nb), nb, nb+2, nb+4, nb+1, nb+3)
+	return split.Permute(perm...).copyAs(dims(batch, c*r*r, h/r, w/r))
+}
+
+// PixelShuffle is the inverse of PixelUnshuffle, like
+// torch.nn.PixelShuffle: (*, C·r², H, W) becomes (*, C, H·r, W·r). It
+// returns a new tensor.
+func (x *Tensor) PixelShuffle(r int) *Tensor {
+	const op = "pixel_shuffle"
+	if x.Dim() < 3 {
+		fail(op, "pixel_shuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
+	}
+	if r <= 0 {
+		fail(op, "pixel_shuffle expects a positive upscale_factor, but got %d", r)
+	}
+	batch, c, h, w := x.shape[:x.Dim()-3], x.Size(-3), x.Size(-2), x.Size(-1)
+	if c%(r*r) != 0 {
+		fail(op, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)=%d is not divisible by %d", c, r*r)
+	}
+	nb := len(batch)
+	// (*, C, r, r, H, W) -> (*, C, H, r, W, r) -> (*, C, H·r, W·r)
+	split := x.Reshape(dims(batch, c/(r*r), r, r, h, w)...)
+	perm := append(identity(nb), nb, nb+3, nb+1, nb+4, nb+2)
+	return split.Permute(perm...).copyAs(dims(batch, c/(r*r), h*r, w*r))
+}
+
+// dims returns the batch dimensions followed by more.
+func dims(batch []int, more ...int) []int { return append(append([]int{}, batch...), more...) }
+
+// identity returns 0, 1, …, n-1.
+func identity(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}

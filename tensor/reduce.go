@@ -1,0 +1,365 @@
+package tensor
+
+import (
+	"math"
+	"slices"
+)
+
+type reduceKind int
+
+const (
+	reduceSum reduceKind = iota
+	reduceMean
+	reduceMax
+	reduceMin
+)
+
+var reduceNames = [...]string{"sum", "mean", "max", "min"}
+
+// Sum returns the sum of x's elements over the given dimensions, or over all
+// of them if none are given, like torch.sum. The reduced dimensions are
+// removed. Integer and Bool tensors sum to Int64, as in PyTorch.
+func (x *Tensor) Sum(dims ...int) *Tensor { return x.reduce(reduceSum, dims, false) }
+
+// SumKeepDim is Sum with the reduced dimensions kept with size 1, ready to
+// broadcast against x (keepdim=True).
+func (x *Tensor) SumKeepDim(dims ...int) *Tensor { return x.reduce(reduceSum, dims, true) }
+
+// Mean returns the mean over the given dimensions, or over all elements,
+// like torch.mean. x must have a floating-point dtype.
+func (x *Tensor) Mean(dims ...int) *Tensor { return x.reduce(reduceMean, dims, false) }
+
+// MeanKeepDim is Mean with the reduced dimensions kept with size 1.
+func (x *Tensor) MeanKeepDim(dims ...int) *Tensor { return x.reduce(reduceMean, dims, true) }
+
+// Max returns the largest element over the given dimensions, or over all
+// elements, like torch.amax (and torch.max without a dim). NaN is larger
+// than everything.
+func (x *Tensor) Max(dims ...int) *Tensor { return x.reduce(reduceMax, dims, false) }
+
+// MaxKeepDim is Max with the reduced dimensions kept with size 1.
+func (x *Tensor) MaxKeepDim(dims ...int) *Tensor { return x.reduce(reduceMax, dims, true) }
+
+// Min returns the smallest element over the given dimensions, or over all
+// elements, like torch.amin. NaN is smaller than everything.
+func (x *Tensor) Min(dims ...int) *Tensor { return x.reduce(reduceMin, dims, false) }
+
+// MinKeepDim is Min with the reduced dimensions kept with size 1.
+func (x *Tensor) MinKeepDim(dims ...int) *Tensor { return x.reduce(reduceMin, dims, true) }
+
+// reduce computes a reduction by walking x in row-major order and adding
+// each element into an accumulator that has stride 0 along the reduced
+// dimensions, so that whole rows are summed at once when the last dimension
+// is kept.
+func (x *Tensor) reduce(kind reduceKind, dims []int, keepDim bool) *Tensor {
+	name := reduceNames[kind]
+	reduced := x.reducedDims(name, dims)
+	if kind == reduceMean && !x.DType().IsFloatingPoint() {
+		fail(name, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", typeName(x.DType()))
+	}
+	if kind == reduceMax || kind == reduceMin {
+		if len(dims) == 0 && !keepDim && x.Numel() == 0 {
+			fail(name, "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", name)
+		}
+		if len(dims) != 1 { // PyTorch's amax and amin, rather than max(dim)
+			name = "a" + name
+		}
+		for d, r := range reduced {
+			if r && x.shape[d] == 0 {
+				failIndex(name, "%s(): Expected reduction dim %d to have non-zero size.", name, d)
+			}
+		}
+	}
+	keptShape := x.Shape()
+	count := 1
+	for d, r := range reduced {
+		if r {
+			count *= keptShape[d]
+			keptShape[d] = 1
+		}
+	}
+	accStrides := contiguousStrides(keptShape)
+	for d, r := range reduced {
+		if r {
+			accStrides[d] = 0
+		}
+	}
+	outType := x.DType()
+	if kind == reduceSum && !outType.IsFloatingPoint() {
+		outType = Int64
+	}
+	out := newTensor(outType, keptShape)
+
+	in := x
+	switch x.DType() {
+	case Float16, BFloat16:
+		in = x.To(Float32)
+	case Bool:
+		in = x.To(Uint8)
+	}
+	l := newLoop(x.shape, []int{0, in.offset}, accStrides, in.strides)
+	if in.DType().IsFloatingPoint() {
+		acc := reduceAs[float64](kind, in, l, out.Numel())
+		for i, v := range acc {
+			if kind == reduceMean {
+				v /= float64(count)
+			}
+			out.storage.store(i, v)
+		}
+	} else {
+		acc := reduceAs[int64](kind, in, l, out.Numel())
+		if outType == Bool {
+			for i, v := range acc {
+				out.storage.store(i, float64(v))
+			}
+		} else {
+			set := intSetter(out.storage)
+			for i, v := range acc {
+				set(i, v)
+			}
+		}
+	}
+	if !keepDim {
+		out.shape, out.strides = removeDims(out.shape, reduced), removeDims(out.strides, reduced)
+	}
+	return out
+}
+
+// reducedDims marks the dimensions to reduce: the given ones, or all.
+func (x *Tensor) reducedDims(name string, dims []int) []bool {
+	reduced := make([]bool, x.Dim())
+	for _, d := range dims {
+		d = wrapDim(name, d, x.Dim())
+		if x.Dim() == 0 {
+			continue
+		}
+		if reduced[d] {
+			fail(name, "dim %d appears multiple times in the list of dims", d)
+		}
+		reduced[d] = true
+	}
+	if len(dims) == 0 {
+		for d := range reduced {
+			reduced[d] = true
+		}
+	}
+	return reduced
+}
+
+func removeDims(xs []int, drop []bool) []int {
+	var out []int
+	for d, x := range xs {
+		if !drop[d] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// reduceAs dispatches on the input's element type and accumulates in A.
+func reduceAs[A int64 | float64](kind reduceKind, in *Tensor, l *loop, n int) []A {
+	switch d := in.storage.data.(type) {
+	case []float32:
+		return accumulate[float32, A](kind, d, l, n)
+	case []float64:
+		return accumulate[float64, A](kind, d, l, n)
+	case []int64:
+		return accumulate[int64, A](kind, d, l, n)
+	case []int32:
+		return accumulate[int32, A](kind, d, l, n)
+	case []uint8:
+		return accumulate[uint8, A](kind, d, l, n)
+	}
+	panic("tensor: reduction of an unexpected storage type")
+}
+
+// accumulate runs the reduction loop, each goroutine into its own
+// accumulator, and combines them.
+func accumulate[T number, A int64 | float64](kind reduceKind, in []T, l *loop, n int) []A {
+	count := parts(l.rows(), l.numel())
+	accs := make([][]A, count)
+	for p := range accs {
+		accs[p] = make([]A, n)
+		if kind == reduceMax || kind == reduceMin {
+			for i := range accs[p] {
+				accs[p][i] = startOf[A](kind)
+			}
+		}
+	}
+	rowLen, sa, si := l.rowLen(), l.inner(0), l.inner(1)
+	runParts(l.rows(), count, func(p, lo, hi int) {
+		acc := accs[p]
+		l.each(lo, hi, func(offs []int) {
+			accumulateRow(kind, acc, offs[0], sa, in, offs[1], si, rowLen)
+		})
+	})
+	for _, other := range accs[1:] {
+		for i, v := range other {
+			accs[0][i] = combine(kind, accs[0][i], v)
+		}
+	}
+	return accs[0]
+}
+
+// startOf is the accumulator's starting value for Max and Min: the
+// opposite extreme of the accumulator type.
+func startOf[A int64 | float64](kind reduceKind) A {
+	var a A
+	if _, isFloat := any(a).(float64); isFloat {
+		if kind == reduceMax {
+			return A(math.Inf(-1))
+		}
+		return A(math.Inf(1))
+	}
+	lowest, highest := int64(math.MinInt64), int64(math.MaxInt64)
+	if kind == reduceMax {
+		return A(lowest)
+	}
+	return A(highest)
+}
+
+// combine merges v into accumulator value a.
+func combine[A int64 | float64](kind reduceKind, a, v A) A {
+	switch kind {
+	case reduceMax:
+		if v > a || v != v {
+			return v
+		}
+		return a
+	case reduceMin:
+		if v < a || v != v {
+			return v
+		}
+		return a
+	}
+	return a + v
+}
+
+// accumulateRow folds one row of the input into the accumulator: into one
+// slot when the row runs along a reduced dimension (sa == 0), into a row of
+// slots otherwise.
+func accumulateRow[T number, A int64 | float64](kind reduceKind, acc []A, ao, sa int, in []T, io, si, n int) {
+	if sa == 0 {
+		a := acc[ao]
+		if kind == reduceSum || kind == reduceMean {
+			for j := range n {
+				a += A(in[io+j*si])
+			}
+		} else {
+			for j := range n {
+				a = combine(kind, a, A(in[io+j*si]))
+			}
+		}
+		acc[ao] = a
+		return
+	}
+	if kind == reduceSum || kind == reduceMean {
+		if sa == 1 && si == 1 {
+			dst, src := acc[ao:ao+n], in[io:io+n]
+			for j := range dst {
+				dst[j] += A(src[j])
+			}
+			return
+		}
+		for j := range n {
+			acc[ao+j*sa] += A(in[io+j*si])
+		}
+		return
+	}
+	for j := range n {
+		acc[ao+j*sa] = combine(kind, acc[ao+j*sa], A(in[io+j*si]))
+	}
+}
+
+// Argmax returns the index of the largest element along dim, like
+// torch.argmax, as an Int64 tensor with dim removed; with no dim, the index
+// into the flattened tensor. The first of equal maxima wins, and NaN is
+// larger than everything.
+func (x *Tensor) Argmax(dim ...int) *Tensor { return x.argReduce(reduceMax, dim, false) }
+
+// ArgmaxKeepDim is Argmax along dim with that dimension kept with size 1.
+func (x *Tensor) ArgmaxKeepDim(dim int) *Tensor { return x.argReduce(reduceMax, []int{dim}, true) }
+
+// Argmin returns the index of the smallest element along dim, or into the
+// flattened tensor, like torch.argmin.
+func (x *Tensor) Argmin(dim ...int) *Tensor { return x.argReduce(reduceMin, dim, false) }
+
+// ArgminKeepDim is Argmin along dim with that dimension kept with size 1.
+func (x *Tensor) ArgminKeepDim(dim int) *Tensor { return x.argReduce(reduceMin, []int{dim}, true) }
+
+func (x *Tensor) argReduce(kind reduceKind, dims []int, keepDim bool) *Tensor {
+	name := "arg" + reduceNames[kind]
+	if len(dims) > 1 {
+		panic(newError(name, "TypeError", "%s(): argument 'dim' must be int, not tuple", name))
+	}
+	if len(dims) == 0 {
+		if x.Numel() == 0 {
+			failIndex(name, "%s(): Expected reduction dim to be specified for input.numel() == 0.", name)
+		}
+		return x.Reshape(-1).argReduce(kind, []int{0}, false)
+	}
+	dim := wrapDim(name, dims[0], x.Dim())
+	if x.DType() == Bool && x.Dim() > 0 && x.shape[dim] > 1 {
+		fail(name, "\"%s_cpu\" not implemented for 'Bool'", name)
+	}
+	if x.Dim() == 0 {
+		return Int64.Zeros()
+	}
+	if x.shape[dim] == 0 {
+		failIndex(name, "%s(): Expected reduction dim %d to have non-zero size.", name, dim)
+	}
+	in := x
+	if x.DType() == Float16 || x.DType() == BFloat16 {
+		in = x.To(Float32)
+	}
+	rows := in.Select(dim, 0) // one element per output position: each row's start
+	out := newTensor(Int64, rows.shape)
+	idx := typed[int64](out.storage)
+	n, step := in.shape[dim], in.strides[dim]
+	i := 0
+	rows.visit(func(off int) {
+		idx[i] = int64(argRow(kind, in.storage, off, step, n))
+		i++
+	})
+	if keepDim {
+		out.shape = slices.Insert(out.shape, dim, 1)
+		out.strides = contiguousStrides(out.shape)
+	}
+	return out
+}
+
+// argRow returns the position of the extreme element among the n elements
+// starting at storage slot off and step apart.
+func argRow(kind reduceKind, s *Storage, off, step, n int) int {
+	switch d := s.data.(type) {
+	case []float32:
+		return argIn(kind, d, off, step, n)
+	case []float64:
+		return argIn(kind, d, off, step, n)
+	case []int64:
+		return argIn(kind, d, off, step, n)
+	case []int32:
+		return argIn(kind, d, off, step, n)
+	case []uint8:
+		return argIn(kind, d, off, step, n)
+	case []bool:
+		for j := range n {
+			if d[off+j*step] == (kind == reduceMax) {
+				return j
+			}
+		}
+		return 0
+	}
+	panic("tensor: arg reduction of an unexpected storage type")
+}
+
+func argIn[T number](kind reduceKind, d []T, off, step, n int) int {
+	best, at := d[off], 0
+	for j := 1; j < n && best == best; j++ {
+		v := d[off+j*step]
+		if v != v || (kind == reduceMax && v > best) || (kind == reduceMin && v < best) {
+			best, at = v, j
+		}
+	}
+	return at
+}

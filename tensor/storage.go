@@ -1,0 +1,173 @@
+package tensor
+
+import (
+	"math"
+	"unsafe"
+)
+
+// A Storage is the flat, typed buffer behind one or more tensors. Views of a
+// tensor share its *Storage; the pointer is the storage's identity, so two
+// tensors alias the same allocation exactly when their Storage pointers are
+// equal.
+type Storage struct {
+	dtype DType
+	// data is a []float32, []float64, []int64, []int32, []uint8, []bool, or
+	// for Float16 and BFloat16 a []uint16 holding the bit patterns.
+	data any
+	n    int
+}
+
+func newStorage(dt DType, n int) *Storage {
+	s := &Storage{dtype: dt, n: n}
+	switch dt {
+	case Float32:
+		s.data = make([]float32, n)
+	case Float64:
+		s.data = make([]float64, n)
+	case Int64:
+		s.data = make([]int64, n)
+	case Int32:
+		s.data = make([]int32, n)
+	case Uint8:
+		s.data = make([]uint8, n)
+	case Bool:
+		s.data = make([]bool, n)
+	case Float16, BFloat16:
+		s.data = make([]uint16, n)
+	default:
+		dt.check("storage")
+	}
+	return s
+}
+
+// DType returns the element type of the storage.
+func (s *Storage) DType() DType { return s.dtype }
+
+// Len returns the number of elements in the storage.
+func (s *Storage) Len() int { return s.n }
+
+// NBytes returns the size of the storage in bytes.
+func (s *Storage) NBytes() int { return s.n * s.dtype.ItemSize() }
+
+// DataPtr returns the address of the storage's first slot, the storage base
+// (PyTorch's untyped_storage().data_ptr()). It is 0 for an empty storage.
+func (s *Storage) DataPtr() uintptr {
+	if s.n == 0 {
+		return 0
+	}
+	return uintptr(unsafe.Pointer(&s.bytes()[0]))
+}
+
+// At returns the value in slot i, converted to float64.
+func (s *Storage) At(i int) float64 {
+	if i < 0 || i >= s.n {
+		failIndex("storage", "index %d is out of bounds for storage of size %d", i, s.n)
+	}
+	return s.load(i)
+}
+
+// load reads slot i as a float64 without a bounds message.
+func (s *Storage) load(i int) float64 {
+	switch d := s.data.(type) {
+	case []float32:
+		return float64(d[i])
+	case []float64:
+		return d[i]
+	case []int64:
+		return float64(d[i])
+	case []int32:
+		return float64(d[i])
+	case []uint8:
+		return float64(d[i])
+	case []bool:
+		if d[i] {
+			return 1
+		}
+		return 0
+	case []uint16:
+		if s.dtype == Float16 {
+			return float64(halfToFloat32(d[i]))
+		}
+		return float64(bfloat16ToFloat32(d[i]))
+	}
+	panic("tensor: unknown storage type")
+}
+
+// store writes v to slot i, converting it as PyTorch converts a Python
+// number assigned to an element: floats truncate toward zero for integer
+// types and wrap modulo the type's range.
+func (s *Storage) store(i int, v float64) {
+	switch d := s.data.(type) {
+	case []float32:
+		d[i] = float32(v)
+	case []float64:
+		d[i] = v
+	case []int64:
+		d[i] = floatToInt64(v)
+	case []int32:
+		d[i] = int32(floatToInt64(v))
+	case []uint8:
+		d[i] = uint8(floatToInt64(v))
+	case []bool:
+		d[i] = v != 0
+	case []uint16:
+		if s.dtype == Float16 {
+			d[i] = float32ToHalf(float32(v))
+		} else {
+			d[i] = float32ToBFloat16(float32(v))
+		}
+	}
+}
+
+// floatToInt64 truncates toward zero; NaN becomes 0 and values beyond the
+// int64 range saturate, so the conversion never depends on the platform.
+func floatToInt64(v float64) int64 {
+	switch {
+	case v != v:
+		return 0
+	case v >= math.MaxInt64:
+		return math.MaxInt64
+	case v <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(v)
+}
+
+// bytes returns the storage's memory as bytes.
+func (s *Storage) bytes() []byte {
+	size := s.dtype.ItemSize()
+	if s.n == 0 {
+		return nil
+	}
+	var p unsafe.Pointer
+	switch d := s.data.(type) {
+	case []float32:
+		p = unsafe.Pointer(&d[0])
+	case []float64:
+		p = unsafe.Pointer(&d[0])
+	case []int64:
+		p = unsafe.Pointer(&d[0])
+	case []int32:
+		p = unsafe.Pointer(&d[0])
+	case []uint8:
+		p = unsafe.Pointer(&d[0])
+	case []bool:
+		p = unsafe.Pointer(&d[0])
+	case []uint16:
+		p = unsafe.Pointer(&d[0])
+	}
+	return unsafe.Slice((*byte)(p), s.n*size)
+}
+
+// words returns the storage's memory as a slice of unsigned words of the
+// element size, for operations that move elements without reading them.
+func words[W uint8 | uint16 | uint32 | uint64](s *Storage) []W {
+	b := s.bytes()
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*W)(unsafe.Pointer(&b[0])), s.n)
+}
+
+// typed returns the storage's slice as []T; T must match the storage type.
+func typed[T any](s *Storage) []T { return s.data.([]T) }

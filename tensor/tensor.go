@@ -1,0 +1,181 @@
+package tensor
+
+// A Tensor is a strided view of a Storage: the element at index
+// (i₀, i₁, …) lives in storage slot offset + Σ iₖ·strides[k].
+//
+// Every operation that only changes shape, strides or offset returns a
+// Tensor over the same Storage (a view); operations that must move data
+// return a Tensor over a new Storage (a copy). A Tensor's shape, strides and
+// offset never change after it is made; writes change the storage.
+type Tensor struct {
+	storage *Storage
+	shape   []int
+	strides []int
+	offset  int
+	// base is the tensor this one is a view of (PyTorch's ._base), always a
+	// tensor that owns its storage; nil when this tensor owns it.
+	base *Tensor
+}
+
+// newTensor returns a tensor that owns a fresh contiguous storage.
+func newTensor(dt DType, shape []int) *Tensor {
+	checkShape("empty", shape)
+	return &Tensor{
+		storage: newStorage(dt, Shape(shape).Numel()),
+		shape:   append([]int{}, shape...),
+		strides: contiguousStrides(shape),
+	}
+}
+
+// newStrided returns a tensor that owns a fresh storage laid out with the
+// given strides, which must address exactly Numel() slots.
+func newStrided(dt DType, shape, strides []int) *Tensor {
+	x := newTensor(dt, shape)
+	x.strides = append([]int{}, strides...)
+	return x
+}
+
+// view returns a tensor over x's storage with new geometry, remembering the
+// tensor that owns the storage as its base.
+func (x *Tensor) view(shape, strides []int, offset int) *Tensor {
+	base := x.base
+	if base == nil {
+		base = x
+	}
+	return &Tensor{storage: x.storage, shape: shape, strides: strides, offset: offset, base: base}
+}
+
+// DType returns the element type.
+func (x *Tensor) DType() DType { return x.storage.dtype }
+
+// Shape returns the size of each dimension.
+func (x *Tensor) Shape() Shape { return append(Shape{}, x.shape...) }
+
+// Size returns the size of dimension dim; negative dims count from the end.
+func (x *Tensor) Size(dim int) int { return x.shape[wrapDim("size", dim, len(x.shape))] }
+
+// Strides returns the strides in elements, as PyTorch's stride() does.
+func (x *Tensor) Strides() Strides { return append(Strides{}, x.strides...) }
+
+// Stride returns the stride of dimension dim in elements.
+func (x *Tensor) Stride(dim int) int { return x.strides[wrapDim("stride", dim, len(x.shape))] }
+
+// ByteStrides returns the strides in bytes, as NumPy's ndarray.strides does.
+func (x *Tensor) ByteStrides() Strides {
+	s := x.Strides()
+	for i := range s {
+		s[i] *= x.ElementSize()
+	}
+	return s
+}
+
+// StorageOffset returns the storage slot of the first element, in elements.
+func (x *Tensor) StorageOffset() int { return x.offset }
+
+// Dim returns the number of dimensions.
+func (x *Tensor) Dim() int { return len(x.shape) }
+
+// Numel returns the number of elements.
+func (x *Tensor) Numel() int { return Shape(x.shape).Numel() }
+
+// ElementSize returns the size of one element in bytes.
+func (x *Tensor) ElementSize() int { return x.storage.dtype.ItemSize() }
+
+// Device returns where the tensor's memory lives: always "cpu".
+func (x *Tensor) Device() string { return "cpu" }
+
+// Storage returns the storage the tensor reads.
+func (x *Tensor) Storage() *Storage { return x.storage }
+
+// DataPtr returns the address of the tensor's first element (PyTorch's
+// data_ptr()): the storage base plus the offset in bytes. Two views of one
+// storage can have different DataPtrs; compare Storage() or use
+// SharesStorage to ask whether they alias.
+func (x *Tensor) DataPtr() uintptr {
+	if x.storage.n == 0 {
+		return 0
+	}
+	return x.storage.DataPtr() + uintptr(x.offset*x.ElementSize())
+}
+
+// Base returns the tensor whose storage this view reads (PyTorch's ._base),
+// or nil if x is not a view.
+func (x *Tensor) Base() *Tensor { return x.base }
+
+// IsView reports whether x is a view of another tensor.
+func (x *Tensor) IsView() bool { return x.base != nil }
+
+// IsContiguous reports whether the elements lie in row-major order with no
+// gaps, by PyTorch's rule: dimensions of size 1 are ignored, and a tensor
+// with no elements is contiguous.
+func (x *Tensor) IsContiguous() bool {
+	if x.Numel() == 0 {
+		return true
+	}
+	expected := 1
+	for i := len(x.shape) - 1; i >= 0; i-- {
+		size := x.shape[i]
+		if size == 1 {
+			continue
+		}
+		if x.strides[i] != expected {
+			return false
+		}
+		expected *= size
+	}
+	return true
+}
+
+// isNonOverlappingAndDense reports whether some permutation of the
+// dimensions makes the tensor contiguous: every storage slot in its span is
+// read exactly once.
+func (x *Tensor) isNonOverlappingAndDense() bool {
+	if x.IsContiguous() {
+		return true
+	}
+	dims := make([]int, len(x.shape))
+	for i := range dims {
+		dims[i] = i
+	}
+	// Sort dims by stride, size-1 dims last, as PyTorch's check does.
+	for i := 1; i < len(dims); i++ {
+		for j := i; j > 0; j-- {
+			a, b := dims[j-1], dims[j]
+			if x.shape[a] == 1 || (x.shape[b] != 1 && x.strides[b] < x.strides[a]) {
+				dims[j-1], dims[j] = b, a
+			} else {
+				break
+			}
+		}
+	}
+	expected := 1
+	for _, d := range dims {
+		if x.shape[d] == 1 {
+			continue
+		}
+		if x.strides[d] != expected {
+			return false
+		}
+		expected *= x.shape[d]
+	}
+	return true
+}
+
+// span returns the lowest and one past the highest storage slot x reads.
+// For a tensor with no elements both are x.offset.
+func (x *Tensor) span() (lo, hi int) {
+	lo, hi = x.offset, x.offset
+	if x.Numel() == 0 {
+		return lo, hi
+	}
+	hi++
+	for i, size := range x.shape {
+		step := x.strides[i] * (size - 1)
+		if step < 0 {
+			lo += step
+		} else {
+			hi += step
+		}
+	}
+	return lo, hi
+}

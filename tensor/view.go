@@ -1,0 +1,484 @@
+package tensor
+
+import (
+	"math"
+	"slices"
+)
+
+// End stands for "to the end of the dimension" as the stop of Slice,
+// like an omitted stop in Python's x[start:].
+const End = math.MaxInt
+
+// View returns a tensor with the given shape over the same storage, like
+// PyTorch's view. One size may be -1 and is inferred. View never copies: if
+// the strides cannot express the new shape it panics with PyTorch's error,
+// and Reshape is the call that would copy instead.
+func (x *Tensor) View(shape ...int) *Tensor {
+	shape = inferSize("view", shape, x.Numel())
+	strides, ok := viewStrides(x.shape, x.strides, shape)
+	if !ok {
+		fail("view", "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+	}
+	return x.view(shape, strides, x.offset)
+}
+
+// CanView reports whether View(shape...) would succeed, that is whether
+// Reshape(shape...) returns a view rather than a copy.
+func (x *Tensor) CanView(shape ...int) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isErr := r.(*Error); !isErr {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	shape = inferSize("view", shape, x.Numel())
+	_, ok = viewStrides(x.shape, x.strides, shape)
+	return ok
+}
+
+// viewStrides finds strides that read the elements of a tensor with the
+// given shape and strides in the same order under newShape, as PyTorch's
+// computeStride does. The old dimensions are grouped into runs that are
+// contiguous with each other ("chunks"); every new dimension must fall
+// inside one chunk.
+func viewStrides(shape, strides, newShape []int) ([]int, bool) {
+	out := make([]int, len(newShape))
+	if len(shape) == 0 {
+		for i := range out {
+			out[i] = 1
+		}
+		return out, true
+	}
+	numel := Shape(shape).Numel()
+	if numel == 0 {
+		if slices.Equal(shape, newShape) {
+			return append([]int{}, strides...), true
+		}
+		return contiguousStrides(newShape), true
+	}
+	v := len(newShape) - 1
+	chunkStride := strides[len(strides)-1]
+	chunkNumel, viewNumel := 1, 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		chunkNumel *= shape[d]
+		endOfChunk := d == 0 || (shape[d-1] != 1 && strides[d-1] != chunkNumel*chunkStride)
+		if !endOfChunk {
+			continue
+		}
+		for v >= 0 && (viewNumel < chunkNumel || newShape[v] == 1) {
+			out[v] = viewNumel * chunkStride
+			viewNumel *= newShape[v]
+			v--
+		}
+		if viewNumel != chunkNumel {
+			return nil, false
+		}
+		if d > 0 {
+			chunkStride = strides[d-1]
+			chunkNumel, viewNumel = 1, 1
+		}
+	}
+	return out, v == -1
+}
+
+// Transpose returns a view with dimensions d0 and d1 swapped: their sizes and
+// their strides trade places, and no element moves.
+func (x *Tensor) Transpose(d0, d1 int) *Tensor {
+	d0 = wrapDim("transpose", d0, x.Dim())
+	d1 = wrapDim("transpose", d1, x.Dim())
+	shape, strides := x.Shape(), x.Strides()
+	if len(shape) > 0 {
+		shape[d0], shape[d1] = shape[d1], shape[d0]
+		strides[d0], strides[d1] = strides[d1], strides[d0]
+	}
+	return x.view(shape, strides, x.offset)
+}
+
+// Permute returns a view whose dimension i is x's dimension dims[i].
+func (x *Tensor) Permute(dims ...int) *Tensor {
+	if len(dims) != x.Dim() {
+		fail("permute", "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %d", x.Dim(), len(dims))
+	}
+	seen := make([]bool, x.Dim())
+	shape, strides := make([]int, len(dims)), make([]int, len(dims))
+	for i, d := range dims {
+		d = wrapDim("permute", d, x.Dim())
+		if seen[d] {
+			fail("permute", "permute(): duplicate dims are not allowed.")
+		}
+		seen[d] = true
+		shape[i], strides[i] = x.shape[d], x.strides[d]
+	}
+	return x.view(shape, strides, x.offset)
+}
+
+// T returns a view with the dimensions in reverse order, like PyTorch's and
+// NumPy's .T: the transpose of a matrix.
+func (x *Tensor) T() *Tensor {
+	dims := make([]int, x.Dim())
+	for i := range dims {
+		dims[i] = x.Dim() - 1 - i
+	}
+	return x.Permute(dims...)
+}
+
+// MT returns a view with the last two dimensions swapped, like PyTorch's
+// .mT: the transpose of each matrix in a batch.
+func (x *Tensor) MT() *Tensor {
+	if x.Dim() == 0 { // PyTorch lets a 0-d tensor be its own transpose
+		return x.view(nil, nil, x.offset)
+	}
+	if x.Dim() < 2 {
+		fail("mT", "tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor.", x.Dim())
+	}
+	return x.Transpose(-2, -1)
+}
+
+// MoveDim returns a view with dimension src moved to position dst and the
+// other dimensions in their original order, like torch.movedim.
+func (x *Tensor) MoveDim(src, dst int) *Tensor {
+	src = wrapDim("movedim", src, x.Dim())
+	dst = wrapDim("movedim", dst, x.Dim())
+	if x.Dim() == 0 {
+		return x.view(nil, nil, x.offset)
+	}
+	order := make([]int, 0, x.Dim())
+	for d := range x.Dim() {
+		if d != src {
+			order = append(order, d)
+		}
+	}
+	order = slices.Insert(order, dst, src)
+	return x.Permute(order...)
+}
+
+// Squeeze returns a view without the given dimensions of size 1, or without
+// all dimensions of size 1 if none are given. A listed dimension whose size
+// is not 1 is kept, as in PyTorch.
+func (x *Tensor) Squeeze(dims ...int) *Tensor {
+	drop := make([]bool, x.Dim())
+	for _, d := range dims {
+		d = wrapDim("squeeze", d, x.Dim())
+		if x.Dim() > 0 {
+			drop[d] = x.shape[d] == 1
+		}
+	}
+	if len(dims) == 0 {
+		for d, size := range x.shape {
+			drop[d] = size == 1
+		}
+	}
+	var shape, strides []int
+	for d := range x.shape {
+		if !drop[d] {
+			shape = append(shape, x.shape[d])
+			strides = append(strides, x.strides[d])
+		}
+	}
+	return x.view(shape, strides, x.offset)
+}
+
+// Unsqueeze returns a view with a new dimension of size 1 inserted at dim;
+// dim may be from -(Dim()+1) to Dim().
+func (x *Tensor) Unsqueeze(dim int) *Tensor {
+	dim = wrapDim("unsqueeze", dim, x.Dim()+1)
+	stride := 1
+	if dim < x.Dim() {
+		stride = x.shape[dim] * x.strides[dim]
+	}
+	shape := slices.Insert(x.Shape(), dim, 1)
+	strides := slices.Insert(x.Strides(), dim, stride)
+	return x.view(shape, strides, x.offset)
+}
+
+// Narrow returns a view of length elements of dimension dim starting at
+// start, like torch.narrow. A negative start counts from the end.
+func (x *Tensor) Narrow(dim, start, length int) *Tensor {
+	if x.Dim() == 0 {
+		fail("narrow", "narrow() cannot be applied to a 0-dim tensor.")
+	}
+	dim = wrapDim("narrow", dim, x.Dim())
+	size := x.shape[dim]
+	if start != size { // start may be the end, but otherwise must be an index
+		start = wrapDim("narrow", start, size)
+	}
+	if length < 0 || start > size-length {
+		fail("narrow", "start (%d) + length (%d) exceeds dimension size (%d).", start, length, size)
+	}
+	return x.Slice(dim, start, start+length, 1)
+}
+
+// Slice returns the view x[..., start:stop:step, ...] of dimension dim, with
+// Python's rules: negative start and stop count from the end, both are
+// clamped to the dimension, and End stands for an omitted stop. A step
+// below 1 is an error, as in PyTorch.
+//
+//	a.Slice(1, 1, tensor.End, 2) // a[:, 1::2]
+func (x *Tensor) Slice(dim, start, stop, step int) *Tensor {
+	if x.Dim() == 0 {
+		failIndex("slice", "slice() cannot be applied to a 0-dim tensor.")
+	}
+	dim = wrapDim("slice", dim, x.Dim())
+	if step <= 0 {
+		panic(newError("slice", "ValueError", "step must be greater than zero"))
+	}
+	size := x.shape[dim]
+	start, stop = clampSliceBound(start, size), clampSliceBound(stop, size)
+	stop = max(stop, start)
+	shape, strides := x.Shape(), x.Strides()
+	shape[dim] = (stop - start + step - 1) / step
+	strides[dim] *= step
+	return x.view(shape, strides, x.offset+start*x.strides[dim])
+}
+
+func clampSliceBound(i, size int) int {
+	if i < 0 {
+		i = max(i+size, 0)
+	}
+	return min(i, size)
+}
+
+// Select returns the view x[..., index, ...] of dimension dim, with that
+// dimension removed. A negative index counts from the end.
+func (x *Tensor) Select(dim, index int) *Tensor {
+	if x.Dim() == 0 {
+		failIndex("select", "select() cannot be applied to a 0-dim tensor.")
+	}
+	dim = wrapDim("select", dim, x.Dim())
+	size := x.shape[dim]
+	if index < -size || index >= size {
+		failIndex("select", "select(): index %d out of range for tensor of size %s at dimension %d", index, listString(x.shape), dim)
+	}
+	if index < 0 {
+		index += size
+	}
+	return x.view(slices.Delete(x.Shape(), dim, dim+1), slices.Delete(x.Strides(), dim, dim+1), x.offset+index*x.strides[dim])
+}
+
+// Unfold returns a view of every window of length size along dim, taken
+// every step elements, like PyTorch's unfold: dim becomes the window count
+// and a new last dimension walks each window.
+func (x *Tensor) Unfold(dim, size, step int) *Tensor {
+	dim = wrapDim("unfold", dim, x.Dim())
+	length, stride := 1, 1
+	if x.Dim() > 0 {
+		length, stride = x.shape[dim], x.strides[dim]
+	}
+	if size > length {
+		fail("unfold", "maximum size for tensor at dimension %d is %d but size is %d", dim, length, size)
+	}
+	if step <= 0 {
+		fail("unfold", "step is %d but must be > 0", step)
+	}
+	if size < 0 {
+		fail("unfold", "size is %d but must be >= 0", size)
+	}
+	shape, strides := append(x.Shape(), size), append(x.Strides(), stride)
+	if x.Dim() > 0 {
+		shape[dim] = (length-size)/step + 1
+		strides[dim] *= step
+	}
+	return x.view(shape, strides, x.offset)
+}
+
+// Diagonal returns a view of the diagonal of the matrices spanned by dims
+// dim1 and dim2, shifted by offset (above the main diagonal when positive),
+// like torch.diagonal. The two dims are removed and the diagonal becomes
+// the last dimension.
+func (x *Tensor) Diagonal(offset, dim1, dim2 int) *Tensor {
+	d1 := wrapDim("diagonal", dim1, x.Dim())
+	d2 := wrapDim("diagonal", dim2, x.Dim())
+	if d1 == d2 {
+		fail("diagonal", "diagonal dimensions cannot be identical %d, %d", dim1, dim2)
+	}
+	var size int
+	start := x.offset
+	if offset >= 0 {
+		size = max(min(x.shape[d1], x.shape[d2]-offset), 0)
+		if size > 0 {
+			start += offset * x.strides[d2]
+		}
+	} else {
+		size = max(min(x.shape[d1]+offset, x.shape[d2]), 0)
+		if size > 0 {
+			start -= offset * x.strides[d1]
+		}
+	}
+	var shape, strides []int
+	for d := range x.shape {
+		if d != d1 && d != d2 {
+			shape = append(shape, x.shape[d])
+			strides = append(strides, x.strides[d])
+		}
+	}
+	shape = append(shape, size)
+	strides = append(strides, x.strides[d1]+x.strides[d2])
+	return x.view(shape, strides, start)
+}
+
+// Expand returns a view in which dimensions of size 1 are stretched to the
+// given sizes by giving them stride 0, so that every index along them reads
+// the same element; -1 keeps a size. New leading dimensions may be added.
+func (x *Tensor) Expand(sizes ...int) *Tensor {
+	if len(sizes) < x.Dim() {
+		fail("expand", "expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
+			x.DType().legacyName(), listString(x.shape), listString(sizes), len(sizes), x.Dim())
+	}
+	shape, strides := make([]int, len(sizes)), make([]int, len(sizes))
+	for i := len(sizes) - 1; i >= 0; i-- {
+		d := i - (len(sizes) - x.Dim())
+		size, stride := 1, 0
+		if d >= 0 {
+			size, stride = x.shape[d], x.strides[d]
+		} else if i+1 < len(sizes) {
+			stride = shape[i+1] * strides[i+1]
+		}
+		target := sizes[i]
+		if target == -1 {
+			if d < 0 {
+				fail("expand", "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension %d", i)
+			}
+			target = size
+		}
+		if target < 0 {
+			fail("expand", "Trying to create tensor with negative dimension %d: %s", target, listString(sizes))
+		}
+		if size != target {
+			if size != 1 {
+				fail("expand", "The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+					target, size, i, listString(sizes), listString(x.shape))
+			}
+			size, stride = target, 0
+		}
+		shape[i], strides[i] = size, stride
+	}
+	checkShape("expand", shape)
+	return x.view(shape, strides, x.offset)
+}
+
+// ExpandAs returns x expanded to other's shape.
+func (x *Tensor) ExpandAs(other *Tensor) *Tensor { return x.Expand(other.shape...) }
+
+// BroadcastTo returns x broadcast to shape, like torch.broadcast_to and
+// np.broadcast_to: a view with stride 0 along every stretched dimension.
+func (x *Tensor) BroadcastTo(shape ...int) *Tensor { return x.Expand(shape...) }
+
+// AsStrided returns a view over x's storage with exactly the given shape,
+// strides and storage offset, like torch.as_strided. Every element it
+// addresses must lie inside the storage.
+func (x *Tensor) AsStrided(shape Shape, strides Strides, offset int) *Tensor {
+	if len(shape) != len(strides) {
+		fail("as_strided", "mismatch in length of strides and shape")
+	}
+	for _, s := range strides {
+		if s < 0 {
+			fail("as_strided", "as_strided: Negative strides are not supported at the moment, got strides: %s", listString(strides))
+		}
+	}
+	if offset < 0 {
+		fail("as_strided", "Tensor: invalid storage offset %d", offset)
+	}
+	checkShape("as_strided", shape)
+	need := 0
+	if shape.Numel() > 0 {
+		need = offset + 1
+		for i, size := range shape {
+			if strides[i] != 0 && size-1 > (math.MaxInt-need)/strides[i] {
+				fail("as_strided", "Storage size calculation overflowed with sizes=%s and strides=%s", listString(shape), listString(strides))
+			}
+			need += (size - 1) * strides[i]
+		}
+	}
+	if need > x.storage.n {
+		item := x.ElementSize()
+		fail("as_strided", "setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
+			listString(shape), listString(strides), offset, item, need*item, x.storage.NBytes())
+	}
+	return x.view(append([]int{}, shape...), append([]int{}, strides...), offset)
+}
+
+// Unflatten returns a view in which dimension dim is split into sizes, whose
+// product must be its size; one of them may be -1.
+func (x *Tensor) Unflatten(dim int, sizes ...int) *Tensor {
+	dim = wrapDim("unflatten", dim, x.Dim())
+	if len(sizes) == 0 {
+		fail("unflatten", "unflatten: sizes must be non-empty")
+	}
+	size := 1
+	if x.Dim() > 0 {
+		size = x.shape[dim]
+	}
+	sizes = append([]int{}, sizes...)
+	infer, known := -1, 1
+	for i, s := range sizes {
+		if s == -1 {
+			if infer >= 0 {
+				fail("unflatten", "only one dimension can be inferred")
+			}
+			infer = i
+		} else {
+			known *= s
+		}
+	}
+	if infer >= 0 && known != 0 && size%known == 0 {
+		sizes[infer] = size / known
+		known = size
+	}
+	if known != size {
+		fail("unflatten", "unflatten: Provided sizes %s don't multiply up to the size of dim %d (%d) in the input tensor", listString(sizes), dim, size)
+	}
+	shape := x.Shape()
+	if len(shape) == 0 {
+		shape = []int{1}
+	}
+	shape = slices.Replace(shape, dim, dim+1, sizes...)
+	return x.View(shape...)
+}
+
+// Flatten merges dimensions start through end (inclusive, default all) into
+// one, like torch.flatten: a view when the strides allow it and a copy
+// otherwise. Flatten(d, d) returns x itself.
+//
+//	x.Flatten()     // all dimensions
+//	x.Flatten(1)    // dimensions 1 to the last
+//	x.Flatten(1, 2) // dimensions 1 and 2
+func (x *Tensor) Flatten(startEnd ...int) *Tensor {
+	start, end := 0, -1
+	switch len(startEnd) {
+	case 0:
+	case 1:
+		start = startEnd[0]
+	case 2:
+		start, end = startEnd[0], startEnd[1]
+	default:
+		panic(newError("flatten", "TypeError", "flatten takes at most 2 arguments (start_dim, end_dim), got %d", len(startEnd)))
+	}
+	start = wrapDim("flatten", start, x.Dim())
+	end = wrapDim("flatten", end, x.Dim())
+	if start > end {
+		fail("flatten", "flatten() has invalid args: start_dim cannot come after end_dim")
+	}
+	if x.Dim() == 0 {
+		return x.Reshape(1)
+	}
+	if start == end {
+		return x
+	}
+	merged := 1
+	for _, size := range x.shape[start : end+1] {
+		merged *= size
+	}
+	shape := slices.Replace(x.Shape(), start, end+1, merged)
+	return x.Reshape(shape...)
+}
+
+// Ravel returns x as a 1-D tensor, like NumPy's ravel: a view when x is
+// contiguous, a copy otherwise.
+func (x *Tensor) Ravel() *Tensor {
+	if x.IsContiguous() {
+		return x.View(-1)
+	}
+	return x.Contiguous().View(-1)
+}
