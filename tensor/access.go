@@ -26,16 +26,23 @@ func (x *Tensor) offsetOf(op string, idx []int) int {
 // At returns the element at idx as a float64; idx must name every
 // dimension, and negative indices count from the end. Int64 values beyond
 // ±2⁵³ lose precision in the conversion.
-func (x *Tensor) At(idx ...int) float64 { return x.storage.load(x.offsetOf("at", idx)) }
+func (x *Tensor) At(idx ...int) float64 {
+	x.must("At")
+	return x.storage.load(x.offsetOf("at", idx))
+}
 
 // Set writes v to the element at idx. The write goes to the storage slot
 // that position reads, so it is seen by every view of that slot: in an
 // expanded tensor, all the positions that share it.
-func (x *Tensor) Set(v float64, idx ...int) { x.storage.store(x.offsetOf("set", idx), v) }
+func (x *Tensor) Set(v float64, idx ...int) {
+	x.must("Set")
+	x.storage.store(x.offsetOf("set", idx), v)
+}
 
 // Item returns the value of a tensor with exactly one element, like
 // PyTorch's item().
 func (x *Tensor) Item() float64 {
+	x.must("Item")
 	if n := x.Numel(); n != 1 {
 		fail("item", "a Tensor with %d elements cannot be converted to Scalar", n)
 	}
@@ -44,6 +51,7 @@ func (x *Tensor) Item() float64 {
 
 // Float64s returns x's elements in row-major (logical) order as float64s.
 func (x *Tensor) Float64s() []float64 {
+	x.must("Float64s")
 	out := make([]float64, 0, x.Numel())
 	x.visit(func(off int) { out = append(out, x.storage.load(off)) })
 	return out
@@ -52,6 +60,7 @@ func (x *Tensor) Float64s() []float64 {
 // Int64s returns x's elements in row-major (logical) order as int64s;
 // floating-point values are truncated toward zero.
 func (x *Tensor) Int64s() []int64 {
+	x.must("Int64s")
 	out := make([]int64, 0, x.Numel())
 	if x.DType().IsFloatingPoint() || x.DType() == Bool {
 		x.visit(func(off int) { out = append(out, floatToInt64(x.storage.load(off))) })

@@ -6,12 +6,18 @@ import "slices"
 // whatever their offsets: the test behind comparing PyTorch's
 // untyped_storage().data_ptr(). Views of one tensor share storage; copies
 // do not.
-func (x *Tensor) SharesStorage(y *Tensor) bool { return x.storage == y.storage }
+func (x *Tensor) SharesStorage(y *Tensor) bool {
+	x.must("SharesStorage")
+	mustArg("SharesStorage", y)
+	return x.storage == y.storage
+}
 
 // MayShareMemory reports whether the storage slots x and y could reach
 // overlap, judging by their bounds only, like np.may_share_memory. It can
 // report true for two views that interleave without touching.
 func (x *Tensor) MayShareMemory(y *Tensor) bool {
+	x.must("MayShareMemory")
+	mustArg("MayShareMemory", y)
 	if x.storage != y.storage || x.Numel() == 0 || y.Numel() == 0 {
 		return false
 	}
@@ -24,6 +30,8 @@ func (x *Tensor) MayShareMemory(y *Tensor) bool {
 // exactly, like np.shares_memory: x[:, 0::2] and x[:, 1::2] share storage
 // but not memory.
 func (x *Tensor) SharesMemory(y *Tensor) bool {
+	x.must("SharesMemory")
+	mustArg("SharesMemory", y)
 	if !x.MayShareMemory(y) {
 		return false
 	}

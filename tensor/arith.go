@@ -30,38 +30,69 @@ func (op binaryOp) comparison() bool { return op >= opEq }
 // Add returns x + other, elementwise with broadcasting. other is a *Tensor
 // or a Go number or bool; dtypes promote as in PyTorch (an int tensor plus
 // 1.5 is Float32, an Int32 tensor plus 1 stays Int32).
-func (x *Tensor) Add(other any) *Tensor { return binary(opAdd, x, other) }
+func (x *Tensor) Add(other any) *Tensor {
+	x.must("Add")
+	return binary(opAdd, x, other)
+}
 
 // Sub returns x - other, elementwise with broadcasting.
-func (x *Tensor) Sub(other any) *Tensor { return binary(opSub, x, other) }
+func (x *Tensor) Sub(other any) *Tensor {
+	x.must("Sub")
+	return binary(opSub, x, other)
+}
 
 // Mul returns x * other, elementwise with broadcasting.
-func (x *Tensor) Mul(other any) *Tensor { return binary(opMul, x, other) }
+func (x *Tensor) Mul(other any) *Tensor {
+	x.must("Mul")
+	return binary(opMul, x, other)
+}
 
 // Div returns x / other, elementwise with broadcasting. Like PyTorch's true
 // division, integer inputs give a Float32 result.
-func (x *Tensor) Div(other any) *Tensor { return binary(opDiv, x, other) }
+func (x *Tensor) Div(other any) *Tensor {
+	x.must("Div")
+	return binary(opDiv, x, other)
+}
 
 // Eq returns the Bool tensor x == other, elementwise with broadcasting.
-func (x *Tensor) Eq(other any) *Tensor { return binary(opEq, x, other) }
+func (x *Tensor) Eq(other any) *Tensor {
+	x.must("Eq")
+	return binary(opEq, x, other)
+}
 
 // Ne returns the Bool tensor x != other.
-func (x *Tensor) Ne(other any) *Tensor { return binary(opNe, x, other) }
+func (x *Tensor) Ne(other any) *Tensor {
+	x.must("Ne")
+	return binary(opNe, x, other)
+}
 
 // Lt returns the Bool tensor x < other.
-func (x *Tensor) Lt(other any) *Tensor { return binary(opLt, x, other) }
+func (x *Tensor) Lt(other any) *Tensor {
+	x.must("Lt")
+	return binary(opLt, x, other)
+}
 
 // Le returns the Bool tensor x <= other.
-func (x *Tensor) Le(other any) *Tensor { return binary(opLe, x, other) }
+func (x *Tensor) Le(other any) *Tensor {
+	x.must("Le")
+	return binary(opLe, x, other)
+}
 
 // Gt returns the Bool tensor x > other.
-func (x *Tensor) Gt(other any) *Tensor { return binary(opGt, x, other) }
+func (x *Tensor) Gt(other any) *Tensor {
+	x.must("Gt")
+	return binary(opGt, x, other)
+}
 
 // Ge returns the Bool tensor x >= other.
-func (x *Tensor) Ge(other any) *Tensor { return binary(opGe, x, other) }
+func (x *Tensor) Ge(other any) *Tensor {
+	x.must("Ge")
+	return binary(opGe, x, other)
+}
 
 // Neg returns -x.
 func (x *Tensor) Neg() *Tensor {
+	x.must("Neg")
 	if x.DType() == Bool {
 		fail("neg", "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 	}
@@ -260,7 +291,11 @@ func elementwise(op binaryOp, a, b operand, layout ...*Tensor) *Tensor {
 		outType = Bool
 	}
 	out := newStrided(outType, shape, elementwiseStrides(shape, layout...))
-	ta, tb := a.t.To(compute).Expand(shape...), b.t.To(compute).Expand(shape...)
+	// As in PyTorch, operands are first cast to the common dtype (a Go
+	// number added to a Float16 tensor is rounded to Float16), then widened
+	// exactly to the compute type.
+	ta := a.t.To(common).To(compute).Expand(shape...)
+	tb := b.t.To(common).To(compute).Expand(shape...)
 	switch compute {
 	case Float32:
 		binaryKernel[float32](op, out, ta, tb)
@@ -399,6 +434,8 @@ func compareRow[T number](op binaryOp, o []bool, x []T, xo, sx int, y []T, yo, s
 // Equal reports whether x and y have the same shape and the same elements,
 // like torch.equal. NaN equals nothing, not even itself.
 func (x *Tensor) Equal(y *Tensor) bool {
+	x.must("Equal")
+	mustArg("Equal", y)
 	if !slices.Equal(x.shape, y.shape) {
 		return false
 	}
@@ -408,10 +445,15 @@ func (x *Tensor) Equal(y *Tensor) bool {
 // AllClose reports whether x and y are elementwise equal within a tolerance,
 // like torch.allclose with its defaults: |x - y| <= atol + rtol·|y| with
 // rtol 1e-5 and atol 1e-8. The shapes must broadcast.
-func (x *Tensor) AllClose(y *Tensor) bool { return x.AllCloseTol(y, 1e-5, 1e-8) }
+func (x *Tensor) AllClose(y *Tensor) bool {
+	x.must("AllClose")
+	return x.AllCloseTol(y, 1e-5, 1e-8)
+}
 
 // AllCloseTol is AllClose with the given relative and absolute tolerances.
 func (x *Tensor) AllCloseTol(y *Tensor, rtol, atol float64) bool {
+	x.must("AllCloseTol")
+	mustArg("AllCloseTol", y)
 	shape := broadcastPair("allclose", x.shape, y.shape)
 	a, b := x.Expand(shape...).Float64s(), y.Expand(shape...).Float64s()
 	for i := range a {

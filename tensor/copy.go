@@ -1,12 +1,16 @@
 package tensor
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Reshape returns a tensor with the given shape holding x's elements in
 // row-major order, like PyTorch's reshape: a view when the strides allow one
 // (as View), otherwise a contiguous copy. One size may be -1. To learn which
 // happened, ask CanView first or SharesStorage after.
 func (x *Tensor) Reshape(shape ...int) *Tensor {
+	x.must("Reshape")
 	shape = inferSize("reshape", shape, x.Numel())
 	if strides, ok := viewStrides(x.shape, x.strides, shape); ok {
 		return x.view(shape, strides, x.offset)
@@ -17,6 +21,7 @@ func (x *Tensor) Reshape(shape ...int) *Tensor {
 // Contiguous returns x itself if it is contiguous, and otherwise a copy of
 // its elements laid out in row-major order, like PyTorch's contiguous.
 func (x *Tensor) Contiguous() *Tensor {
+	x.must("Contiguous")
 	if x.IsContiguous() {
 		return x
 	}
@@ -28,6 +33,7 @@ func (x *Tensor) Contiguous() *Tensor {
 // laid out as a transpose, and a tensor with gaps or repeats is packed
 // densely in the order its strides walk memory.
 func (x *Tensor) Clone() *Tensor {
+	x.must("Clone")
 	c := newStrided(x.DType(), x.shape, denseStridesLike(x))
 	copyElements(c, x)
 	return c
@@ -36,6 +42,7 @@ func (x *Tensor) Clone() *Tensor {
 // FlattenCopy returns a 1-D copy of x's elements in row-major order, like
 // NumPy's ndarray.flatten: unlike Flatten and Ravel, it always copies.
 func (x *Tensor) FlattenCopy() *Tensor {
+	x.must("FlattenCopy")
 	return x.copyAs([]int{x.Numel()})
 }
 
@@ -43,6 +50,7 @@ func (x *Tensor) FlattenCopy() *Tensor {
 // dtype. Floats convert to integers by truncation toward zero. The copy
 // keeps x's memory order, as Clone does.
 func (x *Tensor) To(dt DType) *Tensor {
+	x.must("To")
 	dt.check("to")
 	if dt == x.DType() {
 		return x
@@ -56,6 +64,7 @@ func (x *Tensor) To(dt DType) *Tensor {
 // like PyTorch's repeat. reps may be longer than x's shape; x is then
 // treated as having leading dimensions of size 1.
 func (x *Tensor) Repeat(reps ...int) *Tensor {
+	x.must("Repeat")
 	if len(reps) < x.Dim() {
 		fail("repeat", "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
 	}
@@ -71,6 +80,9 @@ func (x *Tensor) Repeat(reps ...int) *Tensor {
 		}
 		if r < 0 {
 			fail("repeat", "Trying to create tensor with negative dimension %d: %s", r, listString(reps))
+		}
+		if size != 0 && r > math.MaxInt/size {
+			fail("repeat", "repeating %s by %s gives a tensor too large to allocate", listString(x.shape), listString(reps))
 		}
 		shape[i] = r * size
 		srcShape = append(srcShape, r, size)
@@ -88,6 +100,7 @@ func (x *Tensor) Repeat(reps ...int) *Tensor {
 // torch.tile and np.tile: if reps is shorter than x's shape it is padded
 // with leading 1s.
 func (x *Tensor) Tile(reps ...int) *Tensor {
+	x.must("Tile")
 	if len(reps) < x.Dim() {
 		reps = append(slices.Repeat([]int{1}, x.Dim()-len(reps)), reps...)
 	}

@@ -96,11 +96,14 @@ func (dt DType) Arange(limits ...float64) *Tensor {
 	if math.IsNaN(start) || math.IsNaN(end) || math.IsInf(start, 0) || math.IsInf(end, 0) {
 		fail("arange", "unsupported range: %v -> %v", start, end)
 	}
+	if math.IsNaN(step) || math.IsInf(step, 0) {
+		fail("arange", "step must be a finite number, got %v", step)
+	}
 	if (step > 0 && start > end) || (step < 0 && start < end) {
 		fail("arange", "upper bound and larger bound inconsistent with step sign")
 	}
 	count := math.Ceil((end - start) / step)
-	if count > math.MaxInt32*16 {
+	if !(count <= maxElements) {
 		fail("arange", "invalid size, possible overflow?")
 	}
 	x := newTensor(dt, []int{int(count)})
@@ -172,6 +175,7 @@ func (dt DType) Linspace(start, end float64, steps int) *Tensor {
 	if steps < 0 {
 		fail("linspace", "number of steps must be non-negative")
 	}
+	checkShape("linspace", []int{steps})
 	x := newTensor(dt, []int{steps})
 	if steps == 1 {
 		x.storage.store(0, start)

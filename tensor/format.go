@@ -19,6 +19,9 @@ const (
 // Tensors of more than 1000 elements show only three items at each end of
 // every long dimension, and long rows wrap at 80 characters.
 func (x *Tensor) String() string {
+	if x == nil {
+		return "<nil>"
+	}
 	const prefix = "tensor("
 	body := "[]"
 	if x.Numel() > 0 {

@@ -5,6 +5,8 @@ package tensor
 // every advanced index, it copies. Negative indices are out of range, as
 // in PyTorch.
 func (x *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
+	x.must("IndexSelect")
+	mustArg("IndexSelect", index)
 	if index.Dim() > 1 {
 		failIndex("index_select", "index_select(): Index is supposed to be a vector")
 	}
@@ -23,7 +25,7 @@ func (x *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 		}
 	}
 	if x.Dim() == 0 {
-		return x.Clone().Reshape(index.shape...)
+		return x.Reshape(1).IndexSelect(0, index.Reshape(-1)).Reshape(index.shape...)
 	}
 	shape := x.Shape()
 	shape[dim] = len(picks)
@@ -39,6 +41,8 @@ func (x *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 // dims), like torch.gather. index is Int64, has as many dimensions as x, and
 // is no larger than x except along dim.
 func (x *Tensor) Gather(dim int, index *Tensor) *Tensor {
+	x.must("Gather")
+	mustArg("Gather", index)
 	dim = wrapDim("gather", dim, x.Dim())
 	if index.DType() != Int64 {
 		fail("gather", "gather(): Expected dtype int64 for index")
@@ -81,6 +85,8 @@ func (x *Tensor) Gather(dim int, index *Tensor) *Tensor {
 // tensor broadcastable with x, is true, in row-major order, like
 // torch.masked_select.
 func (x *Tensor) MaskedSelect(mask *Tensor) *Tensor {
+	x.must("MaskedSelect")
+	mustArg("MaskedSelect", mask)
 	if mask.DType() != Bool && mask.DType() != Uint8 {
 		fail("masked_select", "masked_select: expected BoolTensor or ByteTensor for mask")
 	}

@@ -17,6 +17,7 @@ import (
 // (as IndexSelect does); one list per index is supported, and use
 // IndexSelect and Gather beyond that.
 func (x *Tensor) Index(spec string) *Tensor {
+	x.must("Index")
 	items := parseIndex(spec)
 	specified, lists := 0, 0
 	for _, it := range items {

@@ -5,6 +5,7 @@ import "slices"
 // Fill sets every element of x to v and returns x. As in PyTorch, the write
 // goes through x to its storage, so views of the same slots see it.
 func (x *Tensor) Fill(v float64) *Tensor {
+	x.must("Fill")
 	x.fill(v)
 	return x
 }
@@ -39,6 +40,8 @@ func copyElementAt(dst *Storage, di int, src *Storage, si int) {
 // refuses to write to a tensor in which several positions share one
 // storage slot (such as an expanded tensor), with PyTorch's error.
 func (x *Tensor) CopyFrom(src *Tensor) *Tensor {
+	x.must("CopyFrom")
+	mustArg("CopyFrom", src)
 	checkNoInternalOverlap("copy_", x)
 	checkNoPartialOverlap("copy_", x, src)
 	checkOutputShape("copy_", x, src)
@@ -53,16 +56,28 @@ func (x *Tensor) CopyFrom(src *Tensor) *Tensor {
 // PyTorch's add_. other broadcasts to x's shape, and the result must be
 // storable in x's dtype. Like PyTorch, it refuses a tensor in which several
 // positions share one storage slot.
-func (x *Tensor) AddInPlace(other any) *Tensor { return x.inPlace(opAdd, other) }
+func (x *Tensor) AddInPlace(other any) *Tensor {
+	x.must("AddInPlace")
+	return x.inPlace(opAdd, other)
+}
 
 // SubInPlace subtracts other from x in place and returns x, like sub_.
-func (x *Tensor) SubInPlace(other any) *Tensor { return x.inPlace(opSub, other) }
+func (x *Tensor) SubInPlace(other any) *Tensor {
+	x.must("SubInPlace")
+	return x.inPlace(opSub, other)
+}
 
 // MulInPlace multiplies x by other in place and returns x, like mul_.
-func (x *Tensor) MulInPlace(other any) *Tensor { return x.inPlace(opMul, other) }
+func (x *Tensor) MulInPlace(other any) *Tensor {
+	x.must("MulInPlace")
+	return x.inPlace(opMul, other)
+}
 
 // DivInPlace divides x by other in place and returns x, like div_.
-func (x *Tensor) DivInPlace(other any) *Tensor { return x.inPlace(opDiv, other) }
+func (x *Tensor) DivInPlace(other any) *Tensor {
+	x.must("DivInPlace")
+	return x.inPlace(opDiv, other)
+}
 
 func (x *Tensor) inPlace(op binaryOp, other any) *Tensor {
 	name := op.String() + "_"

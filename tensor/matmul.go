@@ -10,6 +10,8 @@ import "fmt"
 // have the same dtype; Bool and 16-bit float operands are refused, as on
 // PyTorch's CPU.
 func (x *Tensor) Matmul(y *Tensor) *Tensor {
+	x.must("Matmul")
+	mustArg("Matmul", y)
 	a, b := x.Dim(), y.Dim()
 	if a == 0 || b == 0 {
 		fail("matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a, b)

@@ -5,6 +5,7 @@ package tensor
 // output channel c·r² + i·r + j holds the pixel at row i, column j of each
 // block of input channel c. It returns a new tensor.
 func (x *Tensor) PixelUnshuffle(r int) *Tensor {
+	x.must("PixelUnshuffle")
 	const op = "pixel_unshuffle"
 	if x.Dim() < 3 {
 		fail(op, "pixel_unshuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
@@ -30,6 +31,7 @@ func (x *Tensor) PixelUnshuffle(r int) *Tensor {
 // torch.nn.PixelShuffle: (*, C·r², H, W) becomes (*, C, H·r, W·r). It
 // returns a new tensor.
 func (x *Tensor) PixelShuffle(r int) *Tensor {
+	x.must("PixelShuffle")
 	const op = "pixel_shuffle"
 	if x.Dim() < 3 {
 		fail(op, "pixel_shuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
@@ -38,7 +40,7 @@ func (x *Tensor) PixelShuffle(r int) *Tensor {
 		fail(op, "pixel_shuffle expects a positive upscale_factor, but got %d", r)
 	}
 	batch, c, h, w := x.shape[:x.Dim()-3], x.Size(-3), x.Size(-2), x.Size(-1)
-	if c%(r*r) != 0 {
+	if c%r != 0 || (c/r)%r != 0 {
 		fail(op, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)=%d is not divisible by %d", c, r*r)
 	}
 	nb := len(batch)

@@ -19,33 +19,57 @@ var reduceNames = [...]string{"sum", "mean", "max", "min"}
 // Sum returns the sum of x's elements over the given dimensions, or over all
 // of them if none are given, like torch.sum. The reduced dimensions are
 // removed. Integer and Bool tensors sum to Int64, as in PyTorch.
-func (x *Tensor) Sum(dims ...int) *Tensor { return x.reduce(reduceSum, dims, false) }
+func (x *Tensor) Sum(dims ...int) *Tensor {
+	x.must("Sum")
+	return x.reduce(reduceSum, dims, false)
+}
 
 // SumKeepDim is Sum with the reduced dimensions kept with size 1, ready to
 // broadcast against x (keepdim=True).
-func (x *Tensor) SumKeepDim(dims ...int) *Tensor { return x.reduce(reduceSum, dims, true) }
+func (x *Tensor) SumKeepDim(dims ...int) *Tensor {
+	x.must("SumKeepDim")
+	return x.reduce(reduceSum, dims, true)
+}
 
 // Mean returns the mean over the given dimensions, or over all elements,
 // like torch.mean. x must have a floating-point dtype.
-func (x *Tensor) Mean(dims ...int) *Tensor { return x.reduce(reduceMean, dims, false) }
+func (x *Tensor) Mean(dims ...int) *Tensor {
+	x.must("Mean")
+	return x.reduce(reduceMean, dims, false)
+}
 
 // MeanKeepDim is Mean with the reduced dimensions kept with size 1.
-func (x *Tensor) MeanKeepDim(dims ...int) *Tensor { return x.reduce(reduceMean, dims, true) }
+func (x *Tensor) MeanKeepDim(dims ...int) *Tensor {
+	x.must("MeanKeepDim")
+	return x.reduce(reduceMean, dims, true)
+}
 
 // Max returns the largest element over the given dimensions, or over all
 // elements, like torch.amax (and torch.max without a dim). NaN is larger
 // than everything.
-func (x *Tensor) Max(dims ...int) *Tensor { return x.reduce(reduceMax, dims, false) }
+func (x *Tensor) Max(dims ...int) *Tensor {
+	x.must("Max")
+	return x.reduce(reduceMax, dims, false)
+}
 
 // MaxKeepDim is Max with the reduced dimensions kept with size 1.
-func (x *Tensor) MaxKeepDim(dims ...int) *Tensor { return x.reduce(reduceMax, dims, true) }
+func (x *Tensor) MaxKeepDim(dims ...int) *Tensor {
+	x.must("MaxKeepDim")
+	return x.reduce(reduceMax, dims, true)
+}
 
 // Min returns the smallest element over the given dimensions, or over all
 // elements, like torch.amin. NaN is smaller than everything.
-func (x *Tensor) Min(dims ...int) *Tensor { return x.reduce(reduceMin, dims, false) }
+func (x *Tensor) Min(dims ...int) *Tensor {
+	x.must("Min")
+	return x.reduce(reduceMin, dims, false)
+}
 
 // MinKeepDim is Min with the reduced dimensions kept with size 1.
-func (x *Tensor) MinKeepDim(dims ...int) *Tensor { return x.reduce(reduceMin, dims, true) }
+func (x *Tensor) MinKeepDim(dims ...int) *Tensor {
+	x.must("MinKeepDim")
+	return x.reduce(reduceMin, dims, true)
+}
 
 // reduce computes a reduction by walking x in row-major order and adding
 // each element into an accumulator that has stride 0 along the reduced
@@ -275,17 +299,29 @@ func accumulateRow[T number, A int64 | float64](kind reduceKind, acc []A, ao, sa
 // torch.argmax, as an Int64 tensor with dim removed; with no dim, the index
 // into the flattened tensor. The first of equal maxima wins, and NaN is
 // larger than everything.
-func (x *Tensor) Argmax(dim ...int) *Tensor { return x.argReduce(reduceMax, dim, false) }
+func (x *Tensor) Argmax(dim ...int) *Tensor {
+	x.must("Argmax")
+	return x.argReduce(reduceMax, dim, false)
+}
 
 // ArgmaxKeepDim is Argmax along dim with that dimension kept with size 1.
-func (x *Tensor) ArgmaxKeepDim(dim int) *Tensor { return x.argReduce(reduceMax, []int{dim}, true) }
+func (x *Tensor) ArgmaxKeepDim(dim int) *Tensor {
+	x.must("ArgmaxKeepDim")
+	return x.argReduce(reduceMax, []int{dim}, true)
+}
 
 // Argmin returns the index of the smallest element along dim, or into the
 // flattened tensor, like torch.argmin.
-func (x *Tensor) Argmin(dim ...int) *Tensor { return x.argReduce(reduceMin, dim, false) }
+func (x *Tensor) Argmin(dim ...int) *Tensor {
+	x.must("Argmin")
+	return x.argReduce(reduceMin, dim, false)
+}
 
 // ArgminKeepDim is Argmin along dim with that dimension kept with size 1.
-func (x *Tensor) ArgminKeepDim(dim int) *Tensor { return x.argReduce(reduceMin, []int{dim}, true) }
+func (x *Tensor) ArgminKeepDim(dim int) *Tensor {
+	x.must("ArgminKeepDim")
+	return x.argReduce(reduceMin, []int{dim}, true)
+}
 
 func (x *Tensor) argReduce(kind reduceKind, dims []int, keepDim bool) *Tensor {
 	name := "arg" + reduceNames[kind]

@@ -68,6 +68,11 @@ func wrapDim(op string, dim, ndim int) int {
 	return dim
 }
 
+// maxElements bounds the elements of one storage: 2⁴⁰ (a terabyte of
+// bytes), far beyond any machine here, and well below sizes at which Go's
+// allocator would fail with a runtime error instead of a clear message.
+const maxElements = 1 << 40
+
 // checkShape rejects negative sizes and shapes whose element count would
 // not fit in an int.
 func checkShape(op string, shape []int) {

@@ -3,6 +3,7 @@ package tensor
 // Chunk splits x into at most chunks views of equal size along dim (the
 // last may be smaller), like PyTorch's chunk.
 func (x *Tensor) Chunk(chunks, dim int) []*Tensor {
+	x.must("Chunk")
 	if x.Dim() == 0 {
 		fail("chunk", "chunk expects at least a 1-dimensional tensor")
 	}
@@ -15,12 +16,13 @@ func (x *Tensor) Chunk(chunks, dim int) []*Tensor {
 		// Every chunk of an empty dimension is empty; PyTorch returns them all.
 		return x.SplitSizes(make([]int, chunks), dim)
 	}
-	return x.Split((size+chunks-1)/chunks, dim)
+	return x.Split((size-1)/chunks+1, dim)
 }
 
 // Split splits x into views of size elements along dim (the last may be
 // smaller), like torch.split with an integer size.
 func (x *Tensor) Split(size, dim int) []*Tensor {
+	x.must("Split")
 	if x.Dim() == 0 {
 		fail("split", "split expects at least a 1-dimensional tensor")
 	}
@@ -45,6 +47,7 @@ func (x *Tensor) Split(size, dim int) []*Tensor {
 // SplitSizes splits x along dim into views of the given sizes, which must
 // add up to the size of dim, like torch.split with a list of sizes.
 func (x *Tensor) SplitSizes(sizes []int, dim int) []*Tensor {
+	x.must("SplitSizes")
 	if x.Dim() == 0 {
 		fail("split_with_sizes", "split expects at least a 1-dimensional tensor")
 	}
@@ -68,15 +71,23 @@ func (x *Tensor) SplitSizes(sizes []int, dim int) []*Tensor {
 	return out
 }
 
+// maxSections bounds TensorSplit's sections: each is a tensor, and a
+// mistyped count must not exhaust memory.
+const maxSections = 1 << 24
+
 // TensorSplit splits x along dim into exactly sections views whose sizes
 // differ by at most one, the larger ones first, like torch.tensor_split and
 // np.array_split.
 func (x *Tensor) TensorSplit(sections, dim int) []*Tensor {
+	x.must("TensorSplit")
 	if x.Dim() == 0 {
 		fail("tensor_split", "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
 	}
 	if sections <= 0 {
 		fail("tensor_split", "number of sections must be larger than 0, got %d", sections)
+	}
+	if sections > maxSections {
+		fail("tensor_split", "number of sections must be at most %d, got %d", maxSections, sections)
 	}
 	dim = wrapDim("tensor_split", dim, x.Dim())
 	size := x.shape[dim]
@@ -98,6 +109,7 @@ func (x *Tensor) TensorSplit(sections, dim int) []*Tensor {
 // torch.tensor_split with a list of indices: x[:i₀], x[i₀:i₁], …, x[iₙ:].
 // Indices follow Python's slice rules.
 func (x *Tensor) TensorSplitAt(indices []int, dim int) []*Tensor {
+	x.must("TensorSplitAt")
 	if x.Dim() == 0 {
 		fail("tensor_split", "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
 	}
@@ -114,6 +126,7 @@ func (x *Tensor) TensorSplitAt(indices []int, dim int) []*Tensor {
 // Unbind returns the views x.Select(dim, i) for every i, like PyTorch's
 // unbind.
 func (x *Tensor) Unbind(dim int) []*Tensor {
+	x.must("Unbind")
 	if x.Dim() == 0 {
 		failIndex("unbind", "Dimension specified as %d but tensor has no dimensions", dim)
 	}

@@ -18,6 +18,9 @@ type Storage struct {
 }
 
 func newStorage(dt DType, n int) *Storage {
+	if n > maxElements {
+		fail("storage", "cannot allocate %d elements of %s: more than the %d a tensor may hold", n, dt, maxElements)
+	}
 	s := &Storage{dtype: dt, n: n}
 	switch dt {
 	case Float32:

@@ -17,6 +17,21 @@ type Tensor struct {
 	base *Tensor
 }
 
+// must refuses a nil or zero *Tensor with an error that says so, rather
+// than letting the method fail with a nil dereference.
+func (x *Tensor) must(method string) {
+	if x == nil || x.storage == nil {
+		panic(newError(method, "TypeError", "%s called on a nil or zero *Tensor; make tensors with tensor.New, Arange, Zeros and the like", method))
+	}
+}
+
+// mustArg refuses a nil or zero *Tensor passed as an argument.
+func mustArg(method string, t *Tensor) {
+	if t == nil || t.storage == nil {
+		panic(newError(method, "TypeError", "%s called with a nil or zero *Tensor argument", method))
+	}
+}
+
 // newTensor returns a tensor that owns a fresh contiguous storage.
 func newTensor(dt DType, shape []int) *Tensor {
 	checkShape("empty", shape)
@@ -46,22 +61,38 @@ func (x *Tensor) view(shape, strides []int, offset int) *Tensor {
 }
 
 // DType returns the element type.
-func (x *Tensor) DType() DType { return x.storage.dtype }
+func (x *Tensor) DType() DType {
+	x.must("DType")
+	return x.storage.dtype
+}
 
 // Shape returns the size of each dimension.
-func (x *Tensor) Shape() Shape { return append(Shape{}, x.shape...) }
+func (x *Tensor) Shape() Shape {
+	x.must("Shape")
+	return append(Shape{}, x.shape...)
+}
 
 // Size returns the size of dimension dim; negative dims count from the end.
-func (x *Tensor) Size(dim int) int { return x.shape[wrapDim("size", dim, len(x.shape))] }
+func (x *Tensor) Size(dim int) int {
+	x.must("Size")
+	return x.shape[wrapDim("size", dim, len(x.shape))]
+}
 
 // Strides returns the strides in elements, as PyTorch's stride() does.
-func (x *Tensor) Strides() Strides { return append(Strides{}, x.strides...) }
+func (x *Tensor) Strides() Strides {
+	x.must("Strides")
+	return append(Strides{}, x.strides...)
+}
 
 // Stride returns the stride of dimension dim in elements.
-func (x *Tensor) Stride(dim int) int { return x.strides[wrapDim("stride", dim, len(x.shape))] }
+func (x *Tensor) Stride(dim int) int {
+	x.must("Stride")
+	return x.strides[wrapDim("stride", dim, len(x.shape))]
+}
 
 // ByteStrides returns the strides in bytes, as NumPy's ndarray.strides does.
 func (x *Tensor) ByteStrides() Strides {
+	x.must("ByteStrides")
 	s := x.Strides()
 	for i := range s {
 		s[i] *= x.ElementSize()
@@ -70,28 +101,47 @@ func (x *Tensor) ByteStrides() Strides {
 }
 
 // StorageOffset returns the storage slot of the first element, in elements.
-func (x *Tensor) StorageOffset() int { return x.offset }
+func (x *Tensor) StorageOffset() int {
+	x.must("StorageOffset")
+	return x.offset
+}
 
 // Dim returns the number of dimensions.
-func (x *Tensor) Dim() int { return len(x.shape) }
+func (x *Tensor) Dim() int {
+	x.must("Dim")
+	return len(x.shape)
+}
 
 // Numel returns the number of elements.
-func (x *Tensor) Numel() int { return Shape(x.shape).Numel() }
+func (x *Tensor) Numel() int {
+	x.must("Numel")
+	return Shape(x.shape).Numel()
+}
 
 // ElementSize returns the size of one element in bytes.
-func (x *Tensor) ElementSize() int { return x.storage.dtype.ItemSize() }
+func (x *Tensor) ElementSize() int {
+	x.must("ElementSize")
+	return x.storage.dtype.ItemSize()
+}
 
 // Device returns where the tensor's memory lives: always "cpu".
-func (x *Tensor) Device() string { return "cpu" }
+func (x *Tensor) Device() string {
+	x.must("Device")
+	return "cpu"
+}
 
 // Storage returns the storage the tensor reads.
-func (x *Tensor) Storage() *Storage { return x.storage }
+func (x *Tensor) Storage() *Storage {
+	x.must("Storage")
+	return x.storage
+}
 
 // DataPtr returns the address of the tensor's first element (PyTorch's
 // data_ptr()): the storage base plus the offset in bytes. Two views of one
 // storage can have different DataPtrs; compare Storage() or use
 // SharesStorage to ask whether they alias.
 func (x *Tensor) DataPtr() uintptr {
+	x.must("DataPtr")
 	if x.storage.n == 0 {
 		return 0
 	}
@@ -100,15 +150,22 @@ func (x *Tensor) DataPtr() uintptr {
 
 // Base returns the tensor whose storage this view reads (PyTorch's ._base),
 // or nil if x is not a view.
-func (x *Tensor) Base() *Tensor { return x.base }
+func (x *Tensor) Base() *Tensor {
+	x.must("Base")
+	return x.base
+}
 
 // IsView reports whether x is a view of another tensor.
-func (x *Tensor) IsView() bool { return x.base != nil }
+func (x *Tensor) IsView() bool {
+	x.must("IsView")
+	return x.base != nil
+}
 
 // IsContiguous reports whether the elements lie in row-major order with no
 // gaps, by PyTorch's rule: dimensions of size 1 are ignored, and a tensor
 // with no elements is contiguous.
 func (x *Tensor) IsContiguous() bool {
+	x.must("IsContiguous")
 	if x.Numel() == 0 {
 		return true
 	}

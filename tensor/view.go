@@ -14,6 +14,7 @@ const End = math.MaxInt
 // the strides cannot express the new shape it panics with PyTorch's error,
 // and Reshape is the call that would copy instead.
 func (x *Tensor) View(shape ...int) *Tensor {
+	x.must("View")
 	shape = inferSize("view", shape, x.Numel())
 	strides, ok := viewStrides(x.shape, x.strides, shape)
 	if !ok {
@@ -25,6 +26,7 @@ func (x *Tensor) View(shape ...int) *Tensor {
 // CanView reports whether View(shape...) would succeed, that is whether
 // Reshape(shape...) returns a view rather than a copy.
 func (x *Tensor) CanView(shape ...int) (ok bool) {
+	x.must("CanView")
 	defer func() {
 		if r := recover(); r != nil {
 			if _, isErr := r.(*Error); !isErr {
@@ -86,6 +88,7 @@ func viewStrides(shape, strides, newShape []int) ([]int, bool) {
 // Transpose returns a view with dimensions d0 and d1 swapped: their sizes and
 // their strides trade places, and no element moves.
 func (x *Tensor) Transpose(d0, d1 int) *Tensor {
+	x.must("Transpose")
 	d0 = wrapDim("transpose", d0, x.Dim())
 	d1 = wrapDim("transpose", d1, x.Dim())
 	shape, strides := x.Shape(), x.Strides()
@@ -98,6 +101,7 @@ func (x *Tensor) Transpose(d0, d1 int) *Tensor {
 
 // Permute returns a view whose dimension i is x's dimension dims[i].
 func (x *Tensor) Permute(dims ...int) *Tensor {
+	x.must("Permute")
 	if len(dims) != x.Dim() {
 		fail("permute", "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %d", x.Dim(), len(dims))
 	}
@@ -117,6 +121,7 @@ func (x *Tensor) Permute(dims ...int) *Tensor {
 // T returns a view with the dimensions in reverse order, like PyTorch's and
 // NumPy's .T: the transpose of a matrix.
 func (x *Tensor) T() *Tensor {
+	x.must("T")
 	dims := make([]int, x.Dim())
 	for i := range dims {
 		dims[i] = x.Dim() - 1 - i
@@ -127,6 +132,7 @@ func (x *Tensor) T() *Tensor {
 // MT returns a view with the last two dimensions swapped, like PyTorch's
 // .mT: the transpose of each matrix in a batch.
 func (x *Tensor) MT() *Tensor {
+	x.must("MT")
 	if x.Dim() == 0 { // PyTorch lets a 0-d tensor be its own transpose
 		return x.view(nil, nil, x.offset)
 	}
@@ -139,6 +145,7 @@ func (x *Tensor) MT() *Tensor {
 // MoveDim returns a view with dimension src moved to position dst and the
 // other dimensions in their original order, like torch.movedim.
 func (x *Tensor) MoveDim(src, dst int) *Tensor {
+	x.must("MoveDim")
 	src = wrapDim("movedim", src, x.Dim())
 	dst = wrapDim("movedim", dst, x.Dim())
 	if x.Dim() == 0 {
@@ -158,6 +165,7 @@ func (x *Tensor) MoveDim(src, dst int) *Tensor {
 // all dimensions of size 1 if none are given. A listed dimension whose size
 // is not 1 is kept, as in PyTorch.
 func (x *Tensor) Squeeze(dims ...int) *Tensor {
+	x.must("Squeeze")
 	drop := make([]bool, x.Dim())
 	for _, d := range dims {
 		d = wrapDim("squeeze", d, x.Dim())
@@ -183,6 +191,7 @@ func (x *Tensor) Squeeze(dims ...int) *Tensor {
 // Unsqueeze returns a view with a new dimension of size 1 inserted at dim;
 // dim may be from -(Dim()+1) to Dim().
 func (x *Tensor) Unsqueeze(dim int) *Tensor {
+	x.must("Unsqueeze")
 	dim = wrapDim("unsqueeze", dim, x.Dim()+1)
 	stride := 1
 	if dim < x.Dim() {
@@ -196,6 +205,7 @@ func (x *Tensor) Unsqueeze(dim int) *Tensor {
 // Narrow returns a view of length elements of dimension dim starting at
 // start, like torch.narrow. A negative start counts from the end.
 func (x *Tensor) Narrow(dim, start, length int) *Tensor {
+	x.must("Narrow")
 	if x.Dim() == 0 {
 		fail("narrow", "narrow() cannot be applied to a 0-dim tensor.")
 	}
@@ -217,6 +227,7 @@ func (x *Tensor) Narrow(dim, start, length int) *Tensor {
 //
 //	a.Slice(1, 1, tensor.End, 2) // a[:, 1::2]
 func (x *Tensor) Slice(dim, start, stop, step int) *Tensor {
+	x.must("Slice")
 	if x.Dim() == 0 {
 		failIndex("slice", "slice() cannot be applied to a 0-dim tensor.")
 	}
@@ -228,7 +239,10 @@ func (x *Tensor) Slice(dim, start, stop, step int) *Tensor {
 	start, stop = clampSliceBound(start, size), clampSliceBound(stop, size)
 	stop = max(stop, start)
 	shape, strides := x.Shape(), x.Strides()
-	shape[dim] = (stop - start + step - 1) / step
+	shape[dim] = 0
+	if stop > start {
+		shape[dim] = (stop-start-1)/step + 1
+	}
 	strides[dim] *= step
 	return x.view(shape, strides, x.offset+start*x.strides[dim])
 }
@@ -243,6 +257,7 @@ func clampSliceBound(i, size int) int {
 // Select returns the view x[..., index, ...] of dimension dim, with that
 // dimension removed. A negative index counts from the end.
 func (x *Tensor) Select(dim, index int) *Tensor {
+	x.must("Select")
 	if x.Dim() == 0 {
 		failIndex("select", "select() cannot be applied to a 0-dim tensor.")
 	}
@@ -261,6 +276,7 @@ func (x *Tensor) Select(dim, index int) *Tensor {
 // every step elements, like PyTorch's unfold: dim becomes the window count
 // and a new last dimension walks each window.
 func (x *Tensor) Unfold(dim, size, step int) *Tensor {
+	x.must("Unfold")
 	dim = wrapDim("unfold", dim, x.Dim())
 	length, stride := 1, 1
 	if x.Dim() > 0 {
@@ -288,6 +304,7 @@ func (x *Tensor) Unfold(dim, size, step int) *Tensor {
 // like torch.diagonal. The two dims are removed and the diagonal becomes
 // the last dimension.
 func (x *Tensor) Diagonal(offset, dim1, dim2 int) *Tensor {
+	x.must("Diagonal")
 	d1 := wrapDim("diagonal", dim1, x.Dim())
 	d2 := wrapDim("diagonal", dim2, x.Dim())
 	if d1 == d2 {
@@ -322,6 +339,7 @@ func (x *Tensor) Diagonal(offset, dim1, dim2 int) *Tensor {
 // given sizes by giving them stride 0, so that every index along them reads
 // the same element; -1 keeps a size. New leading dimensions may be added.
 func (x *Tensor) Expand(sizes ...int) *Tensor {
+	x.must("Expand")
 	if len(sizes) < x.Dim() {
 		fail("expand", "expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
 			x.DType().legacyName(), listString(x.shape), listString(sizes), len(sizes), x.Dim())
@@ -359,16 +377,24 @@ func (x *Tensor) Expand(sizes ...int) *Tensor {
 }
 
 // ExpandAs returns x expanded to other's shape.
-func (x *Tensor) ExpandAs(other *Tensor) *Tensor { return x.Expand(other.shape...) }
+func (x *Tensor) ExpandAs(other *Tensor) *Tensor {
+	x.must("ExpandAs")
+	mustArg("ExpandAs", other)
+	return x.Expand(other.shape...)
+}
 
 // BroadcastTo returns x broadcast to shape, like torch.broadcast_to and
 // np.broadcast_to: a view with stride 0 along every stretched dimension.
-func (x *Tensor) BroadcastTo(shape ...int) *Tensor { return x.Expand(shape...) }
+func (x *Tensor) BroadcastTo(shape ...int) *Tensor {
+	x.must("BroadcastTo")
+	return x.Expand(shape...)
+}
 
 // AsStrided returns a view over x's storage with exactly the given shape,
 // strides and storage offset, like torch.as_strided. Every element it
 // addresses must lie inside the storage.
 func (x *Tensor) AsStrided(shape Shape, strides Strides, offset int) *Tensor {
+	x.must("AsStrided")
 	if len(shape) != len(strides) {
 		fail("as_strided", "mismatch in length of strides and shape")
 	}
@@ -381,18 +407,26 @@ func (x *Tensor) AsStrided(shape Shape, strides Strides, offset int) *Tensor {
 		fail("as_strided", "Tensor: invalid storage offset %d", offset)
 	}
 	checkShape("as_strided", shape)
+	// The slots needed are offset + 1 + Σ (size-1)·stride, in bytes for the
+	// message; every step is checked against overflow.
+	item := x.ElementSize()
+	overflow := func() {
+		fail("as_strided", "Storage size calculation overflowed with sizes=%s and strides=%s", listString(shape), listString(strides))
+	}
 	need := 0
 	if shape.Numel() > 0 {
+		if offset >= math.MaxInt/item {
+			overflow()
+		}
 		need = offset + 1
 		for i, size := range shape {
-			if strides[i] != 0 && size-1 > (math.MaxInt-need)/strides[i] {
-				fail("as_strided", "Storage size calculation overflowed with sizes=%s and strides=%s", listString(shape), listString(strides))
+			if strides[i] != 0 && size-1 > (math.MaxInt/item-need)/strides[i] {
+				overflow()
 			}
 			need += (size - 1) * strides[i]
 		}
 	}
 	if need > x.storage.n {
-		item := x.ElementSize()
 		fail("as_strided", "setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
 			listString(shape), listString(strides), offset, item, need*item, x.storage.NBytes())
 	}
@@ -402,6 +436,7 @@ func (x *Tensor) AsStrided(shape Shape, strides Strides, offset int) *Tensor {
 // Unflatten returns a view in which dimension dim is split into sizes, whose
 // product must be its size; one of them may be -1.
 func (x *Tensor) Unflatten(dim int, sizes ...int) *Tensor {
+	x.must("Unflatten")
 	dim = wrapDim("unflatten", dim, x.Dim())
 	if len(sizes) == 0 {
 		fail("unflatten", "unflatten: sizes must be non-empty")
@@ -445,6 +480,7 @@ func (x *Tensor) Unflatten(dim int, sizes ...int) *Tensor {
 //	x.Flatten(1)    // dimensions 1 to the last
 //	x.Flatten(1, 2) // dimensions 1 and 2
 func (x *Tensor) Flatten(startEnd ...int) *Tensor {
+	x.must("Flatten")
 	start, end := 0, -1
 	switch len(startEnd) {
 	case 0:
@@ -477,6 +513,7 @@ func (x *Tensor) Flatten(startEnd ...int) *Tensor {
 // Ravel returns x as a 1-D tensor, like NumPy's ravel: a view when x is
 // contiguous, a copy otherwise.
 func (x *Tensor) Ravel() *Tensor {
+	x.must("Ravel")
 	if x.IsContiguous() {
 		return x.View(-1)
 	}

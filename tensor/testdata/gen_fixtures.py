@@ -572,6 +572,13 @@ def hand_picked():
     case("to bool", values([0, 0.5, -1, 0]), ("to", "bool"))
     case("to uint8 wraps", values([-1, 300, 2.7, -2.7], dtype="float64"), ("to", "int64"), ("to", "uint8"))
     case("to same dtype", arange(6), ("to", "float32"))
+    rng = random.Random(16)
+    many = [rng.choice([-1, 1]) * 10 ** rng.uniform(-9, 6) for _ in range(300)]
+    half_edges = [1 + 2 ** -11, 1 + 3 * 2 ** -11, 2 ** -25, 3 * 2 ** -25, 1.5 * 2 ** -24, 65519.0, 65520.0, 6.1e-5]
+    case("to float16 many", values(many + half_edges), ("to", "float16"))
+    case("to bfloat16 many", values(many + [1 + 2 ** -8, 1 + 3 * 2 ** -8, 3e38, 3.4e38]), ("to", "bfloat16"))
+    case("float16 arithmetic rounds each op", values(many[:50]), ("to", "float16"), ("mul", scalar_float(1.1)), ("add", scalar_float(0.3)))
+    case("bfloat16 arithmetic rounds each op", values(many[:50]), ("to", "bfloat16"), ("div", scalar_float(3.0)))
 
     # advanced indexing.
     case("index_select", arange(24), ("view", 4, 6), ("index_select", 1, values([5, 0, 0], dtype="int64")))

@@ -1,0 +1,116 @@
+"""Times the workloads of tensor/bench_test.go in NumPy and PyTorch.
+
+Run it with Debian's interpreter, which has python3-torch and python3-numpy:
+
+    /usr/bin/python3 scripts/bench_reference.py [--reps N]
+
+Each workload is run twice to warm up, then timed N times (default 20) with
+time.perf_counter; the median is reported. PyTorch runs twice: with its
+default number of threads, then with torch.set_num_threads(1). NumPy runs
+these operations on one thread. Every call allocates its result, as the Go
+benchmarks' calls do, so the time includes touching that new memory.
+
+Standard output is one JSON object a line, for scripts/bench to parse:
+
+    {"info": {"numpy": "1.24.2", "torch": "1.13.0", "torch_threads": 2}}
+    {"run": "numpy", "threads": 1, "workload": "SumDim0", "ms": 9.87}
+
+where run is "numpy", "torch" (default threads) or "torch_1thread".
+
+Progress goes to standard error. Workload names are those of the Go
+benchmarks without their "Benchmark" prefix.
+"""
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+try:
+    import numpy as np
+    import torch
+except ImportError as e:
+    sys.exit(
+        f"bench_reference.py: {e}: run it with /usr/bin/python3, after "
+        "apt-get install -y python3-torch python3-numpy"
+    )
+
+SIDE = 4096  # the Go benchmarks' 4096×4096 Float32 matrix
+BATCH = (8, 3, 256, 256)  # the Go PixelUnshuffle input
+R = 2  # the pixel_unshuffle factor
+
+
+def median_ms(fn, reps):
+    """Warms fn up with two calls, then returns the median of reps calls in ms."""
+    fn()
+    fn()
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
+def numpy_unshuffle(x):
+    """pixel_unshuffle as a reshape, transpose and reshape, which copies."""
+    n, c, h, w = x.shape
+    split = x.reshape(n, c, h // R, R, w // R, R)
+    return split.transpose(0, 1, 3, 5, 2, 4).reshape(n, c * R * R, h // R, w // R)
+
+
+def numpy_workloads():
+    rng = np.random.default_rng(0)
+    a = rng.random((SIDE, SIDE), dtype=np.float32)
+    bias = rng.random(SIDE, dtype=np.float32)
+    batch = rng.random(BATCH, dtype=np.float32)
+    return {
+        "ContiguousTranspose": lambda: np.ascontiguousarray(a.T),
+        "CopyContiguous": lambda: a.copy(),
+        "BroadcastAdd": lambda: a + bias,
+        "SumDim0": lambda: a.sum(0),
+        "PixelUnshuffle": lambda: numpy_unshuffle(batch),
+    }
+
+
+def torch_workloads():
+    torch.manual_seed(0)
+    a = torch.rand(SIDE, SIDE)
+    bias = torch.rand(SIDE)
+    batch = torch.rand(BATCH)
+    return {
+        "ContiguousTranspose": lambda: a.t().contiguous(),
+        "CopyContiguous": lambda: a.clone(),
+        "BroadcastAdd": lambda: a + bias,
+        "SumDim0": lambda: a.sum(0),
+        "PixelUnshuffle": lambda: torch.nn.functional.pixel_unshuffle(batch, R),
+    }
+
+
+def run(label, threads, workloads, reps):
+    for name, fn in workloads.items():
+        print(f"  {label} ({threads} thread(s)): {name}", file=sys.stderr, flush=True)
+        ms = median_ms(fn, reps)
+        row = {"run": label, "threads": threads, "workload": name, "ms": ms}
+        print(json.dumps(row), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=20, help="timed runs per workload (default 20)")
+    args = parser.parse_args()
+
+    default_threads = torch.get_num_threads()
+    info = {"numpy": np.__version__, "torch": torch.__version__, "torch_threads": default_threads}
+    print(json.dumps({"info": info}), flush=True)
+
+    run("numpy", 1, numpy_workloads(), args.reps)
+    workloads = torch_workloads()
+    run("torch", default_threads, workloads, args.reps)
+    torch.set_num_threads(1)
+    run("torch_1thread", 1, workloads, args.reps)
+
+
+if __name__ == "__main__":
+    main()

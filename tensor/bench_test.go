@@ -1,0 +1,80 @@
+package tensor_test
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// The benchmarks time the same workloads as scripts/bench_reference.py runs
+// in NumPy and PyTorch; scripts/bench runs both and prints them side by
+// side. Their inputs are made before the timed loop. b.SetBytes is the size
+// of the input, so the MB/s column reads as input bytes processed a second.
+
+// side is the side of the square Float32 matrix that most benchmarks use:
+// 4096×4096×4 bytes is 64 MiB, far larger than any cache.
+const side = 4096
+
+// square returns the side×side Float32 matrix, made once and shared by the
+// benchmarks, which only read it.
+var square = sync.OnceValue(func() *tensor.Tensor { return tensor.Rand(side, side) })
+
+// nbytes is the number of bytes x's elements occupy.
+func nbytes(x *tensor.Tensor) int64 { return int64(x.Numel() * x.ElementSize()) }
+
+// BenchmarkContiguousTranspose times x.T().Contiguous() on the 4096×4096
+// Float32 matrix: a transposing copy, which reads the source along columns.
+func BenchmarkContiguousTranspose(b *testing.B) {
+	x := square()
+	b.SetBytes(nbytes(x))
+	b.ReportAllocs()
+	for b.Loop() {
+		x.T().Contiguous()
+	}
+}
+
+// BenchmarkCopyContiguous times x.Clone() of the contiguous 4096×4096
+// Float32 matrix: a plain copy of the same 64 MiB, the floor for
+// BenchmarkContiguousTranspose.
+func BenchmarkCopyContiguous(b *testing.B) {
+	x := square()
+	b.SetBytes(nbytes(x))
+	b.ReportAllocs()
+	for b.Loop() {
+		x.Clone()
+	}
+}
+
+// BenchmarkBroadcastAdd times adding a (4096,) Float32 vector to every row
+// of the 4096×4096 Float32 matrix.
+func BenchmarkBroadcastAdd(b *testing.B) {
+	x, bias := square(), tensor.Rand(side)
+	b.SetBytes(nbytes(x))
+	b.ReportAllocs()
+	for b.Loop() {
+		x.Add(bias)
+	}
+}
+
+// BenchmarkSumDim0 times x.Sum(0), the column sums of the 4096×4096 Float32
+// matrix.
+func BenchmarkSumDim0(b *testing.B) {
+	x := square()
+	b.SetBytes(nbytes(x))
+	b.ReportAllocs()
+	for b.Loop() {
+		x.Sum(0)
+	}
+}
+
+// BenchmarkPixelUnshuffle times PixelUnshuffle(2) on an 8×3×256×256 Float32
+// batch, which becomes 8×12×128×128.
+func BenchmarkPixelUnshuffle(b *testing.B) {
+	x := tensor.Rand(8, 3, 256, 256)
+	b.SetBytes(nbytes(x))
+	b.ReportAllocs()
+	for b.Loop() {
+		x.PixelUnshuffle(2)
+	}
+}

@@ -1,0 +1,25 @@
+// Package tensor is a strided tensor library whose layout rules are
+// PyTorch's: a Tensor is a flat, typed Storage plus a shape, strides (in
+// elements) and a storage offset, and the element at index (i₀, i₁, …)
+// lives in storage slot offset + Σ iₖ·strides[k].
+//
+// Operations that only change that arithmetic — View, Transpose, Permute,
+// Slice, Select, Expand, Unfold, Diagonal, basic Index and the like —
+// return views over the same Storage and never copy. Operations that must
+// move data — Contiguous on a non-contiguous tensor, Clone, Repeat,
+// IndexSelect, arithmetic — return tensors over a new Storage. Reshape and
+// Flatten return a view when the strides allow and a copy otherwise, as in
+// PyTorch; CanView and SharesStorage tell which.
+//
+// Shapes, strides, offsets, values, printed forms and error messages match
+// PyTorch 1.13 (and NumPy for the NumPy-flavoured calls ByteStrides, Ravel,
+// FlattenCopy, SharesMemory and MayShareMemory); testdata/gen_fixtures.py
+// records the references that the tests replay.
+//
+// The API is not generic: one Tensor type serves every DType, as in PyTorch
+// and NumPy, so that the package can also be driven from an interpreter.
+//
+// Misuse panics with a *Error carrying PyTorch's message, as gonum's mat
+// package panics with its errors; Try turns such a panic into an error.
+// No input, however bad, makes the package fail with a Go runtime panic.
+package tensor

@@ -1,0 +1,249 @@
+package tensor_test
+
+// These examples reproduce the numbers of the four articles the notebooks
+// are built from (in ../shared/seeds/): "A Tensor Is a Flat Buffer and a
+// Promise", "Tensor, strides, and storage: why a transpose can be free",
+// "Tensors, shapes and broadcasting" and "A tensor is one-dimensional".
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// The address of an element is the storage offset plus the sum of each
+// index times its stride.
+func Example() {
+	x := tensor.Float32.Arange(24).Reshape(2, 3, 4)
+	fmt.Println("shape  ", x.Shape())
+	fmt.Println("strides", x.Strides())
+	fmt.Println("offset ", x.StorageOffset())
+
+	i, j, k := 1, 2, 3
+	addr := x.StorageOffset() + i*x.Stride(0) + j*x.Stride(1) + k*x.Stride(2)
+	fmt.Println("x[1,2,3] =", x.At(i, j, k), "at address", addr)
+	// Output:
+	// shape   (2, 3, 4)
+	// strides (12, 4, 1)
+	// offset  0
+	// x[1,2,3] = 23 at address 23
+}
+
+// A transpose swaps two sizes and their strides; no element moves.
+func ExampleTensor_Transpose() {
+	x := tensor.Float32.Arange(24).Reshape(2, 3, 4)
+	y := x.Transpose(1, 2)
+	fmt.Println(x.Strides(), y.Strides(), y.IsContiguous(), y.SharesStorage(x))
+	// Output:
+	// (12, 4, 1) (12, 1, 4) false true
+}
+
+// View refuses a shape the strides cannot express, with PyTorch's words.
+func ExampleTensor_View_refuses() {
+	y := tensor.Float32.Arange(24).Reshape(2, 3, 4).Transpose(1, 2)
+	fmt.Println(tensor.Try(func() { y.View(-1) }))
+	// Output:
+	// view: view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
+}
+
+// Reshape returns a view when it can and a copy when it must; CanView and
+// SharesStorage tell which.
+func ExampleTensor_Reshape() {
+	a := tensor.Float32.Arange(12).Reshape(3, 4)
+	b := a.T()
+	fmt.Println(b.CanView(-1))
+	flat := b.Reshape(-1)
+	fmt.Println(flat, flat.SharesStorage(b))
+	// Output:
+	// false
+	// tensor([ 0.,  4.,  8.,  1.,  5.,  9.,  2.,  6., 10.,  3.,  7., 11.]) false
+}
+
+// A slice starts partway into the storage: the first element's address
+// differs from the storage base, though the allocation is shared.
+func ExampleTensor_SharesStorage() {
+	base := tensor.Arange(12).Reshape(3, 4)
+	crop := base.Index("1:, 1:")
+	fmt.Println("first-element addresses equal?", base.DataPtr() == crop.DataPtr())
+	fmt.Println("same underlying storage?      ", crop.SharesStorage(base))
+	fmt.Println("crop's storage offset:", crop.StorageOffset(), "| crop's strides:", crop.Strides())
+	// Output:
+	// first-element addresses equal? false
+	// same underlying storage?       true
+	// crop's storage offset: 5 | crop's strides: (4, 1)
+}
+
+// A stepped slice is not contiguous, yet it can still be flattened by a
+// view of stride 2.
+func ExampleTensor_Slice() {
+	a := tensor.Float32.Arange(12).Reshape(3, 4)
+	s := a.Slice(1, 1, tensor.End, 2) // a[:, 1::2]
+	fmt.Println(s.Strides(), s.StorageOffset(), s.DataPtr()-a.DataPtr(), s.IsContiguous())
+	fmt.Println(s.View(-1).Strides())
+	// Output:
+	// (4, 2) 1 4 false
+	// (2,)
+}
+
+// Index takes Python's index syntax; basic indexing returns views.
+func ExampleTensor_Index() {
+	a := tensor.Float32.Arange(12).Reshape(3, 4)
+	s := a.Index("1:, ::2")
+	fmt.Println(s.Shape(), s.Strides(), s.StorageOffset())
+	fmt.Println(s)
+	fmt.Println(a.Index("..., 0, None").Shape())
+	// Output:
+	// (2, 2) (4, 2) 4
+	// tensor([[ 4.,  6.],
+	//         [ 8., 10.]])
+	// (3, 1)
+}
+
+// Expand reads one element in many places through a stride of 0; Repeat
+// copies.
+func ExampleTensor_Expand() {
+	a := tensor.Float32.Arange(3).View(3, 1)
+	e := a.Expand(3, 4)
+	r := a.Repeat(1, 4)
+	fmt.Println(e.Strides(), e.SharesStorage(a))
+	fmt.Println(r.Strides(), r.SharesStorage(a))
+	// Output:
+	// (1, 0) true
+	// (4, 1) false
+}
+
+// One write through an expanded view changes every position that reads the
+// same slot; a whole-tensor in-place write is refused.
+func ExampleTensor_Set() {
+	e := tensor.Float32.Arange(3).View(3, 1).Expand(3, 4)
+	e.Set(99, 0, 1)
+	fmt.Println(e.Select(0, 0))
+	fmt.Println(tensor.Try(func() { e.AddInPlace(1) }))
+	// Output:
+	// tensor([99., 99., 99., 99.])
+	// add_: unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.
+}
+
+// Writes through a transpose reach the original; a contiguous copy has its
+// own storage.
+func ExampleTensor_Contiguous() {
+	a := tensor.Float32.Arange(12).Reshape(3, 4)
+	b := a.T()
+	c := b.Contiguous()
+	b.Set(60, 2, 1)
+	fmt.Println(a.At(1, 2), c.At(2, 1))
+	fmt.Println(c.Strides(), c.IsContiguous(), c.SharesStorage(a), a.Contiguous() == a)
+	// Output:
+	// 60 6
+	// (3, 1) true false true
+}
+
+func ExampleBroadcastShapes() {
+	fmt.Println(tensor.BroadcastShapes(tensor.Shape{8, 1, 6, 1}, tensor.Shape{7, 1, 5}))
+	fmt.Println(tensor.Try(func() { tensor.BroadcastShapes(tensor.Shape{2, 3}, tensor.Shape{4}) }))
+	// Output:
+	// (8, 7, 6, 5)
+	// broadcast_shapes: Shape mismatch: objects cannot be broadcast to a single shape
+}
+
+// A prediction of shape [32, 1] minus a target of shape [32] broadcasts to
+// [32, 32]: a valid-looking, wrong loss.
+func ExampleTensor_Sub() {
+	pred := tensor.Zeros(32, 1)
+	target := tensor.Zeros(32)
+	fmt.Println(pred.Sub(target).Shape())
+	// Output:
+	// (32, 32)
+}
+
+// NumPy reports strides in bytes.
+func ExampleTensor_ByteStrides() {
+	a := tensor.Int32.Arange(12)
+	b := a.Reshape(3, 4)
+	fmt.Println(a.ByteStrides(), b.Shape(), b.ByteStrides(), b.SharesMemory(a))
+	c := b.T()
+	fmt.Println(c.Shape(), c.ByteStrides(), c.SharesMemory(a))
+	fmt.Println(b.At(2, 1), 2*b.ByteStrides()[0]+1*b.ByteStrides()[1])
+	fmt.Println(c.Reshape(12).SharesMemory(a), c.Ravel().SharesMemory(a))
+	// Output:
+	// (4,) (3, 4) (16, 4) true
+	// (4, 3) (4, 16) true
+	// 9 36
+	// false false
+}
+
+// Broadcasting is a stride of zero.
+func ExampleTensor_BroadcastTo() {
+	e := tensor.Int32.Arange(6).Reshape(2, 3)
+	fmt.Println(e.BroadcastTo(4, 2, 3).ByteStrides())
+	// Output:
+	// (0, 12, 4)
+}
+
+// Patchify by reshape, permute and reshape equals PixelUnshuffle; the
+// permute leaves the tensor non-contiguous, so the last reshape copies.
+func ExampleTensor_PixelUnshuffle() {
+	tensor.ManualSeed(0)
+	n, c, h, w, p := 2, 3, 8, 8, 2
+	img := tensor.Randn(n, c, h, w)
+	permuted := img.Reshape(n, c, h/p, p, w/p, p).Permute(0, 1, 3, 5, 2, 4)
+	out := permuted.Reshape(n, c*p*p, h/p, w/p)
+	fmt.Println(img.Shape(), "->", out.Shape())
+	fmt.Println("matches PixelUnshuffle?", out.Equal(img.PixelUnshuffle(p)))
+	fmt.Println("PixelShuffle undoes it?", out.PixelShuffle(p).Equal(img))
+	fmt.Println("after the permute, contiguous?", permuted.IsContiguous())
+	fmt.Println("final reshape shares img's storage?", out.SharesStorage(img))
+	// Output:
+	// (2, 3, 8, 8) -> (2, 12, 4, 4)
+	// matches PixelUnshuffle? true
+	// PixelShuffle undoes it? true
+	// after the permute, contiguous? false
+	// final reshape shares img's storage? false
+}
+
+// The packing contract: a feature axis packed interleaved by head,
+// [h0_q, h0_k, h1_q, h1_k], decodes with a view; splitting it in halves as
+// if it were [all Q | all K] returns the same shape and different values.
+func Example_packingContract() {
+	b, s, heads, dHead := 1, 2, 2, 3
+	d := heads * 2 * dHead
+	x := tensor.Float32.Arange(float64(b*s*d)).Reshape(b, s, d)
+
+	// The oracle: feature = h·(2·dHead) + role·dHead + i, copied by loops.
+	q, k := tensor.Zeros(b, heads, s, dHead), tensor.Zeros(b, heads, s, dHead)
+	for t := range s {
+		for h := range heads {
+			for i := range dHead {
+				q.Set(x.At(0, t, h*2*dHead+i), 0, h, t, i)
+				k.Set(x.At(0, t, h*2*dHead+dHead+i), 0, h, t, i)
+			}
+		}
+	}
+
+	packed := x.View(b, s, heads, 2, dHead)
+	qView := packed.Select(3, 0).Transpose(1, 2)
+	kView := packed.Select(3, 1).Transpose(1, 2)
+	fmt.Println("K head 0:", kView.Index("0, 0, 0"), "matches the oracle?", qView.Equal(q) && kView.Equal(k))
+
+	halves := x.Chunk(2, -1)
+	qWrong := halves[0].Reshape(b, s, heads, dHead).Transpose(1, 2)
+	fmt.Println("wrong split's shape:", qWrong.Shape(), "matches the oracle?", qWrong.Equal(q))
+	// Output:
+	// K head 0: tensor([3., 4., 5.]) matches the oracle? true
+	// wrong split's shape: (1, 2, 2, 3) matches the oracle? false
+}
+
+// Try turns the *tensor.Error a misuse panics with into an error.
+func ExampleTry() {
+	x := tensor.Arange(6)
+	err := tensor.Try(func() { x.View(4, -1) })
+	fmt.Println(err)
+	var e *tensor.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Class)
+	}
+	// Output:
+	// view: shape '[4, -1]' is invalid for input of size 6
+	// RuntimeError
+}

@@ -1,0 +1,306 @@
+package tensor_test
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// panicOf calls f and returns what it panicked with, or nil.
+func panicOf(f func()) (r any) {
+	defer func() { r = recover() }()
+	f()
+	return nil
+}
+
+// callWithZeroArgs calls method with zero values for every parameter and
+// no variadic arguments.
+func callWithZeroArgs(method reflect.Value) {
+	t := method.Type()
+	n := t.NumIn()
+	if t.IsVariadic() {
+		n--
+	}
+	args := make([]reflect.Value, n)
+	for i := range args {
+		args[i] = reflect.Zero(t.In(i))
+	}
+	method.Call(args)
+}
+
+// Every method on a nil or zero *Tensor refuses with a *tensor.Error
+// rather than a nil dereference; String prints "<nil>".
+func TestNilTensorMethods(t *testing.T) {
+	for _, x := range []*tensor.Tensor{nil, new(tensor.Tensor)} {
+		v := reflect.ValueOf(x)
+		for i := range v.NumMethod() {
+			name := v.Type().Method(i).Name
+			if name == "String" {
+				continue
+			}
+			r := panicOf(func() { callWithZeroArgs(v.Method(i)) })
+			if _, ok := r.(*tensor.Error); !ok {
+				t.Errorf("%s on %#v: panicked with %v, want a *tensor.Error", name, x, r)
+			}
+		}
+	}
+	var x *tensor.Tensor
+	if got := x.String(); got != "<nil>" {
+		t.Errorf("nil String() = %q", got)
+	}
+}
+
+// Methods that take other tensors refuse nil ones with a *tensor.Error.
+func TestNilTensorArguments(t *testing.T) {
+	x := tensor.Arange(6)
+	v := reflect.ValueOf(x)
+	tensorType := reflect.TypeOf(x)
+	checked := 0
+	for i := range v.NumMethod() {
+		m := v.Method(i)
+		takesTensor := false
+		for j := range m.Type().NumIn() {
+			takesTensor = takesTensor || m.Type().In(j) == tensorType
+		}
+		if !takesTensor {
+			continue
+		}
+		checked++
+		r := panicOf(func() { callWithZeroArgs(m) })
+		if _, ok := r.(*tensor.Error); !ok {
+			t.Errorf("%s(nil): panicked with %v, want a *tensor.Error", v.Type().Method(i).Name, r)
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d methods take a *Tensor; the reflection walk is broken", checked)
+	}
+	for _, op := range []func(){
+		func() { x.Add((*tensor.Tensor)(nil)) },
+		func() { x.Add([]int{1}) },
+		func() { tensor.New(map[int]int{}) },
+		func() { tensor.Scalar("3") },
+	} {
+		if _, ok := panicOf(op).(*tensor.Error); !ok {
+			t.Errorf("bad operand did not panic with a *tensor.Error")
+		}
+	}
+}
+
+func TestTry(t *testing.T) {
+	err := tensor.Try(func() { tensor.Arange(6).View(4) })
+	var e *tensor.Error
+	if !errors.As(err, &e) || e.Op != "view" || e.Class != "RuntimeError" || !strings.Contains(e.Message, "invalid for input of size 6") {
+		t.Fatalf("Try = %#v", err)
+	}
+	if err := tensor.Try(func() {}); err != nil {
+		t.Fatalf("Try of a quiet function = %v", err)
+	}
+	r := panicOf(func() { _ = tensor.Try(func() { panic("not ours") }) })
+	if r != "not ours" {
+		t.Fatalf("Try swallowed a foreign panic: %v", r)
+	}
+}
+
+// Sizes too large to allocate are refused with a message, not left to Go's
+// allocator (whose failure would be a runtime panic or a fatal error).
+func TestHugeSizesRefused(t *testing.T) {
+	for name, op := range map[string]func(){
+		"zeros":      func() { tensor.Zeros(1<<21, 1<<21) },
+		"overflow":   func() { tensor.Zeros(1<<32, 1<<32, 1<<32) },
+		"arange":     func() { tensor.Float64.Arange(0, 1e300) },
+		"arange nan": func() { tensor.Float64.Arange(0, 1, math.NaN()) },
+		"repeat":     func() { tensor.Arange(4).Repeat(math.MaxInt / 2) },
+		"expand add": func() { tensor.Arange(1).Expand(1<<30, 1<<20).Add(1) },
+		"linspace":   func() { tensor.Linspace(0, 1, 1<<50) },
+		"split":      func() { tensor.Arange(4).TensorSplit(math.MaxInt, 0) },
+		"as_strided": func() { tensor.Arange(4).AsStrided(tensor.Shape{2}, tensor.Strides{1}, math.MaxInt) },
+		"big stride": func() { tensor.Arange(4).AsStrided(tensor.Shape{3}, tensor.Strides{math.MaxInt / 2}, 0) },
+		"shuffle":    func() { tensor.Zeros(1, 4, 2, 2).PixelShuffle(1 << 32) },
+	} {
+		if _, ok := panicOf(op).(*tensor.Error); !ok {
+			t.Errorf("%s: want a *tensor.Error", name)
+		}
+	}
+	// A huge view costs nothing: it is only arithmetic.
+	e := tensor.Arange(1).Expand(1<<30, 1<<20)
+	if e.Numel() != 1<<50 || e.Strides().String() != "(0, 0)" {
+		t.Fatalf("huge expand: %v %v", e.Shape(), e.Strides())
+	}
+}
+
+func TestSliceExtremes(t *testing.T) {
+	x := tensor.Arange(10)
+	for _, c := range []struct{ start, stop, step, want int }{
+		{0, tensor.End, math.MaxInt, 1},
+		{math.MinInt, math.MaxInt, 3, 4},
+		{-3, math.MinInt, 1, 0},
+		{9, tensor.End, math.MaxInt, 1},
+	} {
+		if got := x.Slice(0, c.start, c.stop, c.step).Numel(); got != c.want {
+			t.Errorf("x[%d:%d:%d] has %d elements, want %d", c.start, c.stop, c.step, got, c.want)
+		}
+	}
+}
+
+func TestManualSeed(t *testing.T) {
+	tensor.ManualSeed(7)
+	a := tensor.Randn(1000)
+	tensor.ManualSeed(7)
+	b := tensor.Randn(1000)
+	if !a.Equal(b) {
+		t.Fatal("the same seed gave different values")
+	}
+	tensor.ManualSeed(8)
+	if tensor.Randn(1000).Equal(a) {
+		t.Fatal("different seeds gave the same values")
+	}
+	tensor.ManualSeed(1)
+	u := tensor.Rand(100000)
+	if lo, hi := u.Min().Item(), u.Max().Item(); lo < 0 || hi >= 1 {
+		t.Fatalf("Rand outside [0, 1): %v..%v", lo, hi)
+	}
+	n := tensor.Float64.Randn(100000)
+	mean := n.Mean().Item()
+	std := math.Sqrt(n.Sub(mean).Mul(n.Sub(mean)).Mean().Item())
+	if math.Abs(mean) > 0.02 || math.Abs(std-1) > 0.02 {
+		t.Fatalf("Randn mean %v, std %v", mean, std)
+	}
+	for _, dt := range []tensor.DType{tensor.Float16, tensor.BFloat16} {
+		if hi := dt.Rand(10000).Max().Item(); hi >= 1 {
+			t.Fatalf("%s Rand reached %v", dt, hi)
+		}
+	}
+	if _, ok := panicOf(func() { tensor.Int64.Rand(3) }).(*tensor.Error); !ok {
+		t.Fatal("Rand of an integer dtype did not refuse")
+	}
+}
+
+func TestConstructors(t *testing.T) {
+	for _, c := range []struct {
+		x     *tensor.Tensor
+		dtype tensor.DType
+		shape string
+		vals  []float64
+	}{
+		{tensor.Arange(3), tensor.Int64, "(3,)", []float64{0, 1, 2}},
+		{tensor.Arange(2, 8, 3), tensor.Int64, "(2,)", []float64{2, 5}},
+		{tensor.Float32.Arange(0, 1, 0.25), tensor.Float32, "(4,)", []float64{0, 0.25, 0.5, 0.75}},
+		{tensor.Float64.Arange(5, 0, -2), tensor.Float64, "(3,)", []float64{5, 3, 1}},
+		{tensor.Linspace(0, 1, 5), tensor.Float32, "(5,)", []float64{0, 0.25, 0.5, 0.75, 1}},
+		{tensor.Linspace(2, 3, 1), tensor.Float32, "(1,)", []float64{2}},
+		{tensor.Full(7.5, 2), tensor.Float32, "(2,)", []float64{7.5, 7.5}},
+		{tensor.Int32.Ones(1, 2), tensor.Int32, "(1, 2)", []float64{1, 1}},
+		{tensor.Empty(0, 3), tensor.Float32, "(0, 3)", nil},
+		{tensor.Scalar(3), tensor.Int64, "()", []float64{3}},
+		{tensor.Scalar(2.5), tensor.Float32, "()", []float64{2.5}},
+		{tensor.Scalar(true), tensor.Bool, "()", []float64{1}},
+		{tensor.New([]int{1, 2, 3, 4}, 2, 2), tensor.Int64, "(2, 2)", []float64{1, 2, 3, 4}},
+		{tensor.New([]bool{true, false}), tensor.Bool, "(2,)", []float64{1, 0}},
+		{tensor.New([]uint8{255}), tensor.Uint8, "(1,)", []float64{255}},
+	} {
+		if c.x.DType() != c.dtype || c.x.Shape().String() != c.shape || !slices.Equal(c.x.Float64s(), c.vals) && len(c.vals) > 0 {
+			t.Errorf("got %s %v %v, want %s %s %v", c.x.DType(), c.x.Shape(), c.x.Float64s(), c.dtype, c.shape, c.vals)
+		}
+	}
+	for name, op := range map[string]func(){
+		"new size":       func() { tensor.New([]float32{1, 2, 3}, 2, 2) },
+		"new negative":   func() { tensor.New([]float32{}, -1) },
+		"arange sign":    func() { tensor.Arange(5, 0) },
+		"arange zero":    func() { tensor.Arange(0, 5, 0) },
+		"arange args":    func() { tensor.Arange() },
+		"linspace steps": func() { tensor.Linspace(0, 1, -1) },
+		"bad dtype":      func() { tensor.DType(42).Zeros(1) },
+	} {
+		if _, ok := panicOf(op).(*tensor.Error); !ok {
+			t.Errorf("%s: want a *tensor.Error", name)
+		}
+	}
+	// New copies its data.
+	data := []float32{1, 2}
+	x := tensor.New(data)
+	data[0] = 9
+	if x.At(0) != 1 {
+		t.Fatal("New shares the caller's slice")
+	}
+}
+
+func TestAddressesAndBase(t *testing.T) {
+	x := tensor.Float64.Arange(12).View(3, 4)
+	root := x.Base()
+	if root == nil || root.IsView() || !x.IsView() {
+		t.Fatalf("View of an Arange: base %v, IsView %v", root, x.IsView())
+	}
+	s := x.Index("1:, 1::2")
+	if s.Base() != root {
+		t.Fatal("a view of a view does not report the owning tensor as its base")
+	}
+	if got := s.DataPtr() - x.Storage().DataPtr(); got != uintptr(s.StorageOffset()*8) {
+		t.Fatalf("DataPtr - storage base = %d, want offset %d × 8 bytes", got, s.StorageOffset())
+	}
+	c := s.Clone()
+	if c.IsView() || c.Base() != nil || c.SharesStorage(x) {
+		t.Fatal("a clone reports itself as a view")
+	}
+	if x.Storage().Len() != 12 || x.Storage().NBytes() != 96 || x.Storage().DType() != tensor.Float64 || x.Storage().At(5) != 5 {
+		t.Fatal("storage accessors")
+	}
+	if _, ok := panicOf(func() { x.Storage().At(12) }).(*tensor.Error); !ok {
+		t.Fatal("Storage.At out of range did not refuse")
+	}
+	if x.Device() != "cpu" || x.ElementSize() != 8 || x.Dim() != 2 || x.Size(-1) != 4 || x.Stride(0) != 4 {
+		t.Fatal("introspection")
+	}
+	if tensor.Zeros(0).Storage().DataPtr() != 0 || tensor.Zeros(0).DataPtr() != 0 {
+		t.Fatal("an empty storage has a data pointer")
+	}
+}
+
+func TestElementAccess(t *testing.T) {
+	x := tensor.Int64.Arange(6).View(2, 3)
+	if x.At(-1, -1) != 5 || tensor.Scalar(4).Item() != 4 {
+		t.Fatal("At with negative indices")
+	}
+	for name, op := range map[string]func(){
+		"too few":    func() { x.At(1) },
+		"too many":   func() { x.At(1, 1, 1) },
+		"range":      func() { x.Set(1, 2, 0) },
+		"item":       func() { x.Item() },
+		"item empty": func() { tensor.Zeros(0).Item() },
+	} {
+		if _, ok := panicOf(op).(*tensor.Error); !ok {
+			t.Errorf("%s: want a *tensor.Error", name)
+		}
+	}
+	big := tensor.New([]int64{math.MaxInt64, math.MinInt64})
+	if got := big.Int64s(); got[0] != math.MaxInt64 || got[1] != math.MinInt64 {
+		t.Fatalf("Int64s lost precision: %v", got)
+	}
+	if got := big.To(tensor.Int32).To(tensor.Int64).Int64s(); got[0] != -1 || got[1] != 0 {
+		t.Fatalf("int64 → int32 does not wrap as C does: %v", got)
+	}
+}
+
+func TestAllClose(t *testing.T) {
+	a := tensor.New([]float32{1, 2, float32(math.Inf(1))})
+	b := tensor.New([]float32{1, 2.00001, float32(math.Inf(1))})
+	if !a.AllClose(b) || a.Equal(b) {
+		t.Fatal("AllClose/Equal of nearly equal tensors")
+	}
+	if a.AllClose(tensor.New([]float32{1, 2.1, float32(math.Inf(1))})) {
+		t.Fatal("AllClose of different tensors")
+	}
+	if a.AllClose(tensor.New([]float32{1, 2, float32(math.Inf(-1))})) {
+		t.Fatal("AllClose of +inf and -inf")
+	}
+	if !tensor.New([]float32{1, 1}).AllClose(tensor.New([]float32{1})) {
+		t.Fatal("AllClose does not broadcast")
+	}
+	if tensor.Zeros(2).Equal(tensor.Zeros(2, 1)) {
+		t.Fatal("Equal of different shapes")
+	}
+}
