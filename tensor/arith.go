@@ -24,7 +24,10 @@ const (
 
 var binaryOpNames = [...]string{"add", "sub", "mul", "div", "eq", "ne", "lt", "le", "gt", "ge"}
 
-func (op binaryOp) String() string   { return binaryOpNames[op] }
+// String returns PyTorch's name for the operation, used in messages.
+func (op binaryOp) String() string { return binaryOpNames[op] }
+
+// comparison reports whether the operation gives a Bool result.
 func (op binaryOp) comparison() bool { return op >= opEq }
 
 // Add returns x + other, elementwise with broadcasting. other is a *Tensor
@@ -337,14 +340,14 @@ func binaryKernel[T number](op binaryOp, out, a, b *Tensor) {
 	order := memoryOrder(out.strides)
 	l := newLoop(permuted(order, out.shape), []int{out.offset, a.offset, b.offset},
 		permuted(order, out.strides), permuted(order, a.strides), permuted(order, b.strides))
-	n, sa, sb := l.rowLen(), l.inner(1), l.inner(2)
+	sa, sb := l.inner(1), l.inner(2)
 	if op.comparison() {
 		o := typed[bool](out.storage)
-		l.eachRow(func(offs []int) { compareRow(op, o[offs[0]:offs[0]+n], x, offs[1], sa, y, offs[2], sb) })
+		l.eachRow(func(offs []int, n int) { compareRow(op, o[offs[0]:offs[0]+n], x, offs[1], sa, y, offs[2], sb) })
 		return
 	}
 	o := typed[T](out.storage)
-	l.eachRow(func(offs []int) { arithRow(op, o[offs[0]:offs[0]+n], x, offs[1], sa, y, offs[2], sb) })
+	l.eachRow(func(offs []int, n int) { arithRow(op, o[offs[0]:offs[0]+n], x, offs[1], sa, y, offs[2], sb) })
 }
 
 // arithRow computes one row: o[i] = x[xo+i·sx] op y[yo+i·sy]. The common

@@ -146,10 +146,15 @@ func orderedLoop(dst, src *Tensor) *loop {
 		permuted(order, dst.strides), permuted(order, src.strides))
 }
 
-// tileSize is the side of the square blocks in which a transposing copy
-// moves elements, so that both the rows read and the rows written stay in
-// cache while a block is copied.
-const tileSize = 32
+// A transposing copy moves elements in square tiles of tileSize×tileSize,
+// so that the lines of both the source and the destination stay in cache
+// while a tile is copied, and visits the tiles in groups of
+// groupSize×groupSize elements, so that the pages both sides touch stay
+// in the TLB while a group is copied.
+const (
+	tileSize  = 32
+	groupSize = 256
+)
 
 func copyWords[W uint8 | uint16 | uint32 | uint64](d, s []W, dst, src *Tensor) {
 	l := orderedLoop(dst, src)
@@ -157,8 +162,8 @@ func copyWords[W uint8 | uint16 | uint32 | uint64](d, s []W, dst, src *Tensor) {
 		copyTiled(d, s, l, k)
 		return
 	}
-	n, di, si := l.rowLen(), l.inner(0), l.inner(1)
-	l.eachRow(func(offs []int) {
+	di, si := l.inner(0), l.inner(1)
+	l.eachRow(func(offs []int, n int) {
 		do, so := offs[0], offs[1]
 		if di == 1 && si == 1 {
 			copy(d[do:do+n], s[so:so+n])
@@ -204,9 +209,10 @@ func copyTiled[W uint8 | uint16 | uint32 | uint64](d, s []W, l *loop, k int) {
 	nk, ni := l.shape[k], l.shape[inner]
 	dk, sk := l.strides[0][k], l.strides[1][k]
 	di, si := l.strides[0][inner], l.strides[1][inner]
-	blocks := (nk + tileSize - 1) / tileSize
+	blocks := (nk + groupSize - 1) / groupSize
 	units := l.numel() / (nk * ni) * blocks
 	parallelFor(units, l.numel(), func(lo, hi int) {
+		var buf [tileSize * tileSize]W
 		for u := lo; u < hi; u++ {
 			rest, block := u/blocks, u%blocks
 			dBase, sBase := l.offsets[0], l.offsets[1]
@@ -217,15 +223,14 @@ func copyTiled[W uint8 | uint16 | uint32 | uint64](d, s []W, l *loop, k int) {
 				dBase += c * l.strides[0][dim]
 				sBase += c * l.strides[1][dim]
 			}
-			i0, i1 := block*tileSize, min(block*tileSize+tileSize, nk)
-			for j0 := 0; j0 < ni; j0 += tileSize {
-				j1 := min(j0+tileSize, ni)
-				for i := i0; i < i1; i++ {
-					do, so := dBase+i*dk+j0*di, sBase+i*sk+j0*si
-					for range j1 - j0 {
-						d[do] = s[so]
-						do += di
-						so += si
+			g0, g1 := block*groupSize, min(block*groupSize+groupSize, nk)
+			for h0 := 0; h0 < ni; h0 += groupSize {
+				h1 := min(h0+groupSize, ni)
+				for i0 := g0; i0 < g1; i0 += tileSize {
+					i1 := min(i0+tileSize, g1)
+					for j0 := h0; j0 < h1; j0 += tileSize {
+						j1 := min(j0+tileSize, h1)
+						copyTile(d, dBase+i0*dk+j0*di, dk, di, s, sBase+i0*sk+j0*si, sk, si, &buf, i1-i0, j1-j0)
 					}
 				}
 			}
@@ -233,22 +238,50 @@ func copyTiled[W uint8 | uint16 | uint32 | uint64](d, s []W, l *loop, k int) {
 	})
 }
 
+// copyTile copies an m×n tile whose rows step dk, sk and columns di, si in
+// the destination and source. The source is read along its fast dimension
+// (rows of the tile) into buf, and the destination written along its own
+// fast dimension (columns) from buf: both sides then touch whole cache lines
+// in order, whereas reading a transpose directly would hop between lines
+// that, at power-of-two strides, compete for the same cache sets.
+func copyTile[W uint8 | uint16 | uint32 | uint64](d []W, do, dk, di int, s []W, so, sk, si int, buf *[tileSize * tileSize]W, m, n int) {
+	for j := range n {
+		row := buf[j*tileSize : j*tileSize+m]
+		p := so + j*si
+		if sk == 1 {
+			copy(row, s[p:p+m])
+			continue
+		}
+		for i := range row {
+			row[i] = s[p]
+			p += sk
+		}
+	}
+	for i := range m {
+		p := do + i*dk
+		for j := range n {
+			d[p] = buf[j*tileSize+i]
+			p += di
+		}
+	}
+}
+
 // convertElements copies src's elements into dst, converting each to dst's
 // dtype. Integer to integer conversions keep every bit of int64 values.
 func convertElements(dst, src *Tensor) {
 	l := orderedLoop(dst, src)
-	n, di, si := l.rowLen(), l.inner(0), l.inner(1)
+	di, si := l.inner(0), l.inner(1)
 	bothInts := !dst.DType().IsFloatingPoint() && !src.DType().IsFloatingPoint()
 	if bothInts && dst.DType() != Bool && src.DType() != Bool {
 		get, set := intGetter(src.storage), intSetter(dst.storage)
-		l.eachRow(func(offs []int) {
+		l.eachRow(func(offs []int, n int) {
 			for j := range n {
 				set(offs[0]+j*di, get(offs[1]+j*si))
 			}
 		})
 		return
 	}
-	l.eachRow(func(offs []int) {
+	l.eachRow(func(offs []int, n int) {
 		for j := range n {
 			dst.storage.store(offs[0]+j*di, src.storage.load(offs[1]+j*si))
 		}

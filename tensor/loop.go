@@ -146,7 +146,36 @@ func parallelFor(n, cost int, f func(lo, hi int)) {
 	runParts(n, parts(n, cost), func(_, lo, hi int) { f(lo, hi) })
 }
 
-// eachRow runs f over every row of l, in parallel when the loop is large.
-func (l *loop) eachRow(f func(offs []int)) {
-	parallelFor(l.rows(), l.numel(), func(lo, hi int) { l.each(lo, hi, f) })
+// eachRow runs f over every row of l, in parallel when the loop is large,
+// with the offsets of a stretch of n elements of a row. When there are
+// fewer rows than goroutines to share them, rows are cut into stretches.
+func (l *loop) eachRow(f func(offs []int, n int)) {
+	rows, n := l.rows(), l.rowLen()
+	workers := parts(l.numel(), l.numel())
+	if rows == 0 {
+		return
+	}
+	if rows >= workers {
+		parallelFor(rows, l.numel(), func(lo, hi int) {
+			l.each(lo, hi, func(offs []int) { f(offs, n) })
+		})
+		return
+	}
+	cuts := (workers + rows - 1) / rows
+	stretch := (n + cuts - 1) / cuts
+	parallelFor(rows*cuts, l.numel(), func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			row, start := u/cuts, u%cuts*stretch
+			if start >= n {
+				continue
+			}
+			l.each(row, row+1, func(offs []int) {
+				moved := make([]int, len(offs))
+				for k, off := range offs {
+					moved[k] = off + start*l.inner(k)
+				}
+				f(moved, min(stretch, n-start))
+			})
+		}
+	})
 }

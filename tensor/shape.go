@@ -14,7 +14,10 @@ type Shape []int
 // in elements (or in bytes, from ByteStrides). They print as a Python tuple.
 type Strides []int
 
-func (s Shape) String() string   { return tupleString(s) }
+// String formats the shape as a Python tuple.
+func (s Shape) String() string { return tupleString(s) }
+
+// String formats the strides as a Python tuple.
 func (s Strides) String() string { return tupleString(s) }
 
 // Numel returns the number of elements a tensor of this shape holds.

@@ -304,3 +304,54 @@ func TestAllClose(t *testing.T) {
 		t.Fatal("Equal of different shapes")
 	}
 }
+
+// loopValues reads every element of x by computing its address by hand,
+// the slow reference for the fast copy kernels.
+func loopValues(x *tensor.Tensor) []float64 {
+	var out []float64
+	idx := make([]int, x.Dim())
+	for range x.Numel() {
+		addr := x.StorageOffset()
+		for d, i := range idx {
+			addr += i * x.Stride(d)
+		}
+		out = append(out, x.Storage().At(addr))
+		for d := x.Dim() - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < x.Size(d) {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return out
+}
+
+// Copies large enough to take the tiled and parallel paths give the values
+// a loop over addresses gives.
+func TestLargeCopiesMatchLoops(t *testing.T) {
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Int32, tensor.Uint8, tensor.Float16} {
+		base := tensor.Float64.Arange(3*70*300).To(dt).View(3, 70, 300)
+		for name, x := range map[string]*tensor.Tensor{
+			"transpose":     base.Transpose(1, 2),
+			"permute":       base.Permute(2, 0, 1),
+			"stepped":       base.Index(":, 1::3, ::2").Transpose(0, 2),
+			"expanded":      base.Select(1, 5).Unsqueeze(1).Expand(3, 40, 300).Transpose(1, 2),
+			"odd transpose": base.Index(":, :67, :299").MT(),
+			"big transpose": tensor.Float64.Arange(600*530).To(dt).View(600, 530).T(),
+		} {
+			want := loopValues(x)
+			for op, got := range map[string]*tensor.Tensor{
+				"Contiguous": x.Contiguous(),
+				"Clone":      x.Clone(),
+				"Reshape":    x.Reshape(-1),
+				"Add":        x.Add(0),
+				"To":         x.To(tensor.Float64),
+			} {
+				if !slices.Equal(got.Float64s(), want) {
+					t.Errorf("%s %s: %s differs from the address loop", dt, name, op)
+				}
+			}
+		}
+	}
+}
