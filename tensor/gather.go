@@ -25,7 +25,10 @@ func (x *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 		}
 	}
 	if x.Dim() == 0 {
-		return x.Reshape(1).IndexSelect(0, index.Reshape(-1)).Reshape(index.shape...)
+		if len(picks) != 1 {
+			failIndex("index_select", "index_select(): Index to scalar can have only 1 value, got %d value(s)", len(picks))
+		}
+		return x.Clone()
 	}
 	shape := x.Shape()
 	shape[dim] = len(picks)

@@ -19,15 +19,22 @@ import (
 func (x *Tensor) Index(spec string) *Tensor {
 	x.must("Index")
 	items := parseIndex(spec)
-	specified, lists := 0, 0
+	specified, lists, ellipses := 0, 0, 0
 	for _, it := range items {
 		switch it.kind {
 		case itemInt, itemSlice, itemList:
 			specified++
+		case itemEllipsis:
+			ellipses++
 		}
 		if it.kind == itemList {
 			lists++
 		}
+	}
+	if ellipses > 1 {
+		// PyTorch 1.13 lets a second ellipsis walk past the last dimension;
+		// NumPy and later PyTorch refuse it, and so do we.
+		failIndex("index", "an index can only have a single ellipsis ('...')")
 	}
 	if lists > 1 {
 		failIndex("index", "an index can hold at most one list; use IndexSelect or Gather for more")

@@ -167,8 +167,13 @@ func (x *Tensor) MoveDim(src, dst int) *Tensor {
 func (x *Tensor) Squeeze(dims ...int) *Tensor {
 	x.must("Squeeze")
 	drop := make([]bool, x.Dim())
+	seen := make([]bool, max(x.Dim(), 1))
 	for _, d := range dims {
 		d = wrapDim("squeeze", d, x.Dim())
+		if seen[d] {
+			fail("squeeze", "dim %d appears multiple times in the list of dims", d)
+		}
+		seen[d] = true
 		if x.Dim() > 0 {
 			drop[d] = x.shape[d] == 1
 		}
@@ -437,14 +442,14 @@ func (x *Tensor) AsStrided(shape Shape, strides Strides, offset int) *Tensor {
 // product must be its size; one of them may be -1.
 func (x *Tensor) Unflatten(dim int, sizes ...int) *Tensor {
 	x.must("Unflatten")
+	if x.Dim() == 0 {
+		failIndex("unflatten", "Dimension specified as %d but tensor has no dimensions", dim)
+	}
 	dim = wrapDim("unflatten", dim, x.Dim())
 	if len(sizes) == 0 {
 		fail("unflatten", "unflatten: sizes must be non-empty")
 	}
-	size := 1
-	if x.Dim() > 0 {
-		size = x.shape[dim]
-	}
+	size := x.shape[dim]
 	sizes = append([]int{}, sizes...)
 	infer, known := -1, 1
 	for i, s := range sizes {
@@ -464,12 +469,7 @@ func (x *Tensor) Unflatten(dim int, sizes ...int) *Tensor {
 	if known != size {
 		fail("unflatten", "unflatten: Provided sizes %s don't multiply up to the size of dim %d (%d) in the input tensor", listString(sizes), dim, size)
 	}
-	shape := x.Shape()
-	if len(shape) == 0 {
-		shape = []int{1}
-	}
-	shape = slices.Replace(shape, dim, dim+1, sizes...)
-	return x.View(shape...)
+	return x.View(slices.Replace(x.Shape(), dim, dim+1, sizes...)...)
 }
 
 // Flatten merges dimensions start through end (inclusive, default all) into
