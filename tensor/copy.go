@@ -152,7 +152,7 @@ func orderedLoop(dst, src *Tensor) *loop {
 // groupSize×groupSize elements, so that the pages both sides touch stay
 // in the TLB while a group is copied.
 const (
-	tileSize  = 32
+	tileSize  = 64
 	groupSize = 256
 )
 
