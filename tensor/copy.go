@@ -165,8 +165,16 @@ func copyWords[W uint8 | uint16 | uint32 | uint64](d, s []W, dst, src *Tensor) {
 	di, si := l.inner(0), l.inner(1)
 	l.eachRow(func(offs []int, n int) {
 		do, so := offs[0], offs[1]
-		if di == 1 && si == 1 {
+		switch {
+		case di == 1 && si == 1:
 			copy(d[do:do+n], s[so:so+n])
+			return
+		case di == 1:
+			dst := d[do : do+n]
+			for j := range dst {
+				dst[j] = s[so]
+				so += si
+			}
 			return
 		}
 		for range n {
