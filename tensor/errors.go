@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -53,15 +54,13 @@ func Try(f func()) (err error) {
 }
 
 // listString formats ints as PyTorch formats an IntArrayRef: "[2, 3, 4]".
-func listString(xs []int) string {
-	var b strings.Builder
-	b.WriteByte('[')
+func listString(xs []int) string { return "[" + joinInts(xs) + "]" }
+
+// joinInts formats ints separated by ", ".
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
 	for i, x := range xs {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprint(&b, x)
+		parts[i] = strconv.Itoa(x)
 	}
-	b.WriteByte(']')
-	return b.String()
+	return strings.Join(parts, ", ")
 }

@@ -134,20 +134,7 @@ func fastLayout(inputs []*Tensor) ([]int, bool) {
 // isChannelsLast reports whether a 4-D tensor (N, C, H, W) is laid out as
 // (N, H, W, C) in memory, PyTorch's channels_last format.
 func (x *Tensor) isChannelsLast() bool {
-	if x.Dim() != 4 {
-		return false
-	}
-	expected := 1
-	for _, d := range []int{1, 3, 2, 0} {
-		if x.shape[d] == 1 {
-			continue
-		}
-		if x.strides[d] != expected {
-			return false
-		}
-		expected *= x.shape[d]
-	}
-	return true
+	return x.Dim() == 4 && x.packedInOrder([]int{1, 3, 2, 0})
 }
 
 // channelsLastStrides returns the channels-last strides of a 4-D shape.

@@ -7,12 +7,7 @@ package tensor
 func (x *Tensor) PixelUnshuffle(r int) *Tensor {
 	x.must("PixelUnshuffle")
 	const op = "pixel_unshuffle"
-	if x.Dim() < 3 {
-		fail(op, "pixel_unshuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
-	}
-	if r <= 0 {
-		fail(op, "pixel_unshuffle expects a positive downscale_factor, but got %d", r)
-	}
+	checkPixelShuffle(op, "downscale_factor", x, r)
 	batch, c, h, w := x.shape[:x.Dim()-3], x.Size(-3), x.Size(-2), x.Size(-1)
 	if h%r != 0 {
 		fail(op, "pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=%d is not divisible by %d", h, r)
@@ -33,12 +28,7 @@ func (x *Tensor) PixelUnshuffle(r int) *Tensor {
 func (x *Tensor) PixelShuffle(r int) *Tensor {
 	x.must("PixelShuffle")
 	const op = "pixel_shuffle"
-	if x.Dim() < 3 {
-		fail(op, "pixel_shuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
-	}
-	if r <= 0 {
-		fail(op, "pixel_shuffle expects a positive upscale_factor, but got %d", r)
-	}
+	checkPixelShuffle(op, "upscale_factor", x, r)
 	batch, c, h, w := x.shape[:x.Dim()-3], x.Size(-3), x.Size(-2), x.Size(-1)
 	if c%r != 0 || (c/r)%r != 0 {
 		fail(op, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)=%d is not divisible by %d", c, r*r)
@@ -48,6 +38,16 @@ func (x *Tensor) PixelShuffle(r int) *Tensor {
 	split := x.Reshape(dims(batch, c/(r*r), r, r, h, w)...)
 	perm := append(identity(nb), nb, nb+3, nb+1, nb+4, nb+2)
 	return split.Permute(perm...).copyAs(dims(batch, c/(r*r), h*r, w*r))
+}
+
+// checkPixelShuffle makes PyTorch's checks common to both directions.
+func checkPixelShuffle(op, factor string, x *Tensor, r int) {
+	if x.Dim() < 3 {
+		fail(op, "%s expects input to have at least 3 dimensions, but got input with %d dimension(s)", op, x.Dim())
+	}
+	if r <= 0 {
+		fail(op, "%s expects a positive %s, but got %d", op, factor, r)
+	}
 }
 
 // dims returns the batch dimensions followed by more.

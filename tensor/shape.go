@@ -3,7 +3,6 @@ package tensor
 import (
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Shape is the size of each dimension of a tensor. It prints as a Python
@@ -29,20 +28,13 @@ func (s Shape) Numel() int {
 	return n
 }
 
+// tupleString formats ints as a Python tuple, with the trailing comma of
+// a 1-tuple.
 func tupleString(xs []int) string {
-	var b strings.Builder
-	b.WriteByte('(')
-	for i, x := range xs {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Itoa(x))
-	}
 	if len(xs) == 1 {
-		b.WriteByte(',')
+		return "(" + strconv.Itoa(xs[0]) + ",)"
 	}
-	b.WriteByte(')')
-	return b.String()
+	return "(" + joinInts(xs) + ")"
 }
 
 // contiguousStrides returns the row-major strides of shape. Like PyTorch, a

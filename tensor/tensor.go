@@ -1,5 +1,7 @@
 package tensor
 
+import "slices"
+
 // A Tensor is a strided view of a Storage: the element at index
 // (i₀, i₁, …) lives in storage slot offset + Σ iₖ·strides[k].
 //
@@ -169,42 +171,17 @@ func (x *Tensor) IsContiguous() bool {
 	if x.Numel() == 0 {
 		return true
 	}
-	expected := 1
-	for i := len(x.shape) - 1; i >= 0; i-- {
-		size := x.shape[i]
-		if size == 1 {
-			continue
-		}
-		if x.strides[i] != expected {
-			return false
-		}
-		expected *= size
-	}
-	return true
+	dims := identity(x.Dim())
+	slices.Reverse(dims)
+	return x.packedInOrder(dims)
 }
 
-// isNonOverlappingAndDense reports whether some permutation of the
-// dimensions makes the tensor contiguous: every storage slot in its span is
-// read exactly once.
-func (x *Tensor) isNonOverlappingAndDense() bool {
-	if x.IsContiguous() {
-		return true
-	}
-	dims := make([]int, len(x.shape))
-	for i := range dims {
-		dims[i] = i
-	}
-	// Sort dims by stride, size-1 dims last, as PyTorch's check does.
-	for i := 1; i < len(dims); i++ {
-		for j := i; j > 0; j-- {
-			a, b := dims[j-1], dims[j]
-			if x.shape[a] == 1 || (x.shape[b] != 1 && x.strides[b] < x.strides[a]) {
-				dims[j-1], dims[j] = b, a
-			} else {
-				break
-			}
-		}
-	}
+// packedInOrder reports whether the dimensions, taken in the given order
+// from the fastest-moving to the slowest, each step over exactly the
+// elements of the ones before them: then every storage slot in the
+// tensor's span is read once. Dimensions of size 1 are skipped, since their
+// stride never takes effect.
+func (x *Tensor) packedInOrder(dims []int) bool {
 	expected := 1
 	for _, d := range dims {
 		if x.shape[d] == 1 {
@@ -216,6 +193,19 @@ func (x *Tensor) isNonOverlappingAndDense() bool {
 		expected *= x.shape[d]
 	}
 	return true
+}
+
+// isNonOverlappingAndDense reports whether some permutation of the
+// dimensions makes the tensor contiguous: every storage slot in its span is
+// read exactly once.
+func (x *Tensor) isNonOverlappingAndDense() bool {
+	if x.IsContiguous() {
+		return true
+	}
+	// Try the order of increasing strides, as PyTorch's check does.
+	dims := identity(x.Dim())
+	slices.SortStableFunc(dims, func(a, b int) int { return x.strides[a] - x.strides[b] })
+	return x.packedInOrder(dims)
 }
 
 // span returns the lowest and one past the highest storage slot x reads.
