@@ -31,12 +31,14 @@ func (x *Tensor) At(idx ...int) float64 {
 	return x.storage.load(x.offsetOf("at", idx))
 }
 
-// Set writes v to the element at idx. The write goes to the storage slot
-// that position reads, so it is seen by every view of that slot: in an
-// expanded tensor, all the positions that share it.
-func (x *Tensor) Set(v float64, idx ...int) {
+// Set writes v, a Go number or bool, to the element at idx, converting it
+// to x's dtype as PyTorch does. The write goes to the storage slot that
+// position reads, so it is seen by every view of that slot: in an expanded
+// tensor, all the positions that share it.
+func (x *Tensor) Set(v any, idx ...int) {
 	x.must("Set")
-	x.storage.store(x.offsetOf("set", idx), v)
+	off := x.offsetOf("set", idx)
+	copyElementAt(x.storage, off, x.DType().Scalar(v).storage, 0)
 }
 
 // Item returns the value of a tensor with exactly one element, like
@@ -58,7 +60,8 @@ func (x *Tensor) Float64s() []float64 {
 }
 
 // Int64s returns x's elements in row-major (logical) order as int64s;
-// floating-point values are truncated toward zero.
+// floating-point values are truncated toward zero, as PyTorch's conversion
+// to Int64 does.
 func (x *Tensor) Int64s() []int64 {
 	x.must("Int64s")
 	out := make([]int64, 0, x.Numel())

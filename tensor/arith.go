@@ -102,49 +102,7 @@ func (x *Tensor) Neg() *Tensor {
 	// Multiplying by -1 is negation in every dtype, including the wrap of
 	// unsigned and minimum integers. The result is laid out like x alone,
 	// as a unary operation's is.
-	return elementwise(opMul, operand{t: x}, operandOf("neg", -1), x)
-}
-
-// A scalar is a Go number or bool taking part in an operation, with the
-// dtype PyTorch gives a Python number of its kind.
-type scalar struct {
-	dtype DType
-	value float64
-}
-
-func scalarOf(op string, v any) scalar {
-	switch n := v.(type) {
-	case bool:
-		if n {
-			return scalar{Bool, 1}
-		}
-		return scalar{Bool, 0}
-	case int:
-		return scalar{Int64, float64(n)}
-	case int8:
-		return scalar{Int64, float64(n)}
-	case int16:
-		return scalar{Int64, float64(n)}
-	case int32:
-		return scalar{Int64, float64(n)}
-	case int64:
-		return scalar{Int64, float64(n)}
-	case uint:
-		return scalar{Int64, float64(n)}
-	case uint8:
-		return scalar{Int64, float64(n)}
-	case uint16:
-		return scalar{Int64, float64(n)}
-	case uint32:
-		return scalar{Int64, float64(n)}
-	case uint64:
-		return scalar{Int64, float64(n)}
-	case float32:
-		return scalar{Float32, float64(n)}
-	case float64:
-		return scalar{Float32, n}
-	}
-	panic(newError(op, "TypeError", "%s(): expected a *Tensor, a number or a bool, got %T", op, v))
+	return elementwise(opMul, operandOf("neg", x), operandOf("neg", -1), x)
 }
 
 // An operand is a tensor taking part in an elementwise operation, with its
@@ -152,18 +110,17 @@ func scalarOf(op string, v any) scalar {
 // below tensors with dimensions.
 type operand struct {
 	t       *Tensor
-	wrapped bool // a Go number, made into a 0-d tensor
+	wrapped bool  // a Go number, made into a 0-d tensor
+	promote DType // the dtype the operand promotes as
 }
 
 func operandOf(op string, v any) operand {
 	if t, ok := v.(*Tensor); ok {
-		if t == nil {
-			panic(newError(op, "TypeError", "%s(): expected a tensor, got a nil *Tensor", op))
-		}
-		return operand{t: t}
+		mustArg(op, t)
+		return operand{t: t, promote: t.DType()}
 	}
-	s := scalarOf(op, v)
-	return operand{t: s.dtype.Scalar(s.value), wrapped: true}
+	t, promote := numberTensor(op, v)
+	return operand{t: t, wrapped: true, promote: promote}
 }
 
 // resultType is PyTorch's result_type: the dtype an operation on these
@@ -174,11 +131,11 @@ func resultType(ops ...operand) DType {
 	for _, o := range ops {
 		switch {
 		case o.wrapped:
-			wrapped = promoteOrSet(wrapped, o.t.DType())
+			wrapped = promoteOrSet(wrapped, o.promote)
 		case o.t.Dim() == 0:
-			zero = promoteOrSet(zero, o.t.DType())
+			zero = promoteOrSet(zero, o.promote)
 		default:
-			dim = promoteOrSet(dim, o.t.DType())
+			dim = promoteOrSet(dim, o.promote)
 		}
 	}
 	return combineCategories(dim, combineCategories(zero, wrapped))
@@ -251,6 +208,8 @@ func typeName(dt DType) string {
 		return "Byte"
 	case Float16:
 		return "Half"
+	case BFloat16:
+		return "BFloat16"
 	}
 	return strings.ToUpper(dt.String()[:1]) + dt.String()[1:]
 }
@@ -267,7 +226,7 @@ func canCast(from, to DType) bool {
 
 // binary computes x op other into a new tensor.
 func binary(op binaryOp, x *Tensor, other any) *Tensor {
-	a, b := operand{t: x}, operandOf(op.String(), other)
+	a, b := operandOf(op.String(), x), operandOf(op.String(), other)
 	return elementwise(op, a, b, a.t, b.t)
 }
 

@@ -52,24 +52,53 @@ func newFrom[T any](dt DType, data []T, shape []int) *Tensor {
 	return x
 }
 
-// Scalar returns a 0-dimensional tensor holding v, like torch.tensor(v): an
-// int gives Int64, a float gives Float32 and a bool gives Bool.
+// Scalar returns a 0-dimensional tensor holding v, a Go number or bool,
+// like torch.tensor(v): an integer gives Int64, a float gives Float32 and a
+// bool gives Bool.
 func Scalar(v any) *Tensor {
-	s := scalarOf("tensor", v)
-	x := newTensor(s.dtype, nil)
-	x.storage.store(0, s.value)
-	return x
+	x, dt := numberTensor("tensor", v)
+	return x.To(dt)
 }
 
 // Arange returns the Int64 tensor [start, end) with the given step, like
 // torch.arange with integer arguments: Arange(end), Arange(start, end) or
 // Arange(start, end, step).
 func Arange(limits ...int) *Tensor {
-	fs := make([]float64, len(limits))
-	for i, v := range limits {
-		fs[i] = float64(v)
+	start, end, step := 0, 0, 1
+	switch len(limits) {
+	case 1:
+		end = limits[0]
+	case 2:
+		start, end = limits[0], limits[1]
+	case 3:
+		start, end, step = limits[0], limits[1], limits[2]
+	default:
+		panic(newError("arange", "TypeError", "arange takes 1 to 3 arguments (end; start, end; or start, end, step), got %d", len(limits)))
 	}
-	return Int64.Arange(fs...)
+	if step == 0 {
+		fail("arange", "step must be nonzero")
+	}
+	if (step > 0 && start > end) || (step < 0 && start < end) {
+		fail("arange", "upper bound and larger bound inconsistent with step sign")
+	}
+	// Count in unsigned arithmetic, which cannot overflow for any bounds.
+	span, stride := uint64(end)-uint64(start), uint64(step)
+	if step < 0 {
+		span, stride = uint64(start)-uint64(end), -uint64(step)
+	}
+	count := span / stride
+	if span%stride != 0 {
+		count++
+	}
+	if count > maxElements {
+		fail("arange", "invalid size, possible overflow?")
+	}
+	x := newTensor(Int64, []int{int(count)})
+	values := typed[int64](x.storage)
+	for i := range values {
+		values[i] = int64(start) + int64(i)*int64(step)
+	}
+	return x
 }
 
 // Arange returns a 1-D tensor of this dtype holding start, start+step, …
@@ -119,8 +148,12 @@ func Zeros(shape ...int) *Tensor { return Float32.Zeros(shape...) }
 // Ones returns a Float32 tensor of ones, like torch.ones.
 func Ones(shape ...int) *Tensor { return Float32.Ones(shape...) }
 
-// Full returns a Float32 tensor filled with v, like torch.full.
-func Full(v float64, shape ...int) *Tensor { return Float32.Full(v, shape...) }
+// Full returns a tensor filled with v, like torch.full: an integer v gives
+// an Int64 tensor, a float a Float32 one and a bool a Bool one.
+func Full(v any, shape ...int) *Tensor {
+	_, dt := numberTensor("full", v)
+	return dt.Full(v, shape...)
+}
 
 // Empty returns a Float32 tensor of the given shape. Unlike torch.empty its
 // elements are zero, since Go memory always is.
@@ -153,23 +186,30 @@ func (dt DType) Empty(shape ...int) *Tensor {
 // Ones returns a tensor of ones of this dtype.
 func (dt DType) Ones(shape ...int) *Tensor { return dt.Full(1, shape...) }
 
-// Full returns a tensor of this dtype filled with v.
-func (dt DType) Full(v float64, shape ...int) *Tensor {
+// Full returns a tensor of this dtype filled with v, a Go number or bool.
+func (dt DType) Full(v any, shape ...int) *Tensor {
 	dt.check("full")
 	x := newTensor(dt, shape)
 	x.fill(v)
 	return x
 }
 
-// Scalar returns a 0-dimensional tensor of this dtype holding v.
-func (dt DType) Scalar(v float64) *Tensor {
-	x := dt.Zeros()
-	x.storage.store(0, v)
-	return x
+// Scalar returns a 0-dimensional tensor of this dtype holding v, a Go
+// number or bool, converted as PyTorch converts it.
+func (dt DType) Scalar(v any) *Tensor {
+	dt.check("tensor")
+	x, _ := numberTensor("tensor", v)
+	return x.To(dt)
 }
 
 // Linspace returns steps evenly spaced values of this dtype from start to
-// end inclusive.
+// end inclusive, like torch.linspace(start, end, steps, dtype=dt).
+//
+// The values are computed as PyTorch's CPU kernel computes them, in the
+// dtype's own precision: the first half counting up from start and the
+// second half counting down from end, in runs of two vectors that each
+// count from their first element. PyTorch's result can differ in the last
+// bit on CPUs whose vector width differs from the AVX2 one modelled here.
 func (dt DType) Linspace(start, end float64, steps int) *Tensor {
 	dt.check("linspace")
 	if steps < 0 {
@@ -177,20 +217,72 @@ func (dt DType) Linspace(start, end float64, steps int) *Tensor {
 	}
 	checkShape("linspace", []int{steps})
 	x := newTensor(dt, []int{steps})
+	if steps == 0 {
+		return x
+	}
 	if steps == 1 {
 		x.storage.store(0, start)
 		return x
 	}
-	step := (end - start) / float64(steps-1)
-	for i := range steps {
-		// Fill from both ends so that the last value is exactly end.
-		if i < steps/2 {
-			x.storage.store(i, start+step*float64(i))
-		} else {
-			x.storage.store(i, end-step*float64(steps-1-i))
+	calc := linspaceCalc{dt: dt, start: dt.round(start), end: dt.round(end), steps: steps}
+	if dt.IsFloatingPoint() {
+		calc.step = dt.round(dt.round(calc.end-calc.start) / float64(steps-1))
+	} else {
+		calc.step = (calc.end - calc.start) / float64(steps-1)
+	}
+	// Full runs of two vectors of 32 bytes go through the vector path; the
+	// rest, element by element.
+	lanes := 32 / dt.ItemSize()
+	vectorized := steps / (2 * lanes) * 2 * lanes
+	for i := 0; i < vectorized; i += lanes {
+		base := calc.at(i)
+		for k := range lanes {
+			x.storage.store(i+k, calc.add(base, k))
 		}
 	}
+	for i := vectorized; i < steps; i++ {
+		x.storage.store(i, calc.at(i))
+	}
 	return x
+}
+
+// linspaceCalc holds Linspace's operands, already rounded to the dtype.
+type linspaceCalc struct {
+	dt               DType
+	start, end, step float64
+	steps            int
+}
+
+// at is element i computed on its own: start + step·i below the halfway
+// point, end - step·(steps-1-i) from it, with the multiply-add fused as the
+// compiler fuses it for float and double, and rounded at each step for the
+// 16-bit types, whose arithmetic is done by function calls.
+func (c linspaceCalc) at(i int) float64 {
+	k, from, step := float64(i), c.start, c.step
+	if i >= c.steps/2 {
+		k, from, step = float64(c.steps-1-i), c.end, -c.step
+	}
+	return c.madd(step, k, from)
+}
+
+// add is element base + step·k of a vector that starts at base, which the
+// vector code computes with a separate multiply and add, each rounded to a
+// floating-point dtype; an integer dtype's step stays a float64.
+func (c linspaceCalc) add(base float64, k int) float64 {
+	product := float64(k) * c.step
+	if c.dt.IsFloatingPoint() {
+		product = c.dt.round(product)
+	}
+	return c.dt.round(base + product)
+}
+
+// madd is a·b + sum as the element-by-element code computes it.
+func (c linspaceCalc) madd(a, b, sum float64) float64 {
+	switch c.dt {
+	case Float16, BFloat16:
+		return c.dt.round(sum + c.dt.round(a*c.dt.round(b)))
+	}
+	return c.dt.round(math.FMA(a, b, sum))
 }
 
 // generator is the global random number generator behind Rand and Randn.

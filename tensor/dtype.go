@@ -67,6 +67,32 @@ func (dt DType) check(op string) {
 // e.g. "torch.FloatTensor".
 func (dt DType) legacyName() string { return "torch." + dtypeInfo[dt].legacy }
 
+// round returns the value v becomes when stored in this dtype: rounded to
+// the nearest value of a floating-point dtype, converted as PyTorch
+// converts a float to an integer dtype (see floatToInt64).
+func (dt DType) round(v float64) float64 {
+	switch dt {
+	case Float32:
+		return float64(float32(v))
+	case Float16:
+		return float64(halfToFloat32(float32ToHalf(float32(v))))
+	case BFloat16:
+		return float64(bfloat16ToFloat32(float32ToBFloat16(float32(v))))
+	case Int64:
+		return float64(floatToInt64(v))
+	case Int32:
+		return float64(floatToInt32(v))
+	case Uint8:
+		return float64(uint8(floatToInt32(v)))
+	case Bool:
+		if v != 0 {
+			return 1
+		}
+		return 0
+	}
+	return v
+}
+
 // float32ToHalf converts to IEEE 754 binary16, rounding to nearest even.
 func float32ToHalf(f float32) uint16 {
 	b := math.Float32bits(f)

@@ -20,13 +20,19 @@ type fixtureFile struct {
 	Chains     []chainCase
 	Pairs      []pairCase
 	Broadcasts []broadcastCase
+	Linspace   []struct {
+		DType      string
+		Start, End float64
+		Steps      int
+		Values     []value
+	}
 }
 
 type inputSpec struct {
 	Kind   string
 	Shape  []int
 	DType  string
-	Start  float64
+	Start  value
 	Values []value
 }
 
@@ -98,10 +104,13 @@ var dtypes = map[string]tensor.DType{
 // make_input does: float64 values converted to the dtype.
 func makeInput(s inputSpec) *tensor.Tensor {
 	n := tensor.Shape(s.Shape).Numel()
+	if x, ok := exactInput(s, n); ok {
+		return x
+	}
 	vals := make([]float64, n)
 	for i := range vals {
 		if s.Kind == "arange" {
-			vals[i] = s.Start + float64(i)
+			vals[i] = number(s.Start) + float64(i)
 			if s.DType == "bool" {
 				vals[i] = math.Mod(vals[i], 2)
 			}
@@ -125,6 +134,35 @@ type value string
 func (v *value) UnmarshalJSON(b []byte) error {
 	*v = value(strings.Trim(string(b), `"`))
 	return nil
+}
+
+// exactInput builds an integer input from exact int64 values, as the
+// generator does, when its values are all integers.
+func exactInput(s inputSpec, n int) (*tensor.Tensor, bool) {
+	dt := dtypes[s.DType]
+	if dt.IsFloatingPoint() || dt == tensor.Bool {
+		return nil, false
+	}
+	vals := make([]int64, n)
+	for i := range vals {
+		if s.Kind == "arange" {
+			start, err := strconv.ParseInt(string(s.Start), 10, 64)
+			if err != nil {
+				return nil, false
+			}
+			vals[i] = start + int64(i)
+			continue
+		}
+		v, err := strconv.ParseInt(string(s.Values[i]), 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		vals[i] = v
+	}
+	if len(s.Shape) == 0 {
+		return tensor.Int64.Scalar(vals[0]).To(dt), true
+	}
+	return tensor.New(vals, s.Shape...).To(dt), true
 }
 
 func number(n value) float64 {
@@ -506,5 +544,26 @@ func TestFixturesBroadcastShapes(t *testing.T) {
 				t.Fatalf("BroadcastShapes = %v (%v), PyTorch %v", got, err, c.Expect.Shape)
 			}
 		})
+	}
+}
+
+func TestFixturesLinspace(t *testing.T) {
+	fx := loadFixtures(t)
+	failures := 0
+	for _, c := range fx.Linspace {
+		got := dtypes[c.DType].Linspace(c.Start, c.End, c.Steps)
+		want := make([]float64, len(c.Values))
+		for i, v := range c.Values {
+			want[i] = number(v)
+		}
+		if !slices.Equal(got.Float64s(), want) {
+			failures++
+			if failures <= 10 {
+				t.Errorf("%s.Linspace(%v, %v, %d):\n got %v\nwant %v", c.DType, c.Start, c.End, c.Steps, got.Float64s(), want)
+			}
+		}
+	}
+	if failures > 0 {
+		t.Errorf("%d of %d Linspace cases differ from PyTorch", failures, len(fx.Linspace))
 	}
 }

@@ -43,6 +43,9 @@ func (x *Tensor) Index(spec string) *Tensor {
 		if x.Dim() == 0 && specified == 1 && items[0].kind == itemInt {
 			failIndex("index", "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
 		}
+		if x.Dim() == 0 && specified == 1 && items[0].kind == itemSlice {
+			failIndex("index", "slice() cannot be applied to a 0-dim tensor.")
+		}
 		failIndex("index", "too many indices for tensor of dimension %d", x.Dim())
 	}
 

@@ -2,15 +2,16 @@ package tensor
 
 import "slices"
 
-// Fill sets every element of x to v and returns x. As in PyTorch, the write
-// goes through x to its storage, so views of the same slots see it.
-func (x *Tensor) Fill(v float64) *Tensor {
+// Fill sets every element of x to v, a Go number or bool, and returns x.
+// As in PyTorch, the write goes through x to its storage, so views of the
+// same slots see it, and an expanded tensor may be filled.
+func (x *Tensor) Fill(v any) *Tensor {
 	x.must("Fill")
 	x.fill(v)
 	return x
 }
 
-func (x *Tensor) fill(v float64) {
+func (x *Tensor) fill(v any) {
 	one := x.DType().Scalar(v)
 	x.visit(func(off int) { copyElementAt(x.storage, off, one.storage, 0) })
 }
@@ -83,7 +84,7 @@ func (x *Tensor) inPlace(op binaryOp, other any) *Tensor {
 	name := op.String() + "_"
 	o := operandOf(name, other)
 	checkBoolOp(op, x.DType(), o.t.DType())
-	result := resultType(operand{t: x}, o)
+	result := resultType(operandOf(name, x), o)
 	if op == opDiv && !result.IsFloatingPoint() {
 		result = Float32
 	}

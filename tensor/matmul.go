@@ -7,8 +7,10 @@ import "fmt"
 // 1-D operand is treated as a row (first) or column (second) vector and that
 // dimension is removed from the result, and higher-dimensional operands are
 // batches of matrices whose batch dimensions broadcast. Both operands must
-// have the same dtype; Bool and 16-bit float operands are refused, as on
-// PyTorch's CPU.
+// have the same dtype; Bool and Float16 operands are refused, as on
+// PyTorch's CPU. Floating-point products accumulate in float64 and are
+// rounded once, so their last bits can differ from PyTorch's, whose order
+// of accumulation depends on the CPU's BLAS.
 func (x *Tensor) Matmul(y *Tensor) *Tensor {
 	x.must("Matmul")
 	mustArg("Matmul", y)
@@ -20,7 +22,7 @@ func (x *Tensor) Matmul(y *Tensor) *Tensor {
 		fail("matmul", "expected scalar type %s but found %s", typeName(x.DType()), typeName(y.DType()))
 	}
 	switch x.DType() {
-	case Bool, Float16, BFloat16:
+	case Bool, Float16:
 		fail("matmul", "\"addmm_impl_cpu_\" not implemented for '%s'", typeName(x.DType()))
 	}
 	checkMatmulShapes(x, y)

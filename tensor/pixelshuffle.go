@@ -1,5 +1,7 @@
 package tensor
 
+import "math"
+
 // PixelUnshuffle folds each r×r block of pixels into the channels, like
 // torch.nn.PixelUnshuffle: (*, C, H·r, W·r) becomes (*, C·r², H, W), and
 // output channel c·r² + i·r + j holds the pixel at row i, column j of each
@@ -30,7 +32,10 @@ func (x *Tensor) PixelShuffle(r int) *Tensor {
 	const op = "pixel_shuffle"
 	checkPixelShuffle(op, "upscale_factor", x, r)
 	batch, c, h, w := x.shape[:x.Dim()-3], x.Size(-3), x.Size(-2), x.Size(-1)
-	if c%r != 0 || (c/r)%r != 0 {
+	if r > math.MaxInt/r {
+		fail(op, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but upscale_factor=%d squared overflows", r)
+	}
+	if c%(r*r) != 0 {
 		fail(op, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)=%d is not divisible by %d", c, r*r)
 	}
 	nb := len(batch)

@@ -19,6 +19,9 @@ var reduceNames = [...]string{"sum", "mean", "max", "min"}
 // Sum returns the sum of x's elements over the given dimensions, or over all
 // of them if none are given, like torch.sum. The reduced dimensions are
 // removed. Integer and Bool tensors sum to Int64, as in PyTorch.
+// Floating-point sums accumulate in float64 and are rounded once, so they
+// are at least as accurate as PyTorch's, and can differ from them in the
+// last bits (which PyTorch's own results do between CPUs).
 func (x *Tensor) Sum(dims ...int) *Tensor {
 	x.must("Sum")
 	return x.reduce(reduceSum, dims, false)
@@ -126,7 +129,9 @@ func (x *Tensor) reduce(kind reduceKind, dims []int, keepDim bool) *Tensor {
 		acc := reduceAs[float64](kind, in, l, out.Numel())
 		for i, v := range acc {
 			if kind == reduceMean {
-				v /= float64(count)
+				// PyTorch stores a 16-bit mean's sum in the dtype before
+				// dividing, so a large sum overflows to infinity.
+				v = outType.round(v) / float64(count)
 			}
 			out.storage.store(i, v)
 		}
@@ -152,15 +157,16 @@ func (x *Tensor) reduce(kind reduceKind, dims []int, keepDim bool) *Tensor {
 // reducedDims marks the dimensions to reduce: the given ones, or all.
 func (x *Tensor) reducedDims(name string, dims []int) []bool {
 	reduced := make([]bool, x.Dim())
+	seen := make([]bool, max(x.Dim(), 1))
 	for _, d := range dims {
 		d = wrapDim(name, d, x.Dim())
-		if x.Dim() == 0 {
-			continue
-		}
-		if reduced[d] {
+		if seen[d] {
 			fail(name, "dim %d appears multiple times in the list of dims", d)
 		}
-		reduced[d] = true
+		seen[d] = true
+		if x.Dim() > 0 {
+			reduced[d] = true
+		}
 	}
 	if len(dims) == 0 {
 		for d := range reduced {
@@ -201,6 +207,10 @@ func reduceAs[A int64 | float64](kind reduceKind, in *Tensor, l *loop, n int) []
 // accumulator, and combines them.
 func accumulate[T number, A int64 | float64](kind reduceKind, in []T, l *loop, n int) []A {
 	count := parts(l.rows(), l.numel())
+	if n*count > l.numel()/4 {
+		// One accumulator per goroutine would cost as much as the input.
+		count = 1
+	}
 	accs := make([][]A, count)
 	for p := range accs {
 		accs[p] = make([]A, n)
@@ -327,6 +337,9 @@ func (x *Tensor) argReduce(kind reduceKind, dims []int, keepDim bool) *Tensor {
 	name := "arg" + reduceNames[kind]
 	if len(dims) > 1 {
 		panic(newError(name, "TypeError", "%s(): argument 'dim' must be int, not tuple", name))
+	}
+	if x.DType() == Bool && x.Dim() == 0 {
+		fail(name, "\"%s_cpu\" not implemented for 'Bool'", name)
 	}
 	if len(dims) == 0 {
 		if x.Numel() == 0 {

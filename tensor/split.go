@@ -14,6 +14,9 @@ func (x *Tensor) Chunk(chunks, dim int) []*Tensor {
 	size := x.shape[dim]
 	if size == 0 {
 		// Every chunk of an empty dimension is empty; PyTorch returns them all.
+		if chunks > maxSections {
+			fail("chunk", "chunk expects at most %d chunks of an empty dimension, got: %d", maxSections, chunks)
+		}
 		return x.SplitSizes(make([]int, chunks), dim)
 	}
 	return x.Split((size-1)/chunks+1, dim)
@@ -71,8 +74,9 @@ func (x *Tensor) SplitSizes(sizes []int, dim int) []*Tensor {
 	return out
 }
 
-// maxSections bounds TensorSplit's sections: each is a tensor, and a
-// mistyped count must not exhaust memory.
+// maxSections bounds the pieces TensorSplit and Chunk return when they may
+// return more pieces than elements: each is a tensor, and a mistyped count
+// must not exhaust memory.
 const maxSections = 1 << 24
 
 // TensorSplit splits x along dim into exactly sections views whose sizes

@@ -2,8 +2,15 @@ package tensor
 
 import (
 	"math"
+	"sync"
 	"unsafe"
 )
+
+// memoryLimit is physicalMemory, read once.
+var memoryLimit = sync.OnceValue(physicalMemory)
+
+// fallbackMemory is the limit where the memory cannot be read: 1 TiB.
+const fallbackMemory = 1 << 40
 
 // A Storage is the flat, typed buffer behind one or more tensors. Views of a
 // tensor share its *Storage; the pointer is the storage's identity, so two
@@ -18,8 +25,11 @@ type Storage struct {
 }
 
 func newStorage(dt DType, n int) *Storage {
-	if n > maxElements {
-		fail("storage", "cannot allocate %d elements of %s: more than the %d a tensor may hold", n, dt, maxElements)
+	if n > maxElements || uint64(n)*uint64(dt.ItemSize()) > memoryLimit() {
+		// Go cannot recover from running out of memory, so a request that
+		// cannot fit is refused before it is made.
+		fail("storage", "DefaultCPUAllocator: can't allocate memory: you tried to allocate %d bytes, and this machine has %d bytes of memory",
+			uint64(n)*uint64(dt.ItemSize()), memoryLimit())
 	}
 	s := &Storage{dtype: dt, n: n}
 	switch dt {
@@ -96,9 +106,8 @@ func (s *Storage) load(i int) float64 {
 	panic("tensor: unknown storage type")
 }
 
-// store writes v to slot i, converting it as PyTorch converts a Python
-// number assigned to an element: floats truncate toward zero for integer
-// types and wrap modulo the type's range.
+// store writes v to slot i, converting it as PyTorch on x86 converts a
+// float to the storage's type (see floatToInt64).
 func (s *Storage) store(i int, v float64) {
 	switch d := s.data.(type) {
 	case []float32:
@@ -108,9 +117,9 @@ func (s *Storage) store(i int, v float64) {
 	case []int64:
 		d[i] = floatToInt64(v)
 	case []int32:
-		d[i] = int32(floatToInt64(v))
+		d[i] = floatToInt32(v)
 	case []uint8:
-		d[i] = uint8(floatToInt64(v))
+		d[i] = uint8(floatToInt32(v))
 	case []bool:
 		d[i] = v != 0
 	case []uint16:
@@ -122,18 +131,23 @@ func (s *Storage) store(i int, v float64) {
 	}
 }
 
-// floatToInt64 truncates toward zero; NaN becomes 0 and values beyond the
-// int64 range saturate, so the conversion never depends on the platform.
+// floatToInt64 and floatToInt32 truncate toward zero, as PyTorch's C
+// casts do. For NaN and values outside the type's range C leaves the
+// result undefined; PyTorch's x86 builds give the lowest value of the
+// type, and so do these, whatever the platform. Narrower integer types
+// take the low bits of the 32-bit conversion, as x86 code does.
 func floatToInt64(v float64) int64 {
-	switch {
-	case v != v:
-		return 0
-	case v >= math.MaxInt64:
-		return math.MaxInt64
-	case v <= math.MinInt64:
+	if v != v || v >= 1<<63 || v < -1<<63 {
 		return math.MinInt64
 	}
 	return int64(v)
+}
+
+func floatToInt32(v float64) int32 {
+	if v != v || v >= 1<<31 || v < -1<<31 {
+		return math.MinInt32
+	}
+	return int32(v)
 }
 
 // bytes returns the storage's memory as bytes.

@@ -77,7 +77,7 @@ func (x *Tensor) Shape() Shape {
 // Size returns the size of dimension dim; negative dims count from the end.
 func (x *Tensor) Size(dim int) int {
 	x.must("Size")
-	return x.shape[wrapDim("size", dim, len(x.shape))]
+	return x.shape[x.dimIndex("size", dim)]
 }
 
 // Strides returns the strides in elements, as PyTorch's stride() does.
@@ -89,7 +89,16 @@ func (x *Tensor) Strides() Strides {
 // Stride returns the stride of dimension dim in elements.
 func (x *Tensor) Stride(dim int) int {
 	x.must("Stride")
-	return x.strides[wrapDim("stride", dim, len(x.shape))]
+	return x.strides[x.dimIndex("stride", dim)]
+}
+
+// dimIndex wraps dim for reading a per-dimension value, which a 0-d tensor
+// does not have.
+func (x *Tensor) dimIndex(op string, dim int) int {
+	if x.Dim() == 0 {
+		failIndex(op, "Dimension specified as %d but tensor has no dimensions", dim)
+	}
+	return wrapDim(op, dim, x.Dim())
 }
 
 // ByteStrides returns the strides in bytes, as NumPy's ndarray.strides does.

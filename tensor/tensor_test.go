@@ -121,6 +121,9 @@ func TestHugeSizesRefused(t *testing.T) {
 		"as_strided": func() { tensor.Arange(4).AsStrided(tensor.Shape{2}, tensor.Strides{1}, math.MaxInt) },
 		"big stride": func() { tensor.Arange(4).AsStrided(tensor.Shape{3}, tensor.Strides{math.MaxInt / 2}, 0) },
 		"shuffle":    func() { tensor.Zeros(1, 4, 2, 2).PixelShuffle(1 << 32) },
+		"shuffle 0":  func() { tensor.Zeros(1, 0, 2, 2).PixelShuffle(1 << 32) },
+		"chunks":     func() { tensor.Zeros(0).Chunk(math.MaxInt, 0) },
+		"no memory":  func() { tensor.Scalar(1.0).Expand(1<<20, 1<<20).Contiguous() },
 	} {
 		if _, ok := panicOf(op).(*tensor.Error); !ok {
 			t.Errorf("%s: want a *tensor.Error", name)
@@ -194,6 +197,9 @@ func TestConstructors(t *testing.T) {
 		{tensor.Linspace(0, 1, 5), tensor.Float32, "(5,)", []float64{0, 0.25, 0.5, 0.75, 1}},
 		{tensor.Linspace(2, 3, 1), tensor.Float32, "(1,)", []float64{2}},
 		{tensor.Full(7.5, 2), tensor.Float32, "(2,)", []float64{7.5, 7.5}},
+		{tensor.Full(7, 2), tensor.Int64, "(2,)", []float64{7, 7}},
+		{tensor.Full(true, 1), tensor.Bool, "(1,)", []float64{1}},
+		{tensor.Int32.Full(2.9, 1), tensor.Int32, "(1,)", []float64{2}},
 		{tensor.Int32.Ones(1, 2), tensor.Int32, "(1, 2)", []float64{1, 1}},
 		{tensor.Empty(0, 3), tensor.Float32, "(0, 3)", nil},
 		{tensor.Scalar(3), tensor.Int64, "()", []float64{3}},
@@ -271,10 +277,18 @@ func TestElementAccess(t *testing.T) {
 		"range":      func() { x.Set(1, 2, 0) },
 		"item":       func() { x.Item() },
 		"item empty": func() { tensor.Zeros(0).Item() },
+		"0-d size":   func() { tensor.Scalar(1.0).Size(0) },
+		"0-d stride": func() { tensor.Scalar(1.0).Stride(-1) },
+		"uint64":     func() { x.Add(uint64(1 << 63)) },
 	} {
 		if _, ok := panicOf(op).(*tensor.Error); !ok {
 			t.Errorf("%s: want a *tensor.Error", name)
 		}
+	}
+	// Go integers stay exact, as Python's do in PyTorch.
+	x.Set(int64(1<<53+1), 0, 0)
+	if x.Int64s()[0] != 1<<53+1 || tensor.Arange(1<<60, 1<<60+2).Int64s()[1] != 1<<60+1 {
+		t.Fatal("integers beyond 2^53 lost precision")
 	}
 	big := tensor.New([]int64{math.MaxInt64, math.MinInt64})
 	if got := big.Int64s(); got[0] != math.MaxInt64 || got[1] != math.MinInt64 {

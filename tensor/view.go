@@ -293,13 +293,14 @@ func (x *Tensor) Unfold(dim, size, step int) *Tensor {
 	if step <= 0 {
 		fail("unfold", "step is %d but must be > 0", step)
 	}
-	if size < 0 {
-		fail("unfold", "size is %d but must be >= 0", size)
-	}
 	shape, strides := append(x.Shape(), size), append(x.Strides(), stride)
 	if x.Dim() > 0 {
 		shape[dim] = (length-size)/step + 1
 		strides[dim] *= step
+	}
+	if size < 0 {
+		// PyTorch has no check of its own: the view it builds fails.
+		fail("unfold", "Storage size calculation overflowed with sizes=%s and strides=%s", listString(shape), listString(strides))
 	}
 	return x.view(shape, strides, x.offset)
 }

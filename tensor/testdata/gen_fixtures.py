@@ -41,18 +41,21 @@ END = None  # an omitted slice stop; the Go side reads null as tensor.End
 # ---------------------------------------------------------------- operands
 
 def make_input(spec):
-    """Builds a tensor from {"kind": "arange"|"values", "shape", "dtype", ...}."""
+    """Builds a tensor from {"kind": "arange"|"values", "shape", "dtype", ...}:
+    integer tensors from exact int64 values, the others from float64 ones."""
     dtype = DTYPES[spec["dtype"]]
     shape = spec["shape"]
     n = math.prod(shape)
+    exact = dtype in (torch.int64, torch.int32, torch.uint8)
     if spec["kind"] == "arange":
         start = spec.get("start", 0)
-        t = torch.arange(start, start + n, dtype=torch.float64)
+        t = torch.arange(start, start + n, dtype=torch.int64 if exact else torch.float64)
         if dtype == torch.bool:
             t = t.remainder(2)
         return t.to(dtype).reshape(shape).clone()
     values = [decode_number(v) for v in spec["values"]]
-    return torch.tensor(values, dtype=torch.float64).to(dtype).reshape(shape).clone()
+    exact = exact and all(isinstance(v, int) for v in values)
+    return torch.tensor(values, dtype=torch.int64 if exact else torch.float64).to(dtype).reshape(shape).clone()
 
 
 def decode_number(v):
@@ -481,6 +484,7 @@ def hand_picked():
                  "0, :, [0, 1]", "0, None, [0, 1]", ":, [5]", "[-1]", "", "...", "1:1"]:
         case("index " + spec, arange(24), ("view", 2, 3, 4), ("index", spec))
     case("index 0-d int", arange(1), ("view",), ("index", "0"))
+    case("index 0-d slice", arange(1), ("view",), ("index", ":"))
     case("index 0-d None", arange(1), ("view",), ("index", "None"))
     case("index 0-d ellipsis", arange(1), ("view",), ("index", "..."))
 
@@ -572,6 +576,10 @@ def hand_picked():
     case("to bool", values([0, 0.5, -1, 0]), ("to", "bool"))
     case("to uint8 wraps", values([-1, 300, 2.7, -2.7], dtype="float64"), ("to", "int64"), ("to", "uint8"))
     case("to same dtype", arange(6), ("to", "float32"))
+    wild = [1e20, -1e20, float("nan"), float("inf"), float("-inf"), 3e9, -1.5, 300.7, -300.7, 2 ** 31, -2 ** 31]
+    for dt in ["int64", "int32", "uint8", "bool"]:
+        case("to %s from wild floats" % dt, values(wild, dtype="float64"), ("to", dt))
+        case("to %s from wild float32s" % dt, values(wild), ("to", dt))
     rng = random.Random(16)
     many = [rng.choice([-1, 1]) * 10 ** rng.uniform(-9, 6) for _ in range(300)]
     half_edges = [1 + 2 ** -11, 1 + 3 * 2 ** -11, 2 ** -25, 3 * 2 ** -25, 1.5 * 2 ** -24, 65519.0, 65520.0, 6.1e-5]
@@ -644,6 +652,12 @@ def hand_picked():
     case("comparisons with nan", values([1, float("nan"), 3]), ("eq", tensor_operand(values([1, float("nan"), 2]))))
     case("int overflow wraps", values([2 ** 62, -(2 ** 62)], dtype="int64"), ("mul", scalar_int(4)))
     case("uint8 wraps", arange(6, dtype="uint8", start=250), ("add", scalar_int(10)))
+    case("float64 plus 0.1 stays exact", arange(3, dtype="float64"), ("add", scalar_float(0.1)))
+    case("float64 equals 0.1", values([0.1, 0.2], dtype="float64"), ("eq", scalar_float(0.1)))
+    case("float32 equals 0.1", values([0.1, 0.2]), ("eq", scalar_float(0.1)))
+    case("int64 plus 2^53+1", arange(2, dtype="int64"), ("add", scalar_int(2 ** 53 + 1)))
+    case("int64 equals 2^53+1", arange(2, dtype="int64", start=2 ** 53), ("eq", scalar_int(2 ** 53 + 1)))
+    case("int64 near 2^62", arange(3, dtype="int64", start=2 ** 62 - 1), ("sub", scalar_int(1)))
 
     # reductions.
     case("sum all", arange(24), ("view", 2, 3, 4), ("sum", [], False))
@@ -663,6 +677,12 @@ def hand_picked():
     case("mean keepdim", arange(24), ("view", 2, 3, 4), ("mean", [-1], True))
     case("mean int refuses", arange(6, dtype="int64"), ("mean", [], False))
     case("mean empty", arange(0), ("mean", [], False))
+    case("mean float16 sum overflows", values([1000] * 100, dtype="float16"), ("mean", [], False))
+    case("mean bfloat16", arange(40, dtype="bfloat16"), ("view", 4, 10), ("mean", [1], False))
+    case("sum 0-d dim twice", arange(1), ("view",), ("sum", [0, 0], False))
+    case("argmax 0-d bool", arange(1, dtype="bool"), ("view",), ("argmax", None, False))
+    case("argmax 0-d bool dim", arange(1, dtype="bool"), ("view",), ("argmax", 0, False))
+    case("argmax one bool", arange(1, dtype="bool"), ("argmax", 0, False))
     case("max all", values([3, 1, 4, 1, 5, 9, 2, 6]), ("max", [], False))
     case("max dim", values([3, 1, 4, 1, 5, 9, 2, 6], [2, 4]), ("max", [1], False))
     case("max dims", values([3, 1, 4, 1, 5, 9, 2, 6], [2, 2, 2]), ("max", [0, 2], True))
@@ -711,6 +731,7 @@ def hand_picked():
     matmul("int64", [2, 3], [3, 2], dtype="int64")
     matmul("float64", [2, 3], [3, 2], dtype="float64")
     matmul("float16 refuses", [2, 3], [3, 2], dtype="float16")
+    matmul("bfloat16", [2, 3], [3, 2], dtype="bfloat16")
     matmul("bool refuses", [2, 3], [3, 2], dtype="bool")
     case("matmul 0-d", arange(1), ("view",), ("matmul", tensor_operand(arange(3))))
     case("matmul dtype mismatch", arange(6, dtype="int64"), ("view", 2, 3), ("matmul", tensor_operand(arange(3, 2))))
@@ -990,6 +1011,21 @@ def random_pairs(count, seed):
     return cases
 
 
+def linspace_cases(seed):
+    """torch.linspace for many bounds, lengths and dtypes, compared bit for
+    bit: short tensors take PyTorch's scalar path, long ones its vector path."""
+    rng = random.Random(seed)
+    cases = []
+    lengths = list(range(0, 20)) + [31, 32, 33, 34, 63, 64, 65, 100, 129]
+    for dtype in ["float32", "float64", "float16", "bfloat16", "int64", "int32"]:
+        for steps in lengths:
+            for start, end in [(-1, 1), (-3.3, 7.7), (10, -2.5), (rng.uniform(-100, 100), rng.uniform(-100, 100))]:
+                t = torch.linspace(start, end, steps, dtype=DTYPES[dtype])
+                cases.append({"dtype": dtype, "start": start, "end": end, "steps": steps,
+                              "values": values_of(t)})
+    return cases
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures.json")
     torch.set_printoptions(profile="default")
@@ -1003,6 +1039,7 @@ def main():
         "chains": chains,
         "pairs": pairs,
         "broadcasts": broadcasts,
+        "linspace": linspace_cases(3),
     }
     with open(out, "w") as f:
         json.dump(data, f, indent=None, separators=(",", ":"))
