@@ -3,6 +3,7 @@ package tensor
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 )
 
@@ -64,23 +65,7 @@ func Scalar(v any) *Tensor {
 // torch.arange with integer arguments: Arange(end), Arange(start, end) or
 // Arange(start, end, step).
 func Arange(limits ...int) *Tensor {
-	start, end, step := 0, 0, 1
-	switch len(limits) {
-	case 1:
-		end = limits[0]
-	case 2:
-		start, end = limits[0], limits[1]
-	case 3:
-		start, end, step = limits[0], limits[1], limits[2]
-	default:
-		panic(newError("arange", "TypeError", "arange takes 1 to 3 arguments (end; start, end; or start, end, step), got %d", len(limits)))
-	}
-	if step == 0 {
-		fail("arange", "step must be nonzero")
-	}
-	if (step > 0 && start > end) || (step < 0 && start < end) {
-		fail("arange", "upper bound and larger bound inconsistent with step sign")
-	}
+	start, end, step := arangeBounds(limits)
 	// Count in unsigned arithmetic, which cannot overflow for any bounds.
 	span, stride := uint64(end)-uint64(start), uint64(step)
 	if step < 0 {
@@ -108,7 +93,25 @@ func Arange(limits ...int) *Tensor {
 //	x := tensor.Float32.Arange(24).View(2, 3, 4)
 func (dt DType) Arange(limits ...float64) *Tensor {
 	dt.check("arange")
-	start, end, step := 0.0, 0.0, 1.0
+	if slices.ContainsFunc(limits, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }) {
+		fail("arange", "unsupported range: %v", limits)
+	}
+	start, end, step := arangeBounds(limits)
+	count := math.Ceil((end - start) / step)
+	if !(count <= maxElements) {
+		fail("arange", "invalid size, possible overflow?")
+	}
+	x := newTensor(dt, []int{int(count)})
+	for i := range int(count) {
+		x.storage.store(i, start+float64(i)*step)
+	}
+	return x
+}
+
+// arangeBounds reads Arange's (end), (start, end) or (start, end, step)
+// and checks them as PyTorch does.
+func arangeBounds[T int | float64](limits []T) (start, end, step T) {
+	step = 1
 	switch len(limits) {
 	case 1:
 		end = limits[0]
@@ -122,24 +125,10 @@ func (dt DType) Arange(limits ...float64) *Tensor {
 	if step == 0 {
 		fail("arange", "step must be nonzero")
 	}
-	if math.IsNaN(start) || math.IsNaN(end) || math.IsInf(start, 0) || math.IsInf(end, 0) {
-		fail("arange", "unsupported range: %v -> %v", start, end)
-	}
-	if math.IsNaN(step) || math.IsInf(step, 0) {
-		fail("arange", "step must be a finite number, got %v", step)
-	}
 	if (step > 0 && start > end) || (step < 0 && start < end) {
 		fail("arange", "upper bound and larger bound inconsistent with step sign")
 	}
-	count := math.Ceil((end - start) / step)
-	if !(count <= maxElements) {
-		fail("arange", "invalid size, possible overflow?")
-	}
-	x := newTensor(dt, []int{int(count)})
-	for i := range int(count) {
-		x.storage.store(i, start+float64(i)*step)
-	}
-	return x
+	return start, end, step
 }
 
 // Zeros returns a Float32 tensor of zeros, like torch.zeros.
