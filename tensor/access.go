@@ -23,6 +23,14 @@ func (x *Tensor) offsetOf(op string, idx []int) int {
 	return off
 }
 
+// Address returns the storage slot of the element at idx, the address
+// contract worked out: StorageOffset() + Σ idx[k]·Stride(k). idx must name
+// every dimension; negative indices count from the end.
+func (x *Tensor) Address(idx ...int) int {
+	x.must("Address")
+	return x.offsetOf("address", idx)
+}
+
 // At returns the element at idx as a float64; idx must name every
 // dimension, and negative indices count from the end. Int64 values beyond
 // ±2⁵³ lose precision in the conversion.

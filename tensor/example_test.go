@@ -22,12 +22,12 @@ func Example() {
 
 	i, j, k := 1, 2, 3
 	addr := x.StorageOffset() + i*x.Stride(0) + j*x.Stride(1) + k*x.Stride(2)
-	fmt.Println("x[1,2,3] =", x.At(i, j, k), "at address", addr)
+	fmt.Println("x[1,2,3] =", x.At(i, j, k), "at address", addr, "=", x.Address(i, j, k))
 	// Output:
 	// shape   (2, 3, 4)
 	// strides (12, 4, 1)
 	// offset  0
-	// x[1,2,3] = 23 at address 23
+	// x[1,2,3] = 23 at address 23 = 23
 }
 
 // A transpose swaps two sizes and their strides; no element moves.

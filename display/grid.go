@@ -1,0 +1,249 @@
+package display
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// Grid draws x as a grid of its logical positions, each cell showing the
+// element's value and the storage slot it lives in (value@slot), under the
+// address formula of x's strides. A 1-D tensor is one row; tensors of more
+// than two dimensions are drawn as panels of 2-D slices.
+func Grid(x *tensor.Tensor) Renderer { return grid{x, showValues | showSlots} }
+
+// OffsetGrid draws x's grid with each cell showing only the storage slot
+// its element lives in: the numbers are where the tensor reads from.
+func OffsetGrid(x *tensor.Tensor) Renderer { return grid{x, showSlots} }
+
+// ValueGrid draws x's grid with each cell showing only its value.
+func ValueGrid(x *tensor.Tensor) Renderer { return grid{x, showValues} }
+
+type cellContent int
+
+const (
+	showValues cellContent = 1 << iota
+	showSlots
+)
+
+type grid struct {
+	x    *tensor.Tensor
+	show cellContent
+}
+
+// A panel is one 2-D slice of the grid. Rows and columns hold the indices
+// drawn along the last two dimensions, gapIndex marking a gap.
+type panel struct {
+	lead       []int // indices of the leading dimensions; nil for a gap panel
+	rows, cols []int
+}
+
+// panels splits x into the 2-D slices to draw.
+func (g grid) panels() []panel {
+	x, sum := g.x, summarize(g.x)
+	var rows, cols []int
+	switch x.Dim() {
+	case 0:
+		rows, cols = []int{0}, []int{0}
+	case 1:
+		rows, cols = []int{0}, shownIndices(x.Size(0), sum)
+	default:
+		rows, cols = shownIndices(x.Size(-2), sum), shownIndices(x.Size(-1), sum)
+	}
+	leadDims := max(x.Dim()-2, 0)
+	// Summarized, the leading dimensions show their first and last index
+	// only when more would make too many panels.
+	leadIndices := func(d int) []int { return shownIndices(x.Size(d), sum) }
+	if sum && leadDims > 1 {
+		leadIndices = func(d int) []int { return edgeIndices(x.Size(d), 1) }
+	}
+	var out []panel
+	var walk func(prefix []int)
+	walk = func(prefix []int) {
+		if len(prefix) == leadDims {
+			out = append(out, panel{lead: append([]int{}, prefix...), rows: rows, cols: cols})
+			return
+		}
+		for _, i := range leadIndices(len(prefix)) {
+			if i == gapIndex {
+				out = append(out, panel{})
+				continue
+			}
+			walk(append(prefix, i))
+		}
+	}
+	walk(nil)
+	return out
+}
+
+// title names a panel as a slice of x: x[0, 1, :, :].
+func (g grid) title(p panel) string {
+	if g.x.Dim() <= 2 {
+		return ""
+	}
+	parts := make([]string, 0, g.x.Dim())
+	for _, i := range p.lead {
+		parts = append(parts, fmt.Sprint(i))
+	}
+	return "x[" + strings.Join(append(parts, ":", ":"), ", ") + "]"
+}
+
+// index returns the full index of the cell at row r, column c of a panel.
+func (g grid) index(p panel, r, c int) []int {
+	switch g.x.Dim() {
+	case 0:
+		return nil
+	case 1:
+		return []int{c}
+	}
+	return append(append([]int{}, p.lead...), r, c)
+}
+
+// cell returns the text of one cell.
+func (g grid) cell(idx []int) string {
+	value := cellText(g.x.DType(), g.x.At(idx...))
+	slot := fmt.Sprint(g.x.Address(idx...))
+	switch g.show {
+	case showValues:
+		return value
+	case showSlots:
+		return slot
+	}
+	return value + "@" + slot
+}
+
+func (g grid) heading() string {
+	return fmt.Sprintf("shape %v, strides %v: %s", g.x.Shape(), g.x.Strides(), formula(g.x))
+}
+
+func (g grid) Bundle() Bundle {
+	svg := &svgDoc{}
+	g.draw(svg, 0, 0)
+	return Bundle{MIMEPlain: g.text(), MIMESVG: svg.String(), MIMEHTML: htmlOf(svg.String())}
+}
+
+func (g grid) text() string {
+	var b strings.Builder
+	b.WriteString(g.heading())
+	for _, p := range g.panels() {
+		b.WriteString("\n")
+		if p.lead == nil {
+			b.WriteString("…\n")
+			continue
+		}
+		if t := g.title(p); t != "" {
+			b.WriteString(t + "\n")
+		}
+		labels := []string{""}
+		header := make([]string, len(p.cols))
+		for ci, c := range p.cols {
+			header[ci] = indexLabel(g.x, -1, c)
+		}
+		table := [][]string{header}
+		for _, r := range p.rows {
+			label := ""
+			if g.x.Dim() >= 2 {
+				label = indexLabel(g.x, -2, r)
+			}
+			labels = append(labels, label)
+			row := make([]string, len(p.cols))
+			for ci, c := range p.cols {
+				if r == gapIndex || c == gapIndex {
+					row[ci] = "…"
+					continue
+				}
+				row[ci] = g.cell(g.index(p, r, c))
+			}
+			table = append(table, row)
+		}
+		b.WriteString(columns(labels, table...) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// indexLabel labels a row (dim -2) or column (dim -1) index: "i=0".
+func indexLabel(x *tensor.Tensor, dim, i int) string {
+	if i == gapIndex {
+		return "…"
+	}
+	if x.Dim() == 0 {
+		return ""
+	}
+	d := x.Dim() + dim
+	if x.Dim() == 1 {
+		d = 0
+	}
+	return indexName(d, x.Dim()) + "=" + fmt.Sprint(i)
+}
+
+// draw puts the grid's panels side by side, wrapping after a few.
+func (g grid) draw(svg *svgDoc, x0, y0 float64) {
+	svg.text(x0, y0+lineH-4, "start", ink, g.heading())
+	top := y0 + lineH + gap
+	x, y, rowHeight := x0, top, 0.0
+	w := cellW
+	if g.show == showValues|showSlots {
+		w = cellW * 1.5
+	}
+	for n, p := range g.panels() {
+		if n > 0 && n%4 == 0 {
+			x, y = x0, y+rowHeight+gap
+		}
+		if p.lead == nil {
+			svg.text(x+cellW/2, y+lineH*2, "middle", faint, "…")
+			x += cellW + gap
+			continue
+		}
+		width, height := g.drawPanel(svg, p, x, y, w)
+		x += width + 2*gap
+		rowHeight = max(rowHeight, height)
+	}
+}
+
+// drawPanel draws one 2-D slice with its index labels and returns its size.
+func (g grid) drawPanel(svg *svgDoc, p panel, x0, y0, w float64) (width, height float64) {
+	y := y0
+	if t := g.title(p); t != "" {
+		svg.text(x0, y+lineH-4, "start", ink, t)
+		y += lineH
+	}
+	labelW := 36.0
+	top := y + lineH
+	for ci, c := range p.cols {
+		svg.text(x0+labelW+float64(ci)*w+w/2, top-4, "middle", faint, indexLabel(g.x, -1, c))
+	}
+	for ri, r := range p.rows {
+		cy := top + float64(ri)*cellH
+		if g.x.Dim() >= 2 {
+			svg.text(x0+labelW-4, cy+cellH/2+4, "end", faint, indexLabel(g.x, -2, r))
+		}
+		for ci, c := range p.cols {
+			cx := x0 + labelW + float64(ci)*w
+			if r == gapIndex || c == gapIndex {
+				svg.text(cx+w/2, cy+cellH/2+4, "middle", faint, "…")
+				continue
+			}
+			idx := g.index(p, r, c)
+			svg.rect(cx, cy, w, cellH, "", lineColor, 1)
+			g.drawCell(svg, idx, cx, cy, w)
+		}
+	}
+	return labelW + float64(len(p.cols))*w, top + float64(len(p.rows))*cellH - y0
+}
+
+// drawCell writes a cell's value in ink and its slot in the highlight
+// colour.
+func (g grid) drawCell(svg *svgDoc, idx []int, x, y, w float64) {
+	value := fit(cellText(g.x.DType(), g.x.At(idx...)), 6)
+	slot := fmt.Sprint(g.x.Address(idx...))
+	switch g.show {
+	case showValues:
+		svg.text(x+w/2, y+cellH/2+4, "middle", ink, value)
+	case showSlots:
+		svg.text(x+w/2, y+cellH/2+4, "middle", highlight, slot)
+	default:
+		svg.text(x+w/2-3, y+cellH/2+4, "end", ink, value)
+		svg.text(x+w/2+3, y+cellH/2+4, "start", highlight, "@"+slot)
+	}
+}

@@ -1,0 +1,84 @@
+package display
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/protocol"
+)
+
+// A Sink delivers bundles to a front end. id is empty for a new output;
+// otherwise the output with that id is created or replaced in place.
+type Sink interface {
+	Display(b Bundle, id string) error
+}
+
+// SinkFunc adapts a function to a Sink.
+type SinkFunc func(b Bundle, id string) error
+
+// Display calls f.
+func (f SinkFunc) Display(b Bundle, id string) error { return f(b, id) }
+
+var sink struct {
+	sync.Mutex
+	s Sink
+}
+
+// SetSink makes s the destination of Show and Update: an engine that runs
+// cells itself registers its own. SetSink(nil) restores the default, which
+// sends to GoNB when the program runs under it (GONB_PIPE is set) and
+// prints the text/plain form to standard output otherwise.
+func SetSink(s Sink) {
+	sink.Lock()
+	sink.s = s
+	sink.Unlock()
+}
+
+// Show displays v in a new output.
+func Show(v Renderer) { show(v, "") }
+
+// Update displays v in the output identified by id, replacing what an
+// earlier Show or Update with that id displayed; the first Update of an id
+// creates the output. Use it to redraw a picture in place.
+func Update(id string, v Renderer) { show(v, id) }
+
+// show sends v's bundle to the current sink. If the sink fails, the text
+// form goes to standard output and the reason to standard error, so that
+// no output is lost.
+func show(v Renderer, id string) {
+	b := v.Bundle()
+	if err := currentSink().Display(b, id); err != nil {
+		fmt.Fprintf(os.Stderr, "display: %v; showing the text form instead\n", err)
+		fmt.Println(b[MIMEPlain])
+	}
+}
+
+func currentSink() Sink {
+	sink.Lock()
+	defer sink.Unlock()
+	if sink.s != nil {
+		return sink.s
+	}
+	if os.Getenv(protocol.GONB_PIPE_ENV) != "" {
+		return SinkFunc(gonbDisplay)
+	}
+	return SinkFunc(printText)
+}
+
+// printText is the sink outside a notebook: the text form on stdout.
+func printText(b Bundle, _ string) error {
+	_, err := fmt.Println(b[MIMEPlain])
+	return err
+}
+
+// gonbDisplay sends the bundle through GoNB's named pipe.
+func gonbDisplay(b Bundle, id string) error {
+	data := &protocol.DisplayData{Data: make(map[protocol.MIMEType]any, len(b)), DisplayID: id}
+	for mime, content := range b {
+		data.Data[protocol.MIMEType(mime)] = content
+	}
+	gonbui.SendData(data)
+	return gonbui.Error()
+}

@@ -1,0 +1,189 @@
+package display
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// Named is a tensor with the name a picture labels it with.
+type Named struct {
+	Name   string
+	Tensor *tensor.Tensor
+}
+
+// Views draws several tensors over their storages: each storage once, as a
+// strip of slots, with one row of marks per tensor showing the slots it
+// reads, in the tensor's own colour. Tensors that share a storage (views)
+// are drawn over the same strip; a copy gets a strip of its own. Under the
+// strips, every pair is labelled: same storage or not, and whether they
+// read any slot in common.
+//
+//	display.Views(display.Named{"a", a}, display.Named{"a.T", a.T()}, display.Named{"copy", a.T().Contiguous()})
+func Views(tensors ...Named) Renderer { return views(tensors) }
+
+type views []Named
+
+// storageGroup is one storage and the tensors over it, in the order given.
+type storageGroup struct {
+	name    string // S1, S2, …
+	storage *tensor.Storage
+	members []int // indices into the views
+}
+
+func (v views) groups() []storageGroup {
+	var groups []storageGroup
+	for i, n := range v {
+		found := false
+		for g := range groups {
+			if groups[g].storage == n.Tensor.Storage() {
+				groups[g].members = append(groups[g].members, i)
+				found = true
+				break
+			}
+		}
+		if !found {
+			groups = append(groups, storageGroup{
+				name:    fmt.Sprintf("S%d", len(groups)+1),
+				storage: n.Tensor.Storage(),
+				members: []int{i},
+			})
+		}
+	}
+	return groups
+}
+
+// relations describes every pair of tensors in words.
+func (v views) relations(groups []storageGroup) []string {
+	storageName := map[*tensor.Storage]string{}
+	for _, g := range groups {
+		storageName[g.storage] = g.name
+	}
+	var out []string
+	for i := range v {
+		for j := i + 1; j < len(v); j++ {
+			a, b := v[i], v[j]
+			var rel string
+			switch {
+			case !a.Tensor.SharesStorage(b.Tensor):
+				rel = fmt.Sprintf("separate storages (%s, %s)", storageName[a.Tensor.Storage()], storageName[b.Tensor.Storage()])
+				if sameShape(a.Tensor, b.Tensor) && a.Tensor.Equal(b.Tensor) {
+					rel += ": equal values, one is a copy of the other"
+				}
+			case a.Tensor.SharesMemory(b.Tensor):
+				rel = fmt.Sprintf("views of one storage (%s) that read some of the same slots", storageName[a.Tensor.Storage()])
+			default:
+				rel = fmt.Sprintf("views of one storage (%s) with no slot in common", storageName[a.Tensor.Storage()])
+			}
+			out = append(out, fmt.Sprintf("%s and %s: %s", a.Name, b.Name, rel))
+		}
+	}
+	return out
+}
+
+func sameShape(a, b *tensor.Tensor) bool { return a.Shape().String() == b.Shape().String() }
+
+// marks counts, for the drawn slots of a group, how often each member
+// reads each slot.
+func (v views) marks(g storageGroup, slots []int) ([]map[int]int, bool) {
+	drawn := map[int]bool{}
+	for _, s := range slots {
+		drawn[s] = true
+	}
+	complete := true
+	out := make([]map[int]int, len(g.members))
+	for m, i := range g.members {
+		var ok bool
+		out[m], ok = readCounts(v[i].Tensor, func(slot int) bool { return drawn[slot] })
+		complete = complete && ok
+	}
+	return out, complete
+}
+
+func (v views) Bundle() Bundle {
+	groups := v.groups()
+	var text strings.Builder
+	svg := &svgDoc{}
+	y := 0.0
+	for _, g := range groups {
+		first := v[g.members[0]].Tensor
+		slots := slotsShown(g.storage.Len(), first.StorageOffset())
+		marks, complete := v.marks(g, slots)
+		title := fmt.Sprintf("storage %s: %d × %s (%d bytes)", g.name, g.storage.Len(), g.storage.DType(), g.storage.NBytes())
+
+		labels := []string{"slot", "value"}
+		rows := [][]string{{}, {}}
+		for _, slot := range slots {
+			if slot == gapIndex {
+				rows[0], rows[1] = append(rows[0], "…"), append(rows[1], "…")
+				continue
+			}
+			rows[0] = append(rows[0], fmt.Sprint(slot))
+			rows[1] = append(rows[1], cellText(g.storage.DType(), g.storage.At(slot)))
+		}
+		for m, i := range g.members {
+			labels = append(labels, v[i].Name)
+			row := make([]string, len(slots))
+			for k, slot := range slots {
+				if n := marks[m][slot]; n == 1 {
+					row[k] = "■"
+				} else if n > 1 {
+					row[k] = fmt.Sprintf("■×%d", n)
+				}
+			}
+			rows = append(rows, row)
+		}
+		text.WriteString(title + "\n" + columns(labels, rows...) + "\n")
+		if !complete {
+			text.WriteString("(too many elements to mark every slot read)\n")
+		}
+		text.WriteString("\n")
+		y = v.draw(svg, g, slots, marks, title, y) + 2*gap
+	}
+	rels := v.relations(groups)
+	if len(rels) > 0 {
+		text.WriteString(strings.Join(rels, "\n"))
+		for _, r := range rels {
+			svg.text(0, y+lineH-4, "start", ink, r)
+			y += lineH
+		}
+	}
+	return Bundle{MIMEPlain: strings.TrimRight(text.String(), "\n"), MIMESVG: svg.String(), MIMEHTML: htmlOf(svg.String())}
+}
+
+// draw puts one storage's strip at y0 with a row of marks under it for
+// each member, and returns the y below it.
+func (v views) draw(svg *svgDoc, g storageGroup, slots []int, marks []map[int]int, title string, y0 float64) float64 {
+	labelW := 90.0
+	svg.text(0, y0+lineH-4, "start", ink, title)
+	y := y0 + 2*lineH
+	for k, slot := range slots {
+		x := labelW + float64(k)*cellW
+		if slot == gapIndex {
+			svg.text(x+cellW/2, y+cellH/2+4, "middle", faint, "…")
+			continue
+		}
+		svg.text(x+cellW/2, y-4, "middle", faint, fmt.Sprint(slot))
+		svg.rect(x, y, cellW, cellH, "", lineColor, 1)
+		svg.text(x+cellW/2, y+cellH/2+4, "middle", ink, fit(cellText(g.storage.DType(), g.storage.At(slot)), 6))
+	}
+	y += cellH + 4
+	for m, i := range g.members {
+		color := colorOf(i)
+		svg.text(labelW-6, y+lineH-4, "end", color, fit(v[i].Name, 12))
+		for k, slot := range slots {
+			n := marks[m][slot]
+			if slot == gapIndex || n == 0 {
+				continue
+			}
+			x := labelW + float64(k)*cellW
+			svg.rect(x+4, y+2, cellW-8, lineH-4, color, color, 0.8)
+			if n > 1 {
+				svg.text(x+cellW/2, y+lineH-5, "middle", paper, fmt.Sprintf("×%d", n))
+			}
+		}
+		y += lineH
+	}
+	return y
+}
