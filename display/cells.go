@@ -2,6 +2,7 @@ package display
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,34 +90,79 @@ func fit(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// readCounts returns how many positions of x read each of the storage
-// slots accepted by want, walking x's positions in row-major order. It
-// stops after maxWalk positions and then reports complete = false.
-func readCounts(x *tensor.Tensor, want func(slot int) bool) (counts map[int]int, complete bool) {
-	const maxWalk = 1 << 21
+// readCounts returns how many positions of x read each of the given
+// storage slots. It reports complete = false if some count was too costly
+// to work out (an overlapping layout with a great many solutions).
+func readCounts(x *tensor.Tensor, slots []int) (counts map[int]int, complete bool) {
 	counts = map[int]int{}
-	n := x.Numel()
-	if n > maxWalk {
-		return counts, false
+	if x.Numel() == 0 {
+		return counts, true
 	}
-	shape, strides := x.Shape(), x.Strides()
-	idx := make([]int, len(shape))
-	addr := x.StorageOffset()
-	for range n {
-		if want(addr) {
-			counts[addr]++
-		}
-		for d := len(shape) - 1; d >= 0; d-- {
-			idx[d]++
-			addr += strides[d]
-			if idx[d] < shape[d] {
-				break
-			}
-			addr -= idx[d] * strides[d]
-			idx[d] = 0
+	// A stride-0 dimension multiplies the readers of every slot; the other
+	// dimensions are searched from the largest stride down.
+	repeat := 1
+	var sizes, strides []int
+	for d, size := range x.Shape() {
+		if s := x.Stride(d); s == 0 {
+			repeat *= size
+		} else {
+			sizes, strides = append(sizes, size), append(strides, s)
 		}
 	}
-	return counts, true
+	order := make([]int, len(sizes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strides[b] - strides[a] })
+	c := solver{}
+	for _, d := range order {
+		c.sizes, c.strides = append(c.sizes, sizes[d]), append(c.strides, strides[d])
+	}
+	c.reach = make([]int, len(c.sizes)+1)
+	for d := len(c.sizes) - 1; d >= 0; d-- {
+		c.reach[d] = c.reach[d+1] + (c.sizes[d]-1)*c.strides[d]
+	}
+	complete = true
+	for _, slot := range slots {
+		if slot == gapIndex {
+			continue
+		}
+		c.budget = 1 << 16
+		if n := c.count(0, slot-x.StorageOffset()); n > 0 {
+			counts[slot] = n * repeat
+		}
+		complete = complete && c.budget > 0
+	}
+	return counts, complete
+}
+
+// solver counts the index tuples whose address is a given distance from
+// the offset: the number of positions that read one slot.
+type solver struct {
+	sizes, strides []int // largest stride first, all positive
+	reach          []int // reach[d]: the largest distance dimensions d… can add
+	budget         int   // steps left before giving up
+}
+
+func (c *solver) count(d, rest int) int {
+	if d == len(c.sizes) {
+		if rest == 0 {
+			return 1
+		}
+		return 0
+	}
+	if rest < 0 || rest > c.reach[d] || c.budget <= 0 {
+		return 0
+	}
+	c.budget--
+	s := c.strides[d]
+	lo := max(0, (rest-c.reach[d+1]+s-1)/s)
+	hi := min(c.sizes[d]-1, rest/s)
+	total := 0
+	for i := lo; i <= hi; i++ {
+		total += c.count(d+1, rest-i*s)
+	}
+	return total
 }
 
 // formula writes the address formula of x with index names i, j, k, …:

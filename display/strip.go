@@ -57,11 +57,7 @@ type stripFacts struct {
 func (s strip) facts() stripFacts {
 	st := s.x.Storage()
 	slots := slotsShown(st.Len(), s.x.StorageOffset())
-	drawn := map[int]bool{}
-	for _, slot := range slots {
-		drawn[slot] = true
-	}
-	reads, complete := readCounts(s.x, func(slot int) bool { return drawn[slot] })
+	reads, complete := readCounts(s.x, slots)
 	title := fmt.Sprintf("storage: %d × %s (%d bytes); the tensor's %d elements start at offset %d",
 		st.Len(), st.DType(), st.NBytes(), s.x.Numel(), s.x.StorageOffset())
 	return stripFacts{slots: slots, reads: reads, complete: complete, title: title}
@@ -100,7 +96,7 @@ func (s strip) text(f stripFacts) string {
 	}
 	rows := columns([]string{"slot", "value", "read"}, slotRow, valueRow, readRow)
 	if !f.complete {
-		rows += "\n(too many elements to mark the slots read)"
+		rows += "\n(some slots are read in too many ways to count)"
 	}
 	return f.title + "\n" + rows
 }

@@ -87,15 +87,11 @@ func sameShape(a, b *tensor.Tensor) bool { return a.Shape().String() == b.Shape(
 // marks counts, for the drawn slots of a group, how often each member
 // reads each slot.
 func (v views) marks(g storageGroup, slots []int) ([]map[int]int, bool) {
-	drawn := map[int]bool{}
-	for _, s := range slots {
-		drawn[s] = true
-	}
 	complete := true
 	out := make([]map[int]int, len(g.members))
 	for m, i := range g.members {
 		var ok bool
-		out[m], ok = readCounts(v[i].Tensor, func(slot int) bool { return drawn[slot] })
+		out[m], ok = readCounts(v[i].Tensor, slots)
 		complete = complete && ok
 	}
 	return out, complete
@@ -136,7 +132,7 @@ func (v views) Bundle() Bundle {
 		}
 		text.WriteString(title + "\n" + columns(labels, rows...) + "\n")
 		if !complete {
-			text.WriteString("(too many elements to mark every slot read)\n")
+			text.WriteString("(some slots are read in too many ways to count)\n")
 		}
 		text.WriteString("\n")
 		y = v.draw(svg, g, slots, marks, title, y) + 2*gap

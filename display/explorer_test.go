@@ -1,0 +1,386 @@
+package display_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// explorerCase is one mode of an explorer, with the tensor it shows made
+// here with package tensor as the article makes it.
+type explorerCase struct {
+	key    string         // the mode's data-mode
+	x      *tensor.Tensor // the tensor shown
+	buffer string         // the buffer x reads
+	from   *tensor.Tensor // for a copy, the view of A its values came from
+	scan   string         // the pattern a scan reports
+}
+
+// explorerCases returns the modes of the explorer of a, whose own scan
+// reports baseScan.
+func explorerCases(a *tensor.Tensor, baseScan string) []explorerCase {
+	t := a.T()
+	return []explorerCase{
+		{"base", a, "A", nil, baseScan},
+		{"transpose", t, "A", nil, "jumps"},
+		{"slice", a.Slice(1, 1, tensor.End, 2), "A", nil, "jumps"},
+		{"expand", a.Select(0, 0).Expand(a.Size(0), a.Size(1)), "A", nil, "repeats"},
+		{"copy", t.Contiguous(), "B", t, "steps"},
+	}
+}
+
+var explorerIDPattern = regexp.MustCompile(`<div id="(tnb-explorer-[0-9]+-[0-9a-f]{8})"`)
+
+// explorerID returns the element id in an explorer's HTML.
+func explorerID(t *testing.T, html string) string {
+	t.Helper()
+	m := explorerIDPattern.FindStringSubmatch(html)
+	if m == nil {
+		t.Fatal("no explorer element in the HTML")
+	}
+	return m[1]
+}
+
+func TestExplorerGolden(t *testing.T) {
+	b := display.Explorer(tensor.Float32.Arange(12).View(3, 4)).Bundle()
+	for ext, mime := range map[string]string{"txt": display.MIMEPlain, "svg": display.MIMESVG} {
+		checkGolden(t, filepath.Join("testdata", "golden", "explorer."+ext), b[mime])
+	}
+}
+
+func TestExplorerForms(t *testing.T) {
+	for name, a := range map[string]*tensor.Tensor{
+		"article":   tensor.Float32.Arange(12).View(3, 4),
+		"crop":      tensor.Arange(30).View(5, 6).Index("1:4, 1:5"),
+		"transpose": tensor.Arange(12).View(4, 3).T(),
+		"16x16":     tensor.Randn(16, 16),
+		"bool":      tensor.Arange(6).View(2, 3).Gt(2),
+	} {
+		b := display.Explorer(a).Bundle()
+		checkForms(t, name, b)
+		html := b[display.MIMEHTML]
+		if strings.Contains(html, "http://") || strings.Contains(html, "https://") {
+			t.Errorf("%s: the HTML holds a URL", name)
+		}
+		if n := strings.Count(html, "</script"); n != 1 {
+			t.Errorf("%s: the HTML closes %d script elements, want the explorer's one", name, n)
+		}
+		for _, mime := range []string{display.MIMEPlain, display.MIMEHTML, display.MIMESVG} {
+			if b[mime] == "" {
+				t.Errorf("%s: no %s form", name, mime)
+			}
+		}
+	}
+}
+
+// Every bundle is a new explorer on the page, with an id of its own.
+func TestExplorerIDsDiffer(t *testing.T) {
+	e := display.Explorer(tensor.Arange(12).View(3, 4))
+	first, second := explorerID(t, e.Bundle()[display.MIMEHTML]), explorerID(t, e.Bundle()[display.MIMEHTML])
+	if first == second {
+		t.Fatalf("two bundles of one explorer share the id %s", first)
+	}
+}
+
+// When a.T is already contiguous, contiguous() copies nothing and the
+// copy mode reads A.
+func TestExplorerCopyOfContiguousTranspose(t *testing.T) {
+	text := display.Explorer(tensor.Arange(12).View(4, 3).T()).Bundle()[display.MIMEPlain]
+	for _, want := range []string{
+		"as given: a (3,4):(1,3), offset 0, not contiguous, reads A",
+		"contiguous copy: a.T.contiguous() (4,3):(3,1), offset 0, contiguous, reads A\na.T is already contiguous",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text form lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "B:") {
+		t.Errorf("the text form draws a buffer B though nothing was copied:\n%s", text)
+	}
+}
+
+func TestExplorerRefusals(t *testing.T) {
+	err := tensor.Try(func() { display.Explorer(tensor.Arange(24).View(2, 3, 4)).Bundle() })
+	if err == nil || !strings.Contains(err.Error(), "explorer expects a matrix (a 2-D tensor), got a tensor of shape (2, 3, 4)") {
+		t.Errorf("the explorer of a 3-D tensor: %v", err)
+	}
+	for name, c := range map[string]struct {
+		a    *tensor.Tensor
+		want string
+	}{
+		"too big":   {tensor.Zeros(17, 3), "The explorer draws matrices of 2 to 16 rows and columns, and a has shape (17, 3)"},
+		"one row":   {tensor.Zeros(1, 5), "The explorer draws matrices of 2 to 16 rows and columns, and a has shape (1, 5)"},
+		"big store": {tensor.Zeros(40, 40).Index(":3, :3"), "The explorer draws storages of at most 256 slots, and a is a view into one of 1600"},
+	} {
+		b := display.Explorer(c.a).Bundle()
+		checkForms(t, name, b)
+		if !strings.HasPrefix(b[display.MIMEPlain], c.want) || !strings.Contains(b[display.MIMEHTML], c.want) {
+			t.Errorf("%s: the explorer says %q", name, b[display.MIMEPlain])
+		}
+		if strings.Contains(b[display.MIMEHTML], "<script") {
+			t.Errorf("%s: a refusal carries a script", name)
+		}
+	}
+}
+
+// explorerState is what an explorer in the page shows.
+type explorerState struct {
+	Ready    bool     `json:"ready"`
+	Fallback bool     `json:"fallback"` // the text shown before the script runs is still there
+	Mode     string   `json:"mode"`
+	Cells    []string `json:"cells"` // data-index of the highlighted cells
+	Slots    []string `json:"slots"` // buffer:slot of the highlighted slots
+	From     []string `json:"from"`  // buffer:slot of the slots a copy came from
+	Read     string   `json:"read"`
+	Formula  string   `json:"formula"`
+	Scan     string   `json:"scan"`
+	Verdict  string   `json:"verdict"`
+	Trail    []string `json:"trail"` // the slots a scan has read
+}
+
+const explorerStateJS = `(function (root) {
+  function slots(sel) {
+    return Array.from(root.querySelectorAll(sel), function (s) {
+      return s.closest(".tx-buffer").getAttribute("data-buffer") + ":" + s.getAttribute("data-slot");
+    });
+  }
+  function text(sel) { const n = root.querySelector(sel); return n ? n.textContent : ""; }
+  return {
+    ready: root.hasAttribute("data-ready"),
+    fallback: root.querySelector(".tx-fallback") !== null,
+    mode: root.getAttribute("data-mode") || "",
+    cells: Array.from(root.querySelectorAll(".tx-cell.tx-on"), function (c) { return c.getAttribute("data-index"); }),
+    slots: slots(".tx-slot.tx-on"),
+    from: slots(".tx-slot.tx-from"),
+    read: text(".tx-read-line"),
+    formula: text(".tx-formula"),
+    scan: root.getAttribute("data-scan") || "",
+    verdict: text(".tx-verdict"),
+    trail: Array.from(root.querySelectorAll(".tx-trail .tx-chip"), function (c) { return c.textContent; })
+  };
+})(document.getElementById(%q))`
+
+// explorerStateOf reads what the explorer with the given id shows.
+func explorerStateOf(t *testing.T, ctx context.Context, id string) explorerState {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[explorerState](fmt.Sprintf(explorerStateJS, id)))
+	if err != nil {
+		t.Fatalf("reading explorer %s: %v", id, err)
+	}
+	return s
+}
+
+// explorerClick clicks the element sel selects.
+func explorerClick(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		t.Fatalf("clicking %s: %v", sel, err)
+	}
+}
+
+// checkExplorerCell clicks the cell idx of the mode shown and checks the slot
+// highlighted and the formula against package tensor's Address.
+func checkExplorerCell(t *testing.T, ctx context.Context, id string, m explorerCase, idx []int) {
+	t.Helper()
+	i, j := idx[0], idx[1]
+	explorerClick(t, ctx, fmt.Sprintf(`#%s .tx-cell[data-index="%d,%d"]`, id, i, j))
+	s := explorerStateOf(t, ctx, id)
+	addr := m.x.Address(i, j)
+	where := fmt.Sprintf("explorer %s, mode %s, cell [%d, %d]", id, m.key, i, j)
+	if want := []string{fmt.Sprintf("%d,%d", i, j)}; !slices.Equal(s.Cells, want) {
+		t.Errorf("%s: highlighted cells %q, want %q", where, s.Cells, want)
+	}
+	if want := []string{fmt.Sprintf("%s:%d", m.buffer, addr)}; !slices.Equal(s.Slots, want) {
+		t.Errorf("%s: highlighted slots %q, want %q (Address)", where, s.Slots, want)
+	}
+	formula := fmt.Sprintf("%d + %d·%d + %d·%d = %d", m.x.StorageOffset(), i, m.x.Stride(0), j, m.x.Stride(1), addr)
+	if s.Formula != formula {
+		t.Errorf("%s: formula %q, want %q", where, s.Formula, formula)
+	}
+	var from []string
+	if m.from != nil {
+		from = []string{fmt.Sprintf("A:%d", m.from.Address(i, j))}
+	}
+	if !slices.Equal(s.From, from) {
+		t.Errorf("%s: slots marked as copied from %q, want %q", where, s.From, from)
+	}
+}
+
+// runExplorerScan scans the mode shown with no delay between steps, waits for
+// the verdict and checks it and the trail of slots read.
+func runExplorerScan(t *testing.T, ctx context.Context, id string, m explorerCase) explorerState {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById(%q).setAttribute("data-scan-delay", "0")`, id))); err != nil {
+		t.Fatal(err)
+	}
+	explorerClick(t, ctx, "#"+id+" .tx-scan")
+	done := fmt.Sprintf(`(function (s) { return s !== "running" && s; })(document.getElementById(%q).getAttribute("data-scan"))`, id)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[string](done, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("explorer %s, mode %s: the scan did not finish: %v", id, m.key, err)
+	}
+	s := explorerStateOf(t, ctx, id)
+	if s.Scan != m.scan {
+		t.Errorf("explorer %s, mode %s: the scan reports %q, want %q", id, m.key, s.Scan, m.scan)
+	}
+	var trail []string
+	for i := range m.x.Size(0) {
+		for j := range m.x.Size(1) {
+			trail = append(trail, fmt.Sprint(m.x.Address(i, j)))
+		}
+	}
+	if !slices.Equal(s.Trail, trail) {
+		t.Errorf("explorer %s, mode %s: the scan read %q, want %q", id, m.key, s.Trail, trail)
+	}
+	return s
+}
+
+// exploreAllModes selects every mode of an explorer, clicks cells and scans.
+func exploreAllModes(t *testing.T, ctx context.Context, id string, modes []explorerCase) {
+	t.Helper()
+	for _, m := range modes {
+		explorerClick(t, ctx, fmt.Sprintf(`#%s .tx-mode[data-mode="%s"]`, id, m.key))
+		if s := explorerStateOf(t, ctx, id); s.Mode != m.key {
+			t.Errorf("explorer %s shows mode %q after its %s button was clicked", id, s.Mode, m.key)
+		}
+		rows, cols := m.x.Size(0), m.x.Size(1)
+		for _, idx := range [][]int{{0, 1}, {1, 0}, {rows - 1, cols - 1}} {
+			checkExplorerCell(t, ctx, id, m, idx)
+		}
+		runExplorerScan(t, ctx, id, m)
+	}
+}
+
+// insertLikeFrontEnd appends an output's HTML to the page in a div of
+// the given class, as a notebook front end inserts it: "lab" as
+// JupyterLab does (innerHTML while detached, each script replaced by a
+// clone, then attached), "classic" as Notebook 6's jQuery does (attached,
+// then a copy of each script run in the head).
+const insertLikeFrontEndJS = `(function (html, style, className) {
+  const out = document.createElement("div");
+  out.className = className;
+  out.innerHTML = html;
+  const scripts = Array.from(out.querySelectorAll("script"));
+  if (style === "lab") {
+    scripts.forEach(function (old) {
+      const s = document.createElement("script");
+      s.textContent = old.textContent;
+      old.parentNode.replaceChild(s, old);
+    });
+    document.body.appendChild(out);
+    return;
+  }
+  document.body.appendChild(out);
+  scripts.forEach(function (old) {
+    const s = document.createElement("script");
+    s.text = old.textContent;
+    document.head.appendChild(s).parentNode.removeChild(s);
+  });
+})(%s, %q, %q)`
+
+func insertLikeFrontEnd(t *testing.T, ctx context.Context, html, style, className string) {
+	t.Helper()
+	htmlJSON, err := json.Marshal(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(insertLikeFrontEndJS, htmlJSON, style, className))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestExplorerInBrowser(t *testing.T) {
+	ctx := browser(t)
+	a1 := tensor.Float32.Arange(12).View(3, 4)
+	a2 := tensor.Arange(30).View(5, 6).Index("1:4, 1:5") // a crop: offset 7, strides (6, 1)
+	e1, e2 := display.Explorer(a1).Bundle()[display.MIMEHTML], display.Explorer(a2).Bundle()[display.MIMEHTML]
+	id1, id2 := explorerID(t, e1), explorerID(t, e2)
+	page := pageOf(e1, display.Layout(a1.T()).Bundle()[display.MIMEHTML], e2, display.Grid(a2).Bundle()[display.MIMEHTML])
+	errs := openPage(t, ctx, page)
+
+	for _, id := range []string{id1, id2} {
+		s := explorerStateOf(t, ctx, id)
+		if !s.Ready || s.Fallback || s.Mode != "base" {
+			t.Fatalf("explorer %s did not start: %+v", id, s)
+		}
+	}
+
+	// The article's examples, word for word.
+	modes1 := explorerCases(a1, "steps")
+	explorerClick(t, ctx, "#"+id1+` .tx-mode[data-mode="slice"]`)
+	explorerClick(t, ctx, "#"+id1+` .tx-cell[data-index="1,0"]`)
+	if s := explorerStateOf(t, ctx, id1); s.Formula != "1 + 1·4 + 0·2 = 5" || s.Read != "a[:, 1::2][1, 0] reads A[5] (value 5.)" {
+		t.Errorf("a[:, 1::2][1, 0]: %q and %q", s.Read, s.Formula)
+	}
+	explorerClick(t, ctx, "#"+id1+` .tx-mode[data-mode="transpose"]`)
+	if s := explorerStateOf(t, ctx, id1); s.Read != "a.T[1, 0] reads A[1] (value 1.)" {
+		t.Errorf("switching to the transpose kept [1, 0] selected? %q", s.Read)
+	}
+	explorerClick(t, ctx, "#"+id1+` .tx-cell[data-index="0,1"]`)
+	if s := explorerStateOf(t, ctx, id1); s.Read != "a.T[0, 1] reads A[4] (value 4.)" || s.Formula != "0 + 0·1 + 1·4 = 4" {
+		t.Errorf("a.T[0, 1]: %q and %q", s.Read, s.Formula)
+	}
+	if s := runExplorerScan(t, ctx, id1, modes1[1]); s.Verdict != "Jumps: the reads skip through storage by +4, -7 instead of moving one slot at a time." {
+		t.Errorf("the transpose's verdict: %q", s.Verdict)
+	}
+	explorerClick(t, ctx, "#"+id1+` .tx-mode[data-mode="copy"]`)
+	explorerClick(t, ctx, "#"+id1+` .tx-cell[data-index="0,1"]`)
+	if s := explorerStateOf(t, ctx, id1); s.Read != "a.T.contiguous()[0, 1] reads B[1] (value 4.), copied from A[4]" ||
+		s.Formula != "0 + 0·3 + 1·1 = 1" || !slices.Equal(s.Slots, []string{"B:1"}) || !slices.Equal(s.From, []string{"A:4"}) {
+		t.Errorf("a.T.contiguous()[0, 1]: %+v", s)
+	}
+
+	// Clicks in explorer 1 leave explorer 2 as it was.
+	explorerClick(t, ctx, "#"+id2+` .tx-mode[data-mode="expand"]`)
+	explorerClick(t, ctx, "#"+id2+` .tx-cell[data-index="2,1"]`)
+	before := explorerStateOf(t, ctx, id2)
+	exploreAllModes(t, ctx, id1, modes1)
+	if after := explorerStateOf(t, ctx, id2); !reflect.DeepEqual(after, before) {
+		t.Errorf("explorer 2 changed while explorer 1 was used:\nbefore %+v\nafter  %+v", before, after)
+	}
+	exploreAllModes(t, ctx, id2, explorerCases(a2, "jumps"))
+
+	// Explorers inserted as JupyterLab and Notebook 6 insert outputs start
+	// and respond, and so do two views of one output in JupyterLab, which
+	// share an id.
+	lab := display.Explorer(tensor.Arange(6).View(2, 3)).Bundle()[display.MIMEHTML]
+	insertLikeFrontEnd(t, ctx, lab, "lab", "lab-1")
+	insertLikeFrontEnd(t, ctx, lab, "lab", "lab-2")
+	insertLikeFrontEnd(t, ctx, display.Explorer(tensor.Arange(6).View(2, 3)).Bundle()[display.MIMEHTML], "classic", "classic")
+	started, err := chromedp.Run(ctx, chromedp.Evaluate[[]bool](
+		`Array.from(document.querySelectorAll(".lab-1 > div, .lab-2 > div, .classic > div"), function (r) { return r.hasAttribute("data-ready"); })`))
+	if err != nil || !slices.Equal(started, []bool{true, true, true}) {
+		t.Fatalf("explorers inserted like JupyterLab (twice) and Notebook 6: started %v (%v)", started, err)
+	}
+	explorerClick(t, ctx, `.lab-2 .tx-cell[data-index="1,2"]`)
+	explorerClick(t, ctx, `.classic .tx-cell[data-index="1,1"]`)
+	formulas, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll(".lab-1 .tx-formula, .lab-2 .tx-formula, .classic .tx-formula"), function (f) { return f.textContent; })`))
+	if want := []string{"0 + 0·3 + 0·1 = 0", "0 + 1·3 + 2·1 = 5", "0 + 1·3 + 1·1 = 4"}; err != nil || !slices.Equal(formulas, want) {
+		t.Errorf("explorers inserted like JupyterLab (twice) and Notebook 6: formulas %q, want %q (%v)", formulas, want, err)
+	}
+
+	// Leave the article's copy mode and an expand scan on screen.
+	explorerClick(t, ctx, "#"+id1+` .tx-mode[data-mode="copy"]`)
+	explorerClick(t, ctx, "#"+id1+` .tx-cell[data-index="0,1"]`)
+	explorerClick(t, ctx, "#"+id2+` .tx-mode[data-mode="expand"]`)
+	runExplorerScan(t, ctx, id2, explorerCases(a2, "jumps")[3])
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saveArtifact(t, "explorer.png", png)
+	if e := errs.all(); len(e) > 0 {
+		t.Errorf("JavaScript errors: %q", e)
+	}
+}

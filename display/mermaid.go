@@ -1,0 +1,110 @@
+package display
+
+import (
+	"fmt"
+	"html"
+	"math/rand/v2"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Mermaid draws a hand-written Mermaid diagram (https://mermaid.js.org).
+// Its bundle holds the source as text/vnd.mermaid, which JupyterLab 4.1
+// and Notebook 7.1 and later render themselves; as text/plain; and as
+// self-contained HTML that shows the source and, on pages that have
+// loaded Mermaid JS (window.mermaid, version 10 or 11), replaces it with
+// the drawn diagram. Where Mermaid is missing or refuses the source, the
+// source stays readable, with a short note in the second case.
+//
+//	display.Show(display.Mermaid("flowchart LR\n  x -->|transpose| y"))
+func Mermaid(src string) Renderer { return mermaid(src) }
+
+type mermaid string
+
+// Bundle returns the diagram's forms. Every call gives the HTML fresh
+// element ids, so that one page can hold the same diagram twice.
+func (m mermaid) Bundle() Bundle {
+	src := string(m)
+	return Bundle{MIMEPlain: src, MIMEMermaid: src, MIMEHTML: mermaidHTML(src)}
+}
+
+// mermaidPage is the HTML form of a diagram: the source in a <pre>, and a
+// script that draws it with the page's Mermaid into a new element before
+// the <pre>, then removes the <pre>. If the page is still loading, the
+// script waits for the load event, so that a Mermaid loaded later in the
+// page (as a deferred or module script) is used too. If Mermaid fails, its
+// element is removed (with the error picture it may have drawn) and a note
+// follows the source. Arguments: the container's id, the font, the text
+// colour and the escaped source.
+const mermaidPage = `<div id="%[1]s" class="tensornb-mermaid" style="overflow-x:auto;max-width:100%%">
+<pre style="margin:0;font-family:%[2]s;font-size:12px;color:%[3]s">%[4]s</pre>
+<script>
+(function () {
+  var box = document.getElementById("%[1]s");
+  function draw() {
+    var m = window.mermaid;
+    var pre = box.querySelector("pre");
+    if (!m || typeof m.render !== "function") {
+      return;
+    }
+    var fig = document.createElement("div");
+    box.insertBefore(fig, pre);
+    function fail(e) {
+      fig.remove();
+      var note = document.createElement("p");
+      note.className = "tensornb-mermaid-note";
+      note.style.cssText = "margin:4px 0;font-family:%[2]s;font-size:12px;color:#b91c1c";
+      var msg = String((e && e.message) || e);
+      note.textContent = "Mermaid could not draw this diagram: " + msg.split("\n")[0];
+      note.title = msg;
+      box.appendChild(note);
+    }
+    try {
+      m.render("%[1]s-svg", pre.textContent, fig).then(function (r) {
+        fig.innerHTML = r.svg;
+        pre.remove();
+        if (r.bindFunctions) {
+          r.bindFunctions(fig);
+        }
+      }).catch(fail);
+    } catch (e) {
+      fail(e);
+    }
+  }
+  if (window.mermaid || document.readyState === "complete") {
+    draw();
+  } else {
+    window.addEventListener("load", draw);
+  }
+})();
+</script>
+</div>`
+
+// mermaidHTML returns the HTML form of a diagram with a new random id,
+// unique across the outputs of the separate processes that fill a
+// notebook.
+func mermaidHTML(src string) string {
+	id := fmt.Sprintf("tensornb-mermaid-%016x", rand.Uint64())
+	return fmt.Sprintf(mermaidPage, id, font, ink, html.EscapeString(src))
+}
+
+// mermaidText escapes s for a quoted Mermaid label or title. Letters,
+// digits, spaces, non-ASCII characters and the punctuation ( ) [ ] , . -
+// + * / = _ ' ! ? stay as they are; every other character becomes a
+// Mermaid entity code (#58; for ":"), which Mermaid shows as the character
+// itself. So quotes cannot end the label, "#", "&" and "<" cannot start an
+// entity or a tag, "%%" cannot start a directive, "$$" cannot start math,
+// "`" cannot start Markdown, and ":" keeps Mermaid from mistaking a label
+// for a style with a colour in it.
+func mermaidText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= utf8.RuneSelf || r == ' ' || unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("()[],.-+*/=_'!?", r) {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "#%d;", r)
+		}
+	}
+	return b.String()
+}
