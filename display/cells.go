@@ -81,6 +81,21 @@ func cellText(dt tensor.DType, v float64) string {
 	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
 }
 
+// indexedRows returns the first two rows of a text table over positions:
+// the positions themselves and the values there, "…" at gaps.
+func indexedRows(positions []int, value func(i int) string) [][]string {
+	rows := [][]string{{}, {}}
+	for _, i := range positions {
+		if i == gapIndex {
+			rows[0], rows[1] = append(rows[0], "…"), append(rows[1], "…")
+			continue
+		}
+		rows[0] = append(rows[0], strconv.Itoa(i))
+		rows[1] = append(rows[1], value(i))
+	}
+	return rows
+}
+
 // fit shortens s to at most n characters, marking the cut with "…".
 func fit(s string, n int) string {
 	r := []rune(s)

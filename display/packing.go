@@ -127,15 +127,7 @@ func (p packing) Bundle() Bundle {
 	positions := shownIndices(n, n > summarizeAbove)
 
 	labels := []string{"position", "value"}
-	rows := [][]string{{}, {}}
-	for _, i := range positions {
-		if i == gapIndex {
-			rows[0], rows[1] = append(rows[0], "…"), append(rows[1], "…")
-			continue
-		}
-		rows[0] = append(rows[0], fmt.Sprint(i))
-		rows[1] = append(rows[1], cellText(p.values.DType(), p.values.At(i)))
-	}
+	rows := indexedRows(positions, func(i int) string { return cellText(p.values.DType(), p.values.At(i)) })
 	for _, c := range p.conventions {
 		labels = append(labels, c.Name+" "+c.pattern())
 		row := []string{}

@@ -109,15 +109,7 @@ func (v views) Bundle() Bundle {
 		title := fmt.Sprintf("storage %s: %d × %s (%d bytes)", g.name, g.storage.Len(), g.storage.DType(), g.storage.NBytes())
 
 		labels := []string{"slot", "value"}
-		rows := [][]string{{}, {}}
-		for _, slot := range slots {
-			if slot == gapIndex {
-				rows[0], rows[1] = append(rows[0], "…"), append(rows[1], "…")
-				continue
-			}
-			rows[0] = append(rows[0], fmt.Sprint(slot))
-			rows[1] = append(rows[1], cellText(g.storage.DType(), g.storage.At(slot)))
-		}
+		rows := indexedRows(slots, func(slot int) string { return cellText(g.storage.DType(), g.storage.At(slot)) })
 		for m, i := range g.members {
 			labels = append(labels, v[i].Name)
 			row := make([]string, len(slots))
