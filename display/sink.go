@@ -7,6 +7,7 @@ import (
 
 	"github.com/janpfeifer/gonb/gonbui"
 	"github.com/janpfeifer/gonb/gonbui/protocol"
+	"github.com/tensornb/tensornb/tensor"
 )
 
 // A Sink delivers bundles to a front end. id is empty for a new output;
@@ -48,6 +49,9 @@ func Update(id string, v Renderer) { show(v, id) }
 // form goes to standard output and the reason to standard error, so that
 // no output is lost.
 func show(v Renderer, id string) {
+	if v == nil {
+		panic(&tensor.Error{Op: "show", Class: "TypeError", Message: "show(): nothing to show: the Renderer is nil"})
+	}
 	b := v.Bundle()
 	if err := currentSink().Display(b, id); err != nil {
 		fmt.Fprintf(os.Stderr, "display: %v; showing the text form instead\n", err)
