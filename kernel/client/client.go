@@ -1,0 +1,279 @@
+// Package client is a Jupyter client in Go: it connects to a kernel's
+// sockets, sends requests, and gathers the replies and iopub messages they
+// cause. The tests of package front use it, and so does the GoNB engine,
+// which drives GoNB as a child kernel.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+
+	"github.com/tensornb/tensornb/kernel/wire"
+)
+
+// A Client talks to one kernel.
+type Client struct {
+	signer  *wire.Signer
+	session string
+	id      []byte
+
+	shell, control, stdin, iopub, hb zmq4.Socket
+	sendMu                           sync.Mutex
+
+	mu      sync.Mutex
+	waiting map[string]*call // by request msg_id
+	onInput func(prompt string, password bool) string
+}
+
+// OnInput sets the function that answers the kernel's input requests;
+// until one is set, they are answered with an empty line.
+func (c *Client) OnInput(answer func(prompt string, password bool) string) {
+	c.mu.Lock()
+	c.onInput = answer
+	c.mu.Unlock()
+}
+
+// A call is a request in flight: its reply and the iopub messages it
+// causes, up to the kernel's idle status.
+type call struct {
+	reply  chan *wire.Message
+	iopub  chan *wire.Message
+	closed bool
+}
+
+// Dial connects to the kernel of a connection file.
+func Dial(ctx context.Context, conn *wire.Connection) (*Client, error) {
+	signer, err := conn.Signer()
+	if err != nil {
+		return nil, err
+	}
+	session := wire.NewID()
+	c := &Client{signer: signer, session: session, id: []byte(session), waiting: map[string]*call{}}
+	identity := zmq4.WithID(zmq4.SocketIdentity(session))
+	c.shell, c.control, c.stdin = zmq4.NewDealer(ctx, identity), zmq4.NewDealer(ctx, identity), zmq4.NewDealer(ctx, identity)
+	c.iopub, c.hb = zmq4.NewSub(ctx), zmq4.NewReq(ctx)
+	for _, d := range []struct {
+		s    zmq4.Socket
+		port int
+	}{{c.shell, conn.ShellPort}, {c.control, conn.ControlPort}, {c.stdin, conn.StdinPort}, {c.iopub, conn.IOPubPort}, {c.hb, conn.HBPort}} {
+		if err := d.s.Dial(conn.Endpoint(d.port)); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("connecting to %s: %w", conn.Endpoint(d.port), err)
+		}
+	}
+	if err := c.iopub.SetOption(zmq4.OptionSubscribe, ""); err != nil {
+		c.Close()
+		return nil, err
+	}
+	go c.receive(c.shell, func(m *wire.Message) { c.deliver(m, func(cl *call) chan *wire.Message { return cl.reply }) })
+	go c.receive(c.control, func(m *wire.Message) { c.deliver(m, func(cl *call) chan *wire.Message { return cl.reply }) })
+	go c.receive(c.iopub, func(m *wire.Message) { c.deliver(m, func(cl *call) chan *wire.Message { return cl.iopub }) })
+	go c.receive(c.stdin, c.answerInput)
+	return c, nil
+}
+
+// Close closes the client's sockets.
+func (c *Client) Close() {
+	for _, s := range []zmq4.Socket{c.shell, c.control, c.stdin, c.iopub, c.hb} {
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+func (c *Client) receive(s zmq4.Socket, handle func(*wire.Message)) {
+	for {
+		raw, err := s.Recv()
+		if err != nil {
+			return
+		}
+		if m, err := c.signer.Decode(raw.Frames); err == nil {
+			handle(m)
+		}
+	}
+}
+
+// deliver hands a message to the call it answers, on the channel pick
+// chooses.
+func (c *Client) deliver(m *wire.Message, pick func(*call) chan *wire.Message) {
+	var parent wire.Header
+	if json.Unmarshal(m.ParentHeader, &parent) != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cl, ok := c.waiting[parent.MsgID]; ok && !cl.closed {
+		select {
+		case pick(cl) <- m:
+		default: // a call that stopped listening
+		}
+	}
+}
+
+func (c *Client) answerInput(m *wire.Message) {
+	if m.Type() != "input_request" {
+		return
+	}
+	var req struct {
+		Prompt   string `json:"prompt"`
+		Password bool   `json:"password"`
+	}
+	_ = m.Decode(&req)
+	c.mu.Lock()
+	answer := c.onInput
+	c.mu.Unlock()
+	value := ""
+	if answer != nil {
+		value = answer(req.Prompt, req.Password)
+	}
+	reply, err := wire.NewMessage("input_reply", c.session, m, map[string]any{"value": value})
+	if err == nil {
+		_ = c.send(c.stdin, reply)
+	}
+}
+
+func (c *Client) send(s zmq4.Socket, m *wire.Message) error {
+	frames, err := c.signer.Encode(m)
+	if err != nil {
+		return err
+	}
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	return s.SendMulti(zmq4.NewMsgFrom(frames...))
+}
+
+// Channel names a socket requests are sent on.
+type Channel int
+
+// The channels requests go on.
+const (
+	Shell Channel = iota
+	Control
+)
+
+// Call sends a request of msgType with content on a channel, calls onIOPub
+// (if not nil) with every iopub message the request causes, and returns
+// the reply once the kernel is idle again.
+func (c *Client) Call(ctx context.Context, ch Channel, msgType string, content any, onIOPub func(*wire.Message)) (*wire.Message, error) {
+	req, err := wire.NewMessage(msgType, c.session, nil, content)
+	if err != nil {
+		return nil, err
+	}
+	return c.CallMessage(ctx, ch, req, onIOPub)
+}
+
+// CallMessage is Call with a message already made.
+func (c *Client) CallMessage(ctx context.Context, ch Channel, req *wire.Message, onIOPub func(*wire.Message)) (*wire.Message, error) {
+	frames, err := c.signer.Encode(req)
+	if err != nil {
+		return nil, err
+	}
+	return c.callFrames(ctx, ch, frames, req.Header.MsgID, req.Type(), onIOPub)
+}
+
+// CallFrames sends frames as they are on the shell channel and waits, as
+// Call does, for what answers the message msgID: for tests of what a
+// kernel does with a forged or malformed message.
+func (c *Client) CallFrames(ctx context.Context, frames [][]byte, msgID string) (*wire.Message, error) {
+	return c.callFrames(ctx, Shell, frames, msgID, "request", nil)
+}
+
+func (c *Client) callFrames(ctx context.Context, ch Channel, frames [][]byte, msgID, msgType string, onIOPub func(*wire.Message)) (*wire.Message, error) {
+	cl := &call{reply: make(chan *wire.Message, 1), iopub: make(chan *wire.Message, 1024)}
+	c.mu.Lock()
+	c.waiting[msgID] = cl
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		cl.closed = true
+		delete(c.waiting, msgID)
+		c.mu.Unlock()
+	}()
+	s := c.shell
+	if ch == Control {
+		s = c.control
+	}
+	c.sendMu.Lock()
+	err := s.SendMulti(zmq4.NewMsgFrom(frames...))
+	c.sendMu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	var reply *wire.Message
+	idle := false
+	for reply == nil || !idle {
+		select {
+		case <-ctx.Done():
+			return reply, fmt.Errorf("waiting for the %s reply: %w", msgType, ctx.Err())
+		case reply = <-cl.reply:
+		case m := <-cl.iopub:
+			if m.Type() == "status" && statusOf(m) == "idle" {
+				idle = true
+				continue
+			}
+			if onIOPub != nil && m.Type() != "status" {
+				onIOPub(m)
+			}
+		}
+	}
+	return reply, nil
+}
+
+func statusOf(m *wire.Message) string {
+	var s struct {
+		State string `json:"execution_state"`
+	}
+	_ = m.Decode(&s)
+	return s.State
+}
+
+// WaitReady asks for kernel_info until a reply and its iopub status both
+// arrive, which shows that the iopub subscription is live: messages
+// published before the subscriber joined are otherwise lost.
+func (c *Client) WaitReady(ctx context.Context) error {
+	for {
+		attempt, cancel := context.WithTimeout(ctx, time.Second)
+		_, err := c.Call(attempt, Shell, "kernel_info_request", map[string]any{}, nil)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("the kernel did not answer: %w", ctx.Err())
+		}
+	}
+}
+
+// Heartbeat pings the kernel's heartbeat socket once.
+func (c *Client) Heartbeat(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() {
+		if err := c.hb.Send(zmq4.NewMsgString("ping")); err != nil {
+			done <- err
+			return
+		}
+		msg, err := c.hb.Recv()
+		if err == nil && string(msg.Bytes()) != "ping" {
+			err = errors.New("the heartbeat echoed something else")
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Signer returns the signer the client signs with, for tests.
+func (c *Client) Signer() *wire.Signer { return c.signer }
+
+// Session returns the client's session id.
+func (c *Client) Session() string { return c.session }

@@ -1,0 +1,65 @@
+package front
+
+import (
+	"context"
+	"fmt"
+)
+
+// An Engine runs the cells a Kernel receives. The Kernel owns the
+// protocol: counts, history, busy and idle, replies; an Engine only runs
+// code and reports what it produced.
+type Engine interface {
+	// Execute runs code, sending what it produces to out. It returns nil
+	// if the cell ran to completion, a *CellError if it failed, and a
+	// *CellError named "Interrupted" soon after ctx is cancelled, which is
+	// how an interrupt reaches it.
+	Execute(ctx context.Context, code string, out Output) error
+
+	// Complete returns the completions at cursor (a rune offset) in code.
+	Complete(ctx context.Context, code string, cursor int) (Completion, error)
+
+	// Inspect returns what is known of the name at cursor in code, as a
+	// MIME bundle, or found = false.
+	Inspect(ctx context.Context, code string, cursor, detail int) (data map[string]any, found bool, err error)
+
+	// Shutdown stops the engine; with restart, it is started afresh.
+	Shutdown(restart bool) error
+}
+
+// Output receives what a running cell produces, in order.
+type Output interface {
+	// Stream writes text to "stdout" or "stderr".
+	Stream(name, text string)
+	// Display shows a MIME bundle; with id it is a display that can be
+	// updated, and with update it replaces the display of that id.
+	Display(data, metadata map[string]any, id string, update bool)
+	// Result shows the value of the cell's last expression, Out[n].
+	Result(data, metadata map[string]any)
+	// ClearOutput clears the cell's output, when the next output arrives if
+	// wait.
+	ClearOutput(wait bool)
+	// Input asks the user for a line of text, if the client allows it.
+	Input(prompt string, password bool) (string, error)
+}
+
+// A CellError is a cell that failed: the exception name, its message, and
+// the traceback lines, as a Jupyter error output carries them.
+type CellError struct {
+	Name      string
+	Value     string
+	Traceback []string
+}
+
+func (e *CellError) Error() string { return fmt.Sprintf("%s: %s", e.Name, e.Value) }
+
+// Interrupted is the error of a cell stopped by an interrupt.
+func Interrupted() *CellError {
+	return &CellError{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
+}
+
+// A Completion is a complete_reply's content.
+type Completion struct {
+	Matches     []string
+	CursorStart int
+	CursorEnd   int
+}

@@ -1,0 +1,300 @@
+// Package front is the Jupyter-facing half of the tensornb kernel: it
+// serves the messaging protocol on the five ZeroMQ sockets of a connection
+// file, signs and checks every message, keeps execution counts and
+// history, answers is_complete itself, and runs cells on an Engine.
+package front
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+
+	"github.com/tensornb/tensornb/kernel/wire"
+)
+
+// Info describes the kernel in kernel_info replies.
+type Info struct {
+	Implementation string // "tensornb"
+	Version        string // the kernel's version
+	GoVersion      string // the language version, such as "1.26.8"
+	Banner         string
+	HelpLinks      []HelpLink
+}
+
+// A HelpLink is an entry of the front end's Help menu.
+type HelpLink struct {
+	Text string `json:"text"`
+	URL  string `json:"url"`
+}
+
+// A Kernel serves one connection file's sockets.
+type Kernel struct {
+	info    Info
+	engine  Engine
+	signer  *wire.Signer
+	conn    *wire.Connection
+	session string
+	log     *log.Logger
+
+	shell, control, stdin, iopub, hb *socket
+	inputs                           chan *wire.Message // input_reply messages from stdin
+
+	mu      sync.Mutex
+	count   int                // the execution count
+	history []historyEntry     // this session's inputs
+	cancel  context.CancelFunc // interrupts the running cell, if any
+	done    chan struct{}      // closed at shutdown
+}
+
+// A socket is a ZeroMQ socket whose sends are serialized: the shell, the
+// control loop and a running cell may all write to iopub at once.
+type socket struct {
+	zmq4.Socket
+	mu sync.Mutex
+}
+
+func (s *socket) sendFrames(frames [][]byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.SendMulti(zmq4.NewMsgFrom(frames...))
+}
+
+// New returns a kernel for the connection, running cells on engine.
+func New(conn *wire.Connection, engine Engine, info Info) (*Kernel, error) {
+	signer, err := conn.Signer()
+	if err != nil {
+		return nil, err
+	}
+	return &Kernel{
+		info:    info,
+		engine:  engine,
+		signer:  signer,
+		conn:    conn,
+		session: wire.NewID(),
+		log:     log.New(os.Stderr, "tensornb: ", log.LstdFlags),
+		inputs:  make(chan *wire.Message, 1),
+		done:    make(chan struct{}),
+	}, nil
+}
+
+// Run listens on the connection's sockets and serves requests until a
+// shutdown_request arrives or ctx is cancelled.
+func (k *Kernel) Run(ctx context.Context) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	listen := func(s zmq4.Socket, port int) (*socket, error) {
+		if err := s.Listen(k.conn.Endpoint(port)); err != nil {
+			return nil, fmt.Errorf("listening on %s: %w", k.conn.Endpoint(port), err)
+		}
+		return &socket{Socket: s}, nil
+	}
+	var err error
+	for _, l := range []struct {
+		dst  **socket
+		make func(context.Context, ...zmq4.Option) zmq4.Socket
+		port int
+	}{
+		{&k.shell, zmq4.NewRouter, k.conn.ShellPort},
+		{&k.control, zmq4.NewRouter, k.conn.ControlPort},
+		{&k.stdin, zmq4.NewRouter, k.conn.StdinPort},
+		{&k.iopub, zmq4.NewPub, k.conn.IOPubPort},
+		{&k.hb, zmq4.NewRep, k.conn.HBPort},
+	} {
+		if *l.dst, err = listen(l.make(ctx), l.port); err != nil {
+			return err
+		}
+		defer (*l.dst).Close()
+	}
+
+	queue := make(chan *wire.Message, 64)
+	go k.heartbeat()
+	go k.receive(k.control, func(m *wire.Message) { k.handleControl(ctx, m) })
+	go k.receive(k.stdin, func(m *wire.Message) {
+		if m.Type() == "input_reply" {
+			select {
+			case k.inputs <- m:
+			default:
+				k.log.Printf("dropped an input_reply nobody asked for")
+			}
+		}
+	})
+	go k.receive(k.shell, func(m *wire.Message) { queue <- m })
+	go k.serveShell(ctx, queue)
+	k.publish(nil, "status", map[string]any{"execution_state": "starting"})
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-k.done:
+		// ZeroMQ sends from queues: let the shutdown reply and the last
+		// status leave before the sockets close, as ZeroMQ's linger does.
+		time.Sleep(linger)
+		return nil
+	}
+}
+
+// linger is how long a kernel that shuts down keeps its sockets open.
+const linger = 250 * time.Millisecond
+
+// heartbeat echoes every ping.
+func (k *Kernel) heartbeat() {
+	for {
+		msg, err := k.hb.Recv()
+		if err != nil {
+			return
+		}
+		k.hb.mu.Lock()
+		err = k.hb.Send(msg)
+		k.hb.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// receive reads messages from s, drops those whose signature is missing or
+// wrong, and passes the others to handle.
+func (k *Kernel) receive(s *socket, handle func(*wire.Message)) {
+	for {
+		raw, err := s.Recv()
+		if err != nil {
+			return
+		}
+		m, err := k.signer.Decode(raw.Frames)
+		if errors.Is(err, wire.ErrBadSignature) {
+			k.log.Printf("dropped a message with a missing or wrong signature")
+			continue
+		}
+		if err != nil {
+			k.log.Printf("dropped a message: %v", err)
+			continue
+		}
+		handle(m)
+	}
+}
+
+// send signs and sends a message on s.
+func (k *Kernel) send(s *socket, m *wire.Message) {
+	frames, err := k.signer.Encode(m)
+	if err == nil {
+		err = s.sendFrames(frames)
+	}
+	if err != nil {
+		k.log.Printf("could not send %s: %v", m.Type(), err)
+	}
+}
+
+// reply answers request on the socket it came from.
+func (k *Kernel) reply(s *socket, request *wire.Message, msgType string, content any) {
+	m, err := wire.NewMessage(msgType, k.session, request, content)
+	if err != nil {
+		k.log.Print(err)
+		return
+	}
+	m.Identities = request.Identities
+	k.send(s, m)
+}
+
+// publish broadcasts a message on iopub, in reply to parent (or none).
+func (k *Kernel) publish(parent *wire.Message, msgType string, content any) {
+	m, err := wire.NewMessage(msgType, k.session, parent, content)
+	if err != nil {
+		k.log.Print(err)
+		return
+	}
+	m.Identities = [][]byte{[]byte(msgType)}
+	k.send(k.iopub, m)
+}
+
+// busy publishes the busy status for request, runs f, and publishes idle.
+func (k *Kernel) busy(request *wire.Message, f func()) {
+	k.publish(request, "status", map[string]any{"execution_state": "busy"})
+	defer k.publish(request, "status", map[string]any{"execution_state": "idle"})
+	f()
+}
+
+// handleControl answers a control message. It runs apart from the shell,
+// so that an interrupt reaches a running cell.
+func (k *Kernel) handleControl(ctx context.Context, m *wire.Message) {
+	if m.Type() == "shutdown_request" {
+		// Stop serving only once the reply and the idle status are sent.
+		defer k.stop()
+	}
+	k.busy(m, func() {
+		switch m.Type() {
+		case "interrupt_request":
+			k.interrupt()
+			k.reply(k.control, m, "interrupt_reply", map[string]any{"status": "ok"})
+		case "shutdown_request":
+			k.shutdown(m)
+		case "kernel_info_request":
+			k.reply(k.control, m, "kernel_info_reply", k.kernelInfo())
+		default:
+			k.log.Printf("ignored a control message of type %q", m.Type())
+		}
+	})
+}
+
+// interrupt cancels the running cell, if any.
+func (k *Kernel) interrupt() {
+	k.mu.Lock()
+	cancel := k.cancel
+	k.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (k *Kernel) shutdown(m *wire.Message) {
+	var req struct {
+		Restart bool `json:"restart"`
+	}
+	_ = m.Decode(&req)
+	k.interrupt()
+	if err := k.engine.Shutdown(false); err != nil {
+		k.log.Printf("shutting the engine down: %v", err)
+	}
+	content := map[string]any{"status": "ok", "restart": req.Restart}
+	k.reply(k.control, m, "shutdown_reply", content)
+	k.publish(m, "shutdown_reply", content)
+}
+
+// stop ends Run.
+func (k *Kernel) stop() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	select {
+	case <-k.done:
+	default:
+		close(k.done)
+	}
+}
+
+func (k *Kernel) kernelInfo() map[string]any {
+	links := k.info.HelpLinks
+	if links == nil {
+		links = []HelpLink{}
+	}
+	return map[string]any{
+		"status":                 "ok",
+		"protocol_version":       wire.ProtocolVersion,
+		"implementation":         k.info.Implementation,
+		"implementation_version": k.info.Version,
+		"banner":                 k.info.Banner,
+		"help_links":             links,
+		"language_info": map[string]any{
+			"name":               "go",
+			"version":            k.info.GoVersion,
+			"mimetype":           "text/x-go",
+			"file_extension":     ".go",
+			"pygments_lexer":     "go",
+			"codemirror_mode":    "go",
+			"nbconvert_exporter": "script",
+		},
+	}
+}

@@ -1,0 +1,72 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+func TestEncodeDecodeRoundTrip(t *testing.T) {
+	s, err := NewSigner("secret", "hmac-sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent, _ := NewMessage("execute_request", "sess", nil, map[string]any{"code": "1+1"})
+	parent.Identities = [][]byte{[]byte("client-1")}
+	m, err := NewMessage("execute_reply", "sess", parent, map[string]any{"status": "ok", "execution_count": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Identities = parent.Identities
+	m.Buffers = [][]byte{{1, 2, 3}}
+	frames, err := s.Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(frames[0], []byte("client-1")) || !bytes.Equal(frames[1], delimiter) || len(frames[2]) != 64 {
+		t.Fatalf("frames start %q %q %q", frames[0], frames[1], frames[2])
+	}
+	got, err := s.Decode(frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parentHeader Header
+	if err := json.Unmarshal(got.ParentHeader, &parentHeader); err != nil || parentHeader.MsgID != parent.Header.MsgID {
+		t.Fatalf("parent header %s", got.ParentHeader)
+	}
+	var content struct {
+		Status string `json:"status"`
+	}
+	if err := got.Decode(&content); err != nil || content.Status != "ok" || got.Type() != "execute_reply" || len(got.Buffers) != 1 {
+		t.Fatalf("decoded %+v %+v", got, content)
+	}
+}
+
+// A message whose signature is missing or was made with another key is
+// refused, whatever it asks for.
+func TestForgedSignaturesAreRefused(t *testing.T) {
+	s, _ := NewSigner("secret", "")
+	forger, _ := NewSigner("guess", "")
+	m, _ := NewMessage("execute_request", "sess", nil, map[string]any{"code": "os.Exit(1)"})
+	frames, _ := forger.Encode(m)
+	if _, err := s.Decode(frames); !errors.Is(err, ErrBadSignature) {
+		t.Fatalf("forged signature: %v", err)
+	}
+	frames, _ = s.Encode(m)
+	frames[2] = nil
+	if _, err := s.Decode(frames); !errors.Is(err, ErrBadSignature) {
+		t.Fatalf("missing signature: %v", err)
+	}
+	frames, _ = s.Encode(m)
+	frames[5] = []byte(`{"code": "tampered"}`)
+	if _, err := s.Decode(frames); !errors.Is(err, ErrBadSignature) {
+		t.Fatalf("tampered content: %v", err)
+	}
+	if _, err := s.Decode([][]byte{[]byte("junk")}); err == nil {
+		t.Fatal("junk frames decoded")
+	}
+	if _, err := NewSigner("k", "hmac-md5"); err == nil {
+		t.Fatal("hmac-md5 accepted")
+	}
+}
