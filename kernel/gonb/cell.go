@@ -1,0 +1,170 @@
+package gonb
+
+import (
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"strings"
+)
+
+// A cell as people write it mixes imports, declarations and statements in
+// any order. GoNB wants declarations first and the statements that run,
+// if any, after a line "%%". arrange moves the statements below the
+// declarations and adds the marker, and remembers, for every line it
+// writes, the cell line it came from, so that errors can name the lines
+// the person wrote.
+type arranged struct {
+	code  string
+	lines []int // lines[i] is the cell line (from 1) of line i+1 of code; 0 for added lines
+}
+
+// cellLine maps a line of the arranged code back to the cell; 0 if the
+// line was added.
+func (a arranged) cellLine(line int) int {
+	if line < 1 || line > len(a.lines) {
+		return 0
+	}
+	return a.lines[line-1]
+}
+
+// arrange prepares a cell for GoNB. Cells that already use GoNB's own
+// syntax (a %% line, or special commands starting with % or !) are passed
+// through unchanged.
+func arrange(code string) arranged {
+	if usesGoNBSyntax(code) {
+		return identity(code)
+	}
+	var decls, stmts []unit
+	for _, u := range units(code) {
+		if u.declaration {
+			decls = append(decls, u)
+		} else {
+			stmts = append(stmts, u)
+		}
+	}
+	if len(stmts) == 0 {
+		return identity(code)
+	}
+	var out arranged
+	var b strings.Builder
+	add := func(text string, firstLine int) {
+		for i, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+			b.WriteString(line + "\n")
+			if firstLine == 0 {
+				out.lines = append(out.lines, 0)
+			} else {
+				out.lines = append(out.lines, firstLine+i)
+			}
+		}
+	}
+	for _, u := range decls {
+		add(u.text, u.line)
+	}
+	add("%%", 0)
+	for _, u := range stmts {
+		add(u.text, u.line)
+	}
+	out.code = b.String()
+	return out
+}
+
+func identity(code string) arranged {
+	n := strings.Count(code, "\n") + 1
+	lines := make([]int, n)
+	for i := range lines {
+		lines[i] = i + 1
+	}
+	return arranged{code: code, lines: lines}
+}
+
+// usesGoNBSyntax reports whether a line of the cell is a %% marker or a
+// GoNB command (%help, !ls, …).
+func usesGoNBSyntax(code string) bool {
+	for _, line := range strings.Split(code, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!") {
+			return true
+		}
+	}
+	return false
+}
+
+// A unit is one top-level piece of a cell: a declaration or a statement,
+// with the comments before it.
+type unit struct {
+	text        string
+	line        int // the cell line it starts on
+	declaration bool
+}
+
+// units splits a cell into its top-level pieces: the source between the
+// semicolons (written or automatic) that fall outside all brackets.
+func units(code string) []unit {
+	fset := token.NewFileSet()
+	file := fset.AddFile("cell.go", -1, len(code))
+	var s scanner.Scanner
+	s.Init(file, []byte(code), nil, scanner.ScanComments)
+
+	var out []unit
+	start, depth := 0, 0
+	header := false                       // inside the clauses of a for, if, switch or select, before its {
+	var first token.Token = token.ILLEGAL // the first token of the current unit
+	flush := func(end int) {
+		text := code[start:end]
+		if strings.TrimSpace(text) != "" {
+			trimmed := strings.TrimLeft(text, "\n")
+			line := fset.Position(file.Pos(start + len(text) - len(trimmed))).Line
+			out = append(out, unit{text: strings.TrimRight(trimmed, "\n"), line: line, declaration: isDeclaration(first, text)})
+		}
+		start, first = end, token.ILLEGAL
+	}
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := file.Offset(pos)
+		switch tok {
+		case token.FOR, token.IF, token.SWITCH, token.SELECT:
+			header = header || depth == 0
+		case token.LBRACE:
+			if depth == 0 {
+				header = false
+			}
+			depth++
+		case token.LPAREN, token.LBRACK:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			depth--
+		case token.SEMICOLON:
+			if depth == 0 && !header {
+				end := off
+				if lit == ";" {
+					end++
+				}
+				flush(end)
+				continue
+			}
+		}
+		if first == token.ILLEGAL && tok != token.COMMENT {
+			first = tok
+		}
+	}
+	flush(len(code))
+	return out
+}
+
+// isDeclaration reports whether a unit beginning with first is a
+// top-level declaration: an import, a type, a var or a const, or a func
+// that parses as a function or method declaration (a func literal called
+// in place is a statement).
+func isDeclaration(first token.Token, text string) bool {
+	switch first {
+	case token.IMPORT, token.TYPE, token.VAR, token.CONST:
+		return true
+	case token.FUNC:
+		_, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text, parser.SkipObjectResolution)
+		return err == nil
+	}
+	return false
+}

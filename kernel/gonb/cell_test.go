@@ -1,0 +1,34 @@
+package gonb
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestArrange(t *testing.T) {
+	for _, c := range []struct {
+		name, code, want string
+		lines            []int
+	}{
+		{"statements only", "x := 1\nfmt.Println(x)", "%%\nx := 1\nfmt.Println(x)\n", []int{0, 1, 2}},
+		{"declarations only", "import \"fmt\"\nfunc f() {}", "import \"fmt\"\nfunc f() {}", []int{1, 2}},
+		{"mixed", "import \"fmt\"\nx := 2\nfunc double(v int) int {\n\treturn 2 * v\n}\nfmt.Println(double(x))",
+			"import \"fmt\"\nfunc double(v int) int {\n\treturn 2 * v\n}\n%%\nx := 2\nfmt.Println(double(x))\n",
+			[]int{1, 3, 4, 5, 0, 2, 6}},
+		{"var and type are declarations", "type T struct{ a int }\nvar v = T{1}\nfmt.Println(v)",
+			"type T struct{ a int }\nvar v = T{1}\n%%\nfmt.Println(v)\n", []int{1, 2, 0, 3}},
+		{"a func literal is a statement", "func() { fmt.Println(1) }()", "%%\nfunc() { fmt.Println(1) }()\n", []int{0, 1}},
+		{"a method is a declaration", "func (t T) M() int { return 1 }\nfmt.Println(T{}.M())",
+			"func (t T) M() int { return 1 }\n%%\nfmt.Println(T{}.M())\n", []int{1, 0, 2}},
+		{"multi-line statement", "for i := 0; i < 2; i++ {\n\tfmt.Println(i)\n}", "%%\nfor i := 0; i < 2; i++ {\n\tfmt.Println(i)\n}\n", []int{0, 1, 2, 3}},
+		{"gonb syntax passes through", "%%\nx := 1", "%%\nx := 1", []int{1, 2}},
+		{"gonb command passes through", "!ls\n%help", "!ls\n%help", []int{1, 2}},
+		{"blank lines and comments", "\n// a note\nx := 1\n\n// another\nimport \"os\"\n",
+			"// another\nimport \"os\"\n%%\n// a note\nx := 1\n", []int{5, 6, 0, 2, 3}},
+	} {
+		got := arrange(c.code)
+		if got.code != c.want || !slices.Equal(got.lines, c.lines) {
+			t.Errorf("%s:\n got %q %v\nwant %q %v", c.name, got.code, got.lines, c.want, c.lines)
+		}
+	}
+}

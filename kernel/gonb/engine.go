@@ -1,0 +1,300 @@
+// Package gonb runs cells on GoNB, which compiles every cell with the Go
+// toolchain. GoNB runs as a child kernel on loopback; the engine drives it
+// as a Jupyter client and turns what it sends into the front's outputs,
+// fixing on the way what GoNB reports differently from what clients
+// expect: errors, panics, interrupts.
+package gonb
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tensornb/tensornb/kernel/client"
+	"github.com/tensornb/tensornb/kernel/front"
+	"github.com/tensornb/tensornb/kernel/wire"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// GoNB is the gonb binary; ToolsDir, if set, is put first on the
+	// child's PATH so that GoNB finds the pinned goimports and gopls.
+	GoNB     string
+	ToolsDir string
+	// Env is added to the child's environment.
+	Env []string
+	// Log receives GoNB's own log lines; nil discards them.
+	Log io.Writer
+	// StartTimeout bounds how long GoNB may take to answer after start.
+	StartTimeout time.Duration
+}
+
+// An Engine runs cells on a GoNB child kernel, starting it on first use
+// and again if it dies.
+type Engine struct {
+	opts Options
+
+	mu    sync.Mutex
+	child *child
+	// lost records why a child ended without being asked to; the next cell
+	// says so before it runs.
+	lost string
+}
+
+// A child is one running GoNB.
+type child struct {
+	cmd    *exec.Cmd
+	dir    string
+	client *client.Client
+	exited chan struct{} // closed when the process ends
+}
+
+// New returns an engine; GoNB starts with the first cell.
+func New(opts Options) *Engine {
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = 60 * time.Second
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	return &Engine{opts: opts}
+}
+
+// running returns the live child, starting one if there is none. It also
+// returns a note to show the user when an earlier child had died.
+func (e *Engine) running(ctx context.Context) (*child, string, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.child != nil {
+		select {
+		case <-e.child.exited:
+			e.lost = "the Go engine (GoNB) stopped unexpectedly"
+			e.child.close()
+			e.child = nil
+		default:
+			return e.child, "", nil
+		}
+	}
+	c, err := e.start(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	e.child = c
+	note := ""
+	if e.lost != "" {
+		note = fmt.Sprintf("tensornb: %s and was restarted; declarations from earlier cells are gone, so run them again.\n", e.lost)
+		e.lost = ""
+	}
+	return c, note, nil
+}
+
+// start launches GoNB on free loopback ports and waits until it answers.
+func (e *Engine) start(ctx context.Context) (*child, error) {
+	dir, err := os.MkdirTemp("", "tensornb-gonb-")
+	if err != nil {
+		return nil, err
+	}
+	ports, err := freePorts(5)
+	if err != nil {
+		return nil, err
+	}
+	conn := &wire.Connection{
+		Transport: "tcp", IP: "127.0.0.1", Key: wire.NewID(), SignatureScheme: "hmac-sha256",
+		ShellPort: ports[0], ControlPort: ports[1], StdinPort: ports[2], IOPubPort: ports[3], HBPort: ports[4],
+	}
+	connFile := filepath.Join(dir, "connection.json")
+	data, _ := json.Marshal(conn)
+	if err := os.WriteFile(connFile, data, 0o600); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(e.opts.GoNB, "--kernel", connFile, "--raw_error", "--logtostderr")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), e.opts.Env...)
+	if e.opts.ToolsDir != "" {
+		cmd.Env = append(cmd.Env, "PATH="+e.opts.ToolsDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
+	cmd.Stdout, cmd.Stderr = e.opts.Log, e.opts.Log
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("starting GoNB (%s): %w; run `tensornb install` to build it", e.opts.GoNB, err)
+	}
+	c := &child{cmd: cmd, dir: dir, exited: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait()
+		close(c.exited)
+	}()
+	// The sockets live as long as the child, not as the cell that started it.
+	if c.client, err = client.Dial(context.Background(), conn); err != nil {
+		c.close()
+		return nil, err
+	}
+	ready, cancel := context.WithTimeout(ctx, e.opts.StartTimeout)
+	defer cancel()
+	go func() { // stop waiting if GoNB exits during start
+		select {
+		case <-c.exited:
+			cancel()
+		case <-ready.Done():
+		}
+	}()
+	if err := c.client.WaitReady(ready); err != nil {
+		c.close()
+		return nil, fmt.Errorf("GoNB did not start: %w", err)
+	}
+	return c, nil
+}
+
+// close stops the child and removes its directory.
+func (c *child) close() {
+	if c.client != nil {
+		c.client.Close()
+	}
+	if c.cmd.Process != nil {
+		_ = c.cmd.Process.Kill()
+	}
+	<-c.exited
+	os.RemoveAll(c.dir)
+}
+
+func freePorts(n int) ([]int, error) {
+	var ports []int
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+// Execute runs a cell on GoNB and passes its outputs to out.
+func (e *Engine) Execute(ctx context.Context, code string, out front.Output) error {
+	c, note, err := e.running(ctx)
+	if err != nil {
+		return &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
+	}
+	if note != "" {
+		out.Stream("stderr", note)
+	}
+	cell := arrange(code)
+	t := &translator{out: out, cell: cell, source: strings.Split(code, "\n")}
+	c.client.OnInput(func(prompt string, password bool) string {
+		v, err := out.Input(prompt, password)
+		if err != nil {
+			return ""
+		}
+		return v
+	})
+
+	type result struct {
+		reply *wire.Message
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		reply, err := c.client.Call(context.Background(), client.Shell, "execute_request", map[string]any{
+			"code": cell.code, "silent": false, "store_history": true, "allow_stdin": true, "stop_on_error": false,
+		}, t.iopub)
+		done <- result{reply, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return &front.CellError{Name: "EngineError", Value: r.err.Error(), Traceback: []string{r.err.Error()}}
+		}
+		return t.outcome(r.reply)
+	case <-c.exited:
+		e.mu.Lock()
+		e.lost = "the Go engine (GoNB) stopped while running a cell"
+		e.mu.Unlock()
+		return &front.CellError{Name: "EngineDied", Value: "GoNB stopped while running the cell; the next cell restarts it", Traceback: []string{"EngineDied: GoNB stopped while running the cell"}}
+	case <-ctx.Done():
+		// Ask GoNB to stop the program, and give it a moment to finish the
+		// cell, so that the next one starts clean.
+		interrupt, cancel := context.WithTimeout(context.Background(), 900*time.Millisecond)
+		defer cancel()
+		go func() { _, _ = c.client.Call(interrupt, client.Control, "interrupt_request", map[string]any{}, nil) }()
+		select {
+		case <-done:
+		case <-interrupt.Done():
+		}
+		return front.Interrupted()
+	}
+}
+
+// Complete asks GoNB (and through it gopls) for completions.
+func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.Completion, error) {
+	c, _, err := e.running(ctx)
+	if err != nil {
+		return front.Completion{}, err
+	}
+	reply, err := c.client.Call(ctx, client.Shell, "complete_request", map[string]any{"code": code, "cursor_pos": cursor}, nil)
+	if err != nil {
+		return front.Completion{}, err
+	}
+	var r struct {
+		Matches     []string `json:"matches"`
+		CursorStart int      `json:"cursor_start"`
+		CursorEnd   int      `json:"cursor_end"`
+	}
+	if err := reply.Decode(&r); err != nil {
+		return front.Completion{}, err
+	}
+	return front.Completion{Matches: r.Matches, CursorStart: r.CursorStart, CursorEnd: r.CursorEnd}, nil
+}
+
+// Inspect asks GoNB (and through it gopls) what the name at the cursor is.
+func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (map[string]any, bool, error) {
+	c, _, err := e.running(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	reply, err := c.client.Call(ctx, client.Shell, "inspect_request", map[string]any{"code": code, "cursor_pos": cursor, "detail_level": detail}, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	var r struct {
+		Found bool           `json:"found"`
+		Data  map[string]any `json:"data"`
+	}
+	if err := reply.Decode(&r); err != nil {
+		return nil, false, err
+	}
+	return r.Data, r.Found, nil
+}
+
+// Shutdown stops GoNB. A later cell starts a new one.
+func (e *Engine) Shutdown(restart bool) error {
+	e.mu.Lock()
+	c := e.child
+	e.child = nil
+	e.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err := c.client.Call(ctx, client.Control, "shutdown_request", map[string]any{"restart": false}, nil)
+	c.close()
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil // it was killed instead
+	}
+	return err
+}

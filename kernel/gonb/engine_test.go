@@ -1,0 +1,177 @@
+package gonb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tensornb/tensornb/kernel/front"
+	"github.com/tensornb/tensornb/kernel/tools"
+)
+
+// toolsDir holds the pinned GoNB, goimports and gopls, built once into
+// the user's cache directory (a minute or two the first time).
+var toolsDir string
+
+func TestMain(m *testing.M) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	toolsDir = filepath.Join(cache, "tensornb-test", "bin")
+	if err := tools.BuildAll(toolsDir, os.Stderr); err != nil {
+		fmt.Fprintf(os.Stderr, "cannot build the pinned tools the engine tests need: %v\n", err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// recorder is an Output that keeps everything.
+type recorder struct {
+	mu      sync.Mutex
+	streams map[string]string
+	results []map[string]any
+	shown   []map[string]any
+}
+
+func (r *recorder) Stream(name, text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.streams == nil {
+		r.streams = map[string]string{}
+	}
+	r.streams[name] += text
+}
+func (r *recorder) Display(data, _ map[string]any, _ string, _ bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.shown = append(r.shown, data)
+}
+func (r *recorder) Result(data, _ map[string]any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.results = append(r.results, data)
+}
+func (r *recorder) ClearOutput(bool)                   {}
+func (r *recorder) Input(string, bool) (string, error) { return "typed", nil }
+
+func newEngine(t *testing.T) *Engine {
+	t.Helper()
+	e := New(Options{GoNB: tools.GoNB.Path(toolsDir), ToolsDir: toolsDir})
+	t.Cleanup(func() { _ = e.Shutdown(false) })
+	return e
+}
+
+func run(t *testing.T, e *Engine, code string) (*recorder, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	r := &recorder{}
+	return r, e.Execute(ctx, code, r)
+}
+
+func cellError(t *testing.T, err error) *front.CellError {
+	t.Helper()
+	var ce *front.CellError
+	if !errors.As(err, &ce) {
+		t.Fatalf("want a cell error, got %v", err)
+	}
+	return ce
+}
+
+func TestCellsAsWritten(t *testing.T) {
+	e := newEngine(t)
+	r, err := run(t, e, "import \"fmt\"\nx := 6\nfunc double(v int) int { return 2 * v }\nfmt.Println(double(x))")
+	if err != nil || r.streams["stdout"] != "12\n" {
+		t.Fatalf("got %q, %v", r.streams, err)
+	}
+	// Declarations persist; statements do not need GoNB's %% marker.
+	r, err = run(t, e, "fmt.Println(double(21))")
+	if err != nil || r.streams["stdout"] != "42\n" {
+		t.Fatalf("second cell: %q, %v", r.streams, err)
+	}
+}
+
+func TestCompileErrorNamesTheCellLine(t *testing.T) {
+	e := newEngine(t)
+	_, err := run(t, e, "import \"fmt\"\nfmt.Println(1)\ny := 2")
+	ce := cellError(t, err)
+	if ce.Name != "CompileError" || ce.Value != "cell line 3: declared and not used: y" {
+		t.Fatalf("compile error: %q %q %q", ce.Name, ce.Value, ce.Traceback)
+	}
+	if !strings.Contains(strings.Join(ce.Traceback, "\n"), "y := 2") {
+		t.Fatalf("traceback without the cell's line: %q", ce.Traceback)
+	}
+}
+
+func TestPanicIsOneError(t *testing.T) {
+	e := newEngine(t)
+	r, err := run(t, e, "fmt.Println(\"before\")\nvar s []int\n_ = s[3]")
+	ce := cellError(t, err)
+	if ce.Name != "panic" || !strings.Contains(ce.Value, "index out of range [3] with length 0") {
+		t.Fatalf("panic: %q %q", ce.Name, ce.Value)
+	}
+	trace := strings.Join(ce.Traceback, "\n")
+	if !strings.Contains(trace, "cell line 3: _ = s[3]") || strings.Contains(trace, "main.go") {
+		t.Fatalf("traceback: %s", trace)
+	}
+	if r.streams["stdout"] != "before\n" || strings.Contains(r.streams["stderr"], "panic") {
+		t.Fatalf("streams: %q", r.streams)
+	}
+}
+
+func TestStderrAndExitStatus(t *testing.T) {
+	e := newEngine(t)
+	r, err := run(t, e, "import \"os\"\nfmt.Fprintln(os.Stderr, \"careful\")")
+	if err != nil || r.streams["stderr"] != "careful\n" {
+		t.Fatalf("stderr: %q %v", r.streams, err)
+	}
+	_, err = run(t, e, "os.Exit(3)")
+	if ce := cellError(t, err); ce.Name != "Exit" || ce.Value != "exit status 3" {
+		t.Fatalf("exit: %q %q", ce.Name, ce.Value)
+	}
+}
+
+func TestInterruptStopsAnInfiniteLoop(t *testing.T) {
+	e := newEngine(t)
+	if _, err := run(t, e, "x := 1\n_ = x"); err != nil { // compile the boilerplate first
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.Execute(ctx, "for {\n}", &recorder{}) }()
+	time.Sleep(3 * time.Second)
+	start := time.Now()
+	cancel()
+	err := <-done
+	if ce := cellError(t, err); ce.Name != "Interrupted" {
+		t.Fatalf("interrupt: %v", err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Fatalf("the interrupt took %v", took)
+	}
+	if r, err := run(t, e, "fmt.Println(\"next\")"); err != nil || r.streams["stdout"] != "next\n" {
+		t.Fatalf("after the interrupt: %q %v", r.streams, err)
+	}
+}
+
+func TestDeadChildIsRestarted(t *testing.T) {
+	e := newEngine(t)
+	if _, err := run(t, e, "fmt.Println(1)"); err != nil {
+		t.Fatal(err)
+	}
+	e.mu.Lock()
+	_ = e.child.cmd.Process.Kill()
+	e.mu.Unlock()
+	time.Sleep(200 * time.Millisecond)
+	r, err := run(t, e, "fmt.Println(2)")
+	if err != nil || r.streams["stdout"] != "2\n" || !strings.Contains(r.streams["stderr"], "restarted") {
+		t.Fatalf("after GoNB died: %q %v", r.streams, err)
+	}
+}

@@ -1,0 +1,210 @@
+package gonb
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tensornb/tensornb/kernel/front"
+	"github.com/tensornb/tensornb/kernel/wire"
+)
+
+// A translator turns what GoNB publishes while it runs one cell into the
+// front's outputs. It holds back what GoNB reports in its own way: a panic
+// (stack trace on stderr, then "exit status 2", then status "ok"), a
+// compile error (GoNB's error output), a non-zero exit status; outcome
+// makes each the cell's single error.
+type translator struct {
+	out    front.Output
+	cell   arranged
+	source []string // the cell's lines as written
+
+	mu        sync.Mutex
+	panicking bool
+	panicText strings.Builder
+	exit      string // "exit status 3", if the program said so
+	compile   *front.CellError
+}
+
+func (t *translator) iopub(m *wire.Message) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var c struct {
+		Name      string         `json:"name"`
+		Text      string         `json:"text"`
+		Data      map[string]any `json:"data"`
+		Metadata  map[string]any `json:"metadata"`
+		Transient struct {
+			DisplayID string `json:"display_id"`
+		} `json:"transient"`
+		Wait      bool     `json:"wait"`
+		EValue    string   `json:"evalue"`
+		Traceback []string `json:"traceback"`
+	}
+	if m.Decode(&c) != nil {
+		return
+	}
+	switch m.Type() {
+	case "stream":
+		if c.Name == "stderr" {
+			t.stderr(c.Text)
+			return
+		}
+		t.out.Stream(c.Name, c.Text)
+	case "display_data":
+		t.out.Display(c.Data, c.Metadata, c.Transient.DisplayID, false)
+	case "update_display_data":
+		t.out.Display(c.Data, c.Metadata, c.Transient.DisplayID, true)
+	case "execute_result":
+		t.out.Result(c.Data, c.Metadata)
+	case "clear_output":
+		t.out.ClearOutput(c.Wait)
+	case "error":
+		t.compile = t.compileError(c.EValue, c.Traceback)
+	}
+}
+
+var exitStatus = regexp.MustCompile(`^exit status (\d+)\n?$`)
+
+// stderr forwards the program's standard error, except a panic's report
+// and GoNB's "exit status" line, which become the cell's error.
+func (t *translator) stderr(text string) {
+	if t.panicking {
+		t.panicText.WriteString(text)
+		return
+	}
+	if m := exitStatus.FindStringSubmatch(text); m != nil {
+		if m[1] != "0" {
+			t.exit = strings.TrimSpace(text)
+		}
+		return
+	}
+	at := strings.Index(text, "panic: ")
+	if at == 0 || (at > 0 && text[at-1] == '\n') {
+		if at > 0 {
+			t.out.Stream("stderr", text[:at])
+		}
+		t.panicking = true
+		t.panicText.WriteString(text[at:])
+		return
+	}
+	t.out.Stream("stderr", text)
+}
+
+// outcome returns the cell's error, if it had one.
+func (t *translator) outcome(reply *wire.Message) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.panicking:
+		return t.panicError()
+	case t.compile != nil:
+		return t.compile
+	case t.exit != "":
+		return &front.CellError{Name: "Exit", Value: t.exit, Traceback: []string{"Exit: the program ended with " + t.exit}}
+	}
+	var r struct {
+		Status string `json:"status"`
+		EName  string `json:"ename"`
+		EValue string `json:"evalue"`
+	}
+	if reply.Decode(&r) == nil && r.Status == "error" {
+		return &front.CellError{Name: r.EName, Value: r.EValue, Traceback: []string{r.EName + ": " + r.EValue}}
+	}
+	return nil
+}
+
+var (
+	ansi       = regexp.MustCompile("\x1b\\[[0-9;]*m")
+	cellMarker = regexp.MustCompile(`\[\[ Cell \[(\d+)\] Line (\d+) \]\]\s*\S*`)
+)
+
+// panicError makes the held-back panic report an error: the panic value,
+// and the stack with GoNB's positions in its generated main.go replaced
+// by lines of the cell.
+func (t *translator) panicError() *front.CellError {
+	text := ansi.ReplaceAllString(t.panicText.String(), "")
+	value, stack, _ := strings.Cut(strings.TrimPrefix(text, "panic: "), "\n\n")
+	var lines []string
+	lines = append(lines, "panic: "+value)
+	for _, line := range strings.Split(stack, "\n") {
+		if exitStatus.MatchString(line) {
+			continue
+		}
+		line = cellMarker.ReplaceAllStringFunc(line, func(marker string) string {
+			sub := cellMarker.FindStringSubmatch(marker)
+			n, _ := strconv.Atoi(sub[2])
+			return t.position(n)
+		})
+		lines = append(lines, line)
+	}
+	return &front.CellError{Name: "panic", Value: value, Traceback: trimEmpty(lines)}
+}
+
+// position names line n of the code GoNB ran as a line of the cell.
+func (t *translator) position(n int) string {
+	line := t.cell.cellLine(n)
+	if line == 0 {
+		return "(a line tensornb added to the cell)"
+	}
+	return fmt.Sprintf("cell line %d: %s", line, strings.TrimSpace(t.sourceLine(line)))
+}
+
+func (t *translator) sourceLine(line int) string {
+	if line < 1 || line > len(t.source) {
+		return ""
+	}
+	return t.source[line-1]
+}
+
+var gonbCellLine = regexp.MustCompile(`^Cell\[\d+\]: Line (\d+)`)
+
+// compileError makes GoNB's report of a failed build an error naming the
+// lines of the cell: GoNB gives, for each error, "Cell[n]: Line l", the
+// generated code around it, and the compiler's message last.
+func (t *translator) compileError(evalue string, traceback []string) *front.CellError {
+	var messages []string
+	for _, entry := range traceback {
+		m := gonbCellLine.FindStringSubmatch(entry)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		lines := trimEmpty(strings.Split(entry, "\n"))
+		msg := lines[len(lines)-1]
+		line := t.cell.cellLine(n)
+		if line == 0 {
+			messages = append(messages, msg)
+			continue
+		}
+		messages = append(messages, fmt.Sprintf("cell line %d: %s\n    %s", line, msg, strings.TrimSpace(t.sourceLine(line))))
+	}
+	if len(messages) == 0 { // an error outside the cell, such as a module problem
+		var lines []string
+		for _, l := range strings.Split(evalue, "\n") {
+			if !strings.HasPrefix(l, "# ") && strings.TrimSpace(l) != "" {
+				lines = append(lines, l)
+			}
+		}
+		messages = []string{strings.Join(lines, "\n")}
+	}
+	value, _, _ := strings.Cut(messages[0], "\n")
+	traceback = []string{"CompileError: the cell does not compile"}
+	for _, m := range messages {
+		traceback = append(traceback, strings.Split(m, "\n")...)
+	}
+	return &front.CellError{Name: "CompileError", Value: value, Traceback: traceback}
+}
+
+// trimEmpty drops empty lines at both ends.
+func trimEmpty(lines []string) []string {
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
