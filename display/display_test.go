@@ -163,7 +163,7 @@ type recorder struct {
 	err     error
 }
 
-func (r *recorder) Display(b display.Bundle, id string) error {
+func (r *recorder) Display(b display.Bundle, id string, _ bool) error {
 	r.bundles, r.ids = append(r.bundles, b), append(r.ids, id)
 	return r.err
 }

@@ -12,15 +12,17 @@ import (
 
 // A Sink delivers bundles to a front end. id is empty for a new output;
 // otherwise the output with that id is created or replaced in place.
+// result is set for the value of a cell's last expression (see Result),
+// which a notebook shows as the cell's Out[n].
 type Sink interface {
-	Display(b Bundle, id string) error
+	Display(b Bundle, id string, result bool) error
 }
 
 // SinkFunc adapts a function to a Sink.
-type SinkFunc func(b Bundle, id string) error
+type SinkFunc func(b Bundle, id string, result bool) error
 
 // Display calls f.
-func (f SinkFunc) Display(b Bundle, id string) error { return f(b, id) }
+func (f SinkFunc) Display(b Bundle, id string, result bool) error { return f(b, id, result) }
 
 var sink struct {
 	sync.Mutex
@@ -53,7 +55,7 @@ func show(v Renderer, id string) {
 		panic(&tensor.Error{Op: "show", Class: "TypeError", Message: "show(): nothing to show: the Renderer is nil"})
 	}
 	b := v.Bundle()
-	if err := currentSink().Display(b, id); err != nil {
+	if err := currentSink().Display(b, id, false); err != nil {
 		fmt.Fprintf(os.Stderr, "display: %v; showing the text form instead\n", err)
 		fmt.Println(b[MIMEPlain])
 	}
@@ -72,16 +74,20 @@ func currentSink() Sink {
 }
 
 // printText is the sink outside a notebook: the text form on stdout.
-func printText(b Bundle, _ string) error {
+func printText(b Bundle, _ string, _ bool) error {
 	_, err := fmt.Println(b[MIMEPlain])
 	return err
 }
 
-// gonbDisplay sends the bundle through GoNB's named pipe.
-func gonbDisplay(b Bundle, id string) error {
+// gonbDisplay sends the bundle through GoNB's named pipe. A result is
+// marked with ResultMetadata, which GoNB passes on as display metadata.
+func gonbDisplay(b Bundle, id string, result bool) error {
 	data := &protocol.DisplayData{Data: make(map[protocol.MIMEType]any, len(b)), DisplayID: id}
 	for mime, content := range b {
 		data.Data[protocol.MIMEType(mime)] = content
+	}
+	if result {
+		data.Metadata = map[string]any{ResultMetadata: true}
 	}
 	gonbui.SendData(data)
 	return gonbui.Error()

@@ -228,7 +228,7 @@ func (k *Kernel) handleControl(ctx context.Context, m *wire.Message) {
 	k.busy(m, func() {
 		switch m.Type() {
 		case "interrupt_request":
-			k.interrupt()
+			k.Interrupt()
 			k.reply(k.control, m, "interrupt_reply", map[string]any{"status": "ok"})
 		case "shutdown_request":
 			k.shutdown(m)
@@ -240,8 +240,8 @@ func (k *Kernel) handleControl(ctx context.Context, m *wire.Message) {
 	})
 }
 
-// interrupt cancels the running cell, if any.
-func (k *Kernel) interrupt() {
+// Interrupt cancels the running cell, if any, as an interrupt_request does.
+func (k *Kernel) Interrupt() {
 	k.mu.Lock()
 	cancel := k.cancel
 	k.mu.Unlock()
@@ -255,7 +255,7 @@ func (k *Kernel) shutdown(m *wire.Message) {
 		Restart bool `json:"restart"`
 	}
 	_ = m.Decode(&req)
-	k.interrupt()
+	k.Interrupt()
 	if err := k.engine.Shutdown(false); err != nil {
 		k.log.Printf("shutting the engine down: %v", err)
 	}

@@ -1,6 +1,7 @@
 package gonb
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -16,7 +17,17 @@ import (
 type arranged struct {
 	code  string
 	lines []int // lines[i] is the cell line (from 1) of line i+1 of code; 0 for added lines
+	// result is set when the cell ends with an expression, which the
+	// arranged code passes to display.Result: resultLine is its cell line
+	// and callee, if the expression is a call, the function called.
+	result     bool
+	resultLine int
+	callee     string
 }
+
+// resultImport is the name the arranged code imports display under, one
+// no cell is likely to use.
+const resultImport = "tensornbdisplay"
 
 // cellLine maps a line of the arranged code back to the cell; 0 if the
 // line was added.
@@ -29,8 +40,9 @@ func (a arranged) cellLine(line int) int {
 
 // arrange prepares a cell for GoNB. Cells that already use GoNB's own
 // syntax (a %% line, or special commands starting with % or !) are passed
-// through unchanged.
-func arrange(code string) arranged {
+// through unchanged. With showResult, a cell that ends with an expression
+// shows its value (see display.Result).
+func arrange(code string, showResult bool) arranged {
 	if usesGoNBSyntax(code) {
 		return identity(code)
 	}
@@ -46,6 +58,16 @@ func arrange(code string) arranged {
 		return identity(code)
 	}
 	var out arranged
+	if last := &stmts[len(stmts)-1]; showResult {
+		if expr, err := parser.ParseExpr(last.text); err == nil {
+			out.result, out.resultLine = true, last.line
+			if call, ok := expr.(*ast.CallExpr); ok {
+				out.callee = last.text[call.Fun.Pos()-1 : call.Fun.End()-1]
+			}
+			last.text = resultImport + ".Result(" + last.text + ")"
+			decls = append([]unit{{text: "import " + resultImport + ` "github.com/tensornb/tensornb/display"`}}, decls...)
+		}
+	}
 	var b strings.Builder
 	add := func(text string, firstLine int) {
 		for i, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {

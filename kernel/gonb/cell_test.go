@@ -26,9 +26,26 @@ func TestArrange(t *testing.T) {
 		{"blank lines and comments", "\n// a note\nx := 1\n\n// another\nimport \"os\"\n",
 			"// another\nimport \"os\"\n%%\n// a note\nx := 1\n", []int{5, 6, 0, 2, 3}},
 	} {
-		got := arrange(c.code)
+		got := arrange(c.code, false)
 		if got.code != c.want || !slices.Equal(got.lines, c.lines) {
 			t.Errorf("%s:\n got %q %v\nwant %q %v", c.name, got.code, got.lines, c.want, c.lines)
+		}
+	}
+}
+
+func TestArrangeShowsTheLastExpression(t *testing.T) {
+	got := arrange("x := 2\nx * 3", true)
+	want := "import tensornbdisplay \"github.com/tensornb/tensornb/display\"\n%%\nx := 2\ntensornbdisplay.Result(x * 3)\n"
+	if got.code != want || !got.result || got.resultLine != 2 || got.callee != "" || !slices.Equal(got.lines, []int{0, 0, 1, 2}) {
+		t.Fatalf("got %q %+v", got.code, got)
+	}
+	got = arrange("x.Strides()", true)
+	if !got.result || got.callee != "x.Strides" {
+		t.Fatalf("call: %+v", got)
+	}
+	for _, code := range []string{"x := 1", "x++", "for {}", "import \"fmt\""} {
+		if got := arrange(code, true); got.result {
+			t.Errorf("%q shows a result", code)
 		}
 	}
 }

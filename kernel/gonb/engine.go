@@ -32,6 +32,10 @@ type Options struct {
 	ToolsDir string
 	// Env is added to the child's environment.
 	Env []string
+	// Module is a directory holding the tensornb module's source; cells
+	// then import tensor, display and gonbui from it, at that version and
+	// with no network.
+	Module string
 	// Log receives GoNB's own log lines; nil discards them.
 	Log io.Writer
 	// StartTimeout bounds how long GoNB may take to answer after start.
@@ -45,6 +49,9 @@ type Engine struct {
 
 	mu    sync.Mutex
 	child *child
+	// void holds the functions found to return nothing: a cell ending with
+	// a call to one is not rewritten to show a result.
+	void map[string]bool
 	// lost records why a child ended without being asked to; the next cell
 	// says so before it runs.
 	lost string
@@ -150,8 +157,41 @@ func (e *Engine) start(ctx context.Context) (*child, error) {
 		c.close()
 		return nil, fmt.Errorf("GoNB did not start: %w", err)
 	}
+	if e.opts.Module != "" {
+		if err := c.useModule(ready, e.opts.Module); err != nil {
+			c.close()
+			return nil, err
+		}
+	}
 	return c, nil
 }
+
+// useModule points the module GoNB builds cells in at the tensornb source
+// in dir: a replace directive, a requirement, and the module's checksums,
+// so that the go command finds tensornb and its dependencies (gonbui among
+// them) locally and asks no proxy.
+func (c *child) useModule(ctx context.Context, dir string) error {
+	const module = "github.com/tensornb/tensornb"
+	setup := fmt.Sprintf("!*go mod edit -replace=%s=%s -require=%s@v0.0.0 && cat %s >> go.sum",
+		module, shellQuote(dir), module, shellQuote(filepath.Join(dir, "go.sum")))
+	var output strings.Builder
+	reply, err := c.client.Call(ctx, client.Shell, "execute_request", map[string]any{
+		"code": setup, "silent": false, "store_history": false, "allow_stdin": false, "stop_on_error": false,
+	}, func(m *wire.Message) { output.Write(m.Content) })
+	if err != nil {
+		return fmt.Errorf("setting up GoNB's module: %w", err)
+	}
+	var r struct {
+		Status string `json:"status"`
+	}
+	if reply.Decode(&r) != nil || r.Status != "ok" {
+		return fmt.Errorf("setting up GoNB's module failed: %s", output.String())
+	}
+	return nil
+}
+
+// shellQuote quotes s for the shell GoNB runs !* commands with.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // close stops the child and removes its directory.
 func (c *child) close() {
@@ -193,8 +233,40 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 	if note != "" {
 		out.Stream("stderr", note)
 	}
-	cell := arrange(code)
-	t := &translator{out: out, cell: cell, source: strings.Split(code, "\n")}
+	// Showing a result needs the display package, which only an engine
+	// that was given the tensornb module can import.
+	e.mu.Lock()
+	cell := arrange(code, e.opts.Module != "")
+	if cell.result && e.void[cell.callee] {
+		cell = arrange(code, false)
+	}
+	e.mu.Unlock()
+	err = e.run(ctx, c, cell, strings.Split(code, "\n"), out)
+	if cell.result && noValue(err, cell) {
+		// The cell ends with a call of a function that returns nothing:
+		// remember it, and run the cell as written.
+		e.mu.Lock()
+		if e.void == nil {
+			e.void = map[string]bool{}
+		}
+		e.void[cell.callee] = true
+		e.mu.Unlock()
+		err = e.run(ctx, c, arrange(code, false), strings.Split(code, "\n"), out)
+	}
+	return err
+}
+
+// noValue reports whether err is the compile error of showing the result
+// of a call that has no value.
+func noValue(err error, cell arranged) bool {
+	var ce *front.CellError
+	return errors.As(err, &ce) && ce.Name == "CompileError" &&
+		strings.HasPrefix(ce.Value, fmt.Sprintf("cell line %d:", cell.resultLine)) && strings.Contains(ce.Value, "used as value")
+}
+
+// run runs an arranged cell on the child.
+func (e *Engine) run(ctx context.Context, c *child, cell arranged, source []string, out front.Output) error {
+	t := &translator{out: out, cell: cell, source: source}
 	c.client.OnInput(func(prompt string, password bool) string {
 		v, err := out.Input(prompt, password)
 		if err != nil {

@@ -175,3 +175,51 @@ func TestDeadChildIsRestarted(t *testing.T) {
 		t.Fatalf("after GoNB died: %q %v", r.streams, err)
 	}
 }
+
+// tensor, display and gonbui import with no network: GOPROXY=off makes
+// any download fail.
+func TestBatteriesIncluded(t *testing.T) {
+	module, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(Options{GoNB: tools.GoNB.Path(toolsDir), ToolsDir: toolsDir, Module: module, Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}})
+	t.Cleanup(func() { _ = e.Shutdown(false) })
+	code := `import (
+	"github.com/tensornb/tensornb/tensor"
+	"github.com/tensornb/tensornb/display"
+	"github.com/janpfeifer/gonb/gonbui"
+)
+x := tensor.Float32.Arange(24).View(2, 3, 4)
+fmt.Println(x.Strides(), gonbui.IsNotebook)
+display.Show(display.Card(x))`
+	r, err := run(t, e, code)
+	if err != nil || r.streams["stdout"] != "(12, 4, 1) true\n" || len(r.shown) != 1 || r.shown[0]["image/svg+xml"] == nil {
+		t.Fatalf("got %q, %d displays, %v", r.streams, len(r.shown), err)
+	}
+}
+
+// A cell that ends with an expression shows its value as the result; one
+// that ends with a call of a function with no value runs as written.
+func TestLastExpressionIsTheResult(t *testing.T) {
+	module, _ := filepath.Abs(filepath.Join("..", ".."))
+	e := New(Options{GoNB: tools.GoNB.Path(toolsDir), ToolsDir: toolsDir, Module: module})
+	t.Cleanup(func() { _ = e.Shutdown(false) })
+	for _, c := range []struct{ code, plain string }{
+		{"1 + 2", "3"},
+		{"x := \"hi\"\nx", `"hi"`},
+		{"import \"github.com/tensornb/tensornb/tensor\"\nx := tensor.Float32.Arange(24).View(2, 3, 4)\nx.Transpose(1, 2).Strides()", "(12, 1, 4)"},
+		{"tensor.Arange(3)", "tensor([0, 1, 2])"},
+	} {
+		r, err := run(t, e, c.code)
+		if err != nil || len(r.results) != 1 || r.results[0]["text/plain"] != c.plain {
+			t.Fatalf("%q: results %v, %v", c.code, r.results, err)
+		}
+	}
+	for _, code := range []string{"fmt.Println(\"printed\")", "func hello() { fmt.Println(\"printed\") }\nhello()", "hello()"} {
+		r, err := run(t, e, code)
+		if err != nil || len(r.results) != 0 || r.streams["stdout"] != "printed\n" {
+			t.Fatalf("%q: results %v, streams %q, %v", code, r.results, r.streams, err)
+		}
+	}
+}

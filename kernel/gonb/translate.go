@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/front"
 	"github.com/tensornb/tensornb/kernel/wire"
 )
@@ -54,6 +55,11 @@ func (t *translator) iopub(m *wire.Message) {
 		}
 		t.out.Stream(c.Name, c.Text)
 	case "display_data":
+		if c.Metadata[display.ResultMetadata] == true {
+			delete(c.Metadata, display.ResultMetadata)
+			t.out.Result(c.Data, c.Metadata)
+			return
+		}
 		t.out.Display(c.Data, c.Metadata, c.Transient.DisplayID, false)
 	case "update_display_data":
 		t.out.Display(c.Data, c.Metadata, c.Transient.DisplayID, true)

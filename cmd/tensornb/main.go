@@ -1,0 +1,168 @@
+// Command tensornb installs and runs the tensornb Jupyter kernel:
+//
+//	tensornb install [-prefix DIR | -sys-prefix]    build the tools, write the kernelspec
+//	tensornb uninstall [-prefix DIR | -sys-prefix] [-purge]
+//	tensornb kernel CONNECTION_FILE                 what the kernelspec runs
+//	tensornb version
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/tensornb/tensornb"
+	"github.com/tensornb/tensornb/kernel/front"
+	"github.com/tensornb/tensornb/kernel/install"
+	"github.com/tensornb/tensornb/kernel/wire"
+)
+
+const usage = `tensornb: a Jupyter kernel for literate tensor notebooks in Go
+
+usage:
+  tensornb install [-prefix DIR | -sys-prefix]   build the pinned tools, install the kernel "Go (tensornb)"
+  tensornb uninstall [-prefix DIR | -sys-prefix] [-purge]
+  tensornb kernel CONNECTION_FILE                run the kernel (Jupyter does this)
+  tensornb version
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
+	case "install":
+		err = installCmd(args)
+	case "uninstall":
+		err = uninstallCmd(args)
+	case "kernel":
+		err = kernelCmd(args)
+	case "version":
+		fmt.Println("tensornb", tensornb.Version)
+	case "help", "-h", "-help", "--help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "tensornb: unknown command %q\n\n%s", cmd, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "tensornb: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// layoutFlags reads -prefix and -sys-prefix into a Layout.
+func layoutFlags(name string, args []string, more func(*flag.FlagSet)) (install.Layout, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	prefix := fs.String("prefix", "", "install under `DIR` (DIR/share/jupyter/kernels) instead of for the current user")
+	sysPrefix := fs.Bool("sys-prefix", false, "install under the prefix of the Python that runs Jupyter (python3's sys.prefix)")
+	if more != nil {
+		more(fs)
+	}
+	if err := fs.Parse(args); err != nil {
+		return install.Layout{}, err
+	}
+	switch {
+	case *prefix != "" && *sysPrefix:
+		return install.Layout{}, fmt.Errorf("give -prefix or -sys-prefix, not both")
+	case *sysPrefix:
+		out, err := exec.Command("python3", "-c", "import sys; print(sys.prefix)").Output()
+		if err != nil {
+			return install.Layout{}, fmt.Errorf("asking python3 for sys.prefix: %w (is Jupyter's Python installed?)", err)
+		}
+		return install.PrefixLayout(strings.TrimSpace(string(out))), nil
+	case *prefix != "":
+		return install.PrefixLayout(*prefix), nil
+	}
+	return install.UserLayout()
+}
+
+func installCmd(args []string) error {
+	l, err := layoutFlags("install", args, nil)
+	if err != nil {
+		return err
+	}
+	if err := install.Install(l, os.Stderr); err != nil {
+		return fmt.Errorf("install failed: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "installed %q: `jupyter kernelspec list` shows it as %s\n", install.DisplayName, install.Name)
+	return nil
+}
+
+func uninstallCmd(args []string) error {
+	var purge *bool
+	l, err := layoutFlags("uninstall", args, func(fs *flag.FlagSet) {
+		purge = fs.Bool("purge", false, "also remove the tools and source in "+"the installation's home")
+	})
+	if err != nil {
+		return err
+	}
+	return install.Uninstall(l, *purge)
+}
+
+// kernelCmd serves one notebook's kernel. The installation is the one the
+// running binary belongs to: <home>/bin/tensornb.
+func kernelCmd(args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("usage: tensornb kernel CONNECTION_FILE")
+	}
+	conn, err := wire.ReadConnection(args[0])
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	home := filepath.Dir(filepath.Dir(self))
+	var gonbLog io.Writer
+	if os.Getenv("TENSORNB_DEBUG") != "" {
+		gonbLog = os.Stderr
+	}
+	engine := install.NewEngine(install.Layout{Home: home}, gonbLog)
+	k, err := front.New(conn, engine, front.Info{
+		Implementation: "tensornb",
+		Version:        tensornb.Version,
+		GoVersion:      goVersion(),
+		Banner:         "tensornb " + tensornb.Version + ": Go notebooks for tensors (GoNB engine)",
+		HelpLinks: []front.HelpLink{
+			{Text: "tensornb", URL: "https://github.com/tensornb/tensornb"},
+			{Text: "Go documentation", URL: "https://go.dev/doc/"},
+			{Text: "GoNB", URL: "https://github.com/janpfeifer/gonb"},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	go func() {
+		for range interrupts {
+			k.Interrupt()
+		}
+	}()
+	defer engine.Shutdown(false)
+	return k.Run(ctx)
+}
+
+// goVersion is the version of the go command that compiles cells, as
+// language_info reports it: "1.26.8".
+func goVersion() string {
+	out, err := exec.Command("go", "env", "GOVERSION").Output()
+	if err != nil {
+		return strings.TrimPrefix(runtime.Version(), "go")
+	}
+	return strings.TrimPrefix(strings.TrimSpace(string(out)), "go")
+}

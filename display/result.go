@@ -1,0 +1,53 @@
+package display
+
+import (
+	"fmt"
+	"html"
+	"strconv"
+
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// ResultMetadata marks a bundle as the value of a cell's last expression:
+// a kernel that sees it shows the bundle as the cell's result, Out[n],
+// rather than as a display.
+const ResultMetadata = "tensornb/result"
+
+// Result shows the value of a cell's last expression the way a notebook
+// shows the value a Python cell ends with. The tensornb kernel rewrites a
+// cell that ends with an expression, x.Strides() say, into
+// display.Result(x.Strides()); there is little reason to call it by hand.
+//
+// One value is shown: a Renderer as its bundle, a tensor as PyTorch prints
+// it together with its layout card, anything else as Go prints it (strings
+// quoted). A call that returns several values, or none, shows nothing, as
+// Python shows nothing for a function that returns None.
+func Result(values ...any) {
+	if len(values) != 1 {
+		return
+	}
+	b := resultBundle(values[0])
+	if err := currentSink().Display(b, "", true); err != nil {
+		fmt.Println(b[MIMEPlain])
+	}
+}
+
+func resultBundle(v any) Bundle {
+	switch v := v.(type) {
+	case Renderer:
+		return v.Bundle()
+	case *tensor.Tensor:
+		if v == nil {
+			return Bundle{MIMEPlain: "<nil>"}
+		}
+		card := card{v}.Bundle()
+		repr := v.String()
+		return Bundle{
+			MIMEPlain: repr,
+			MIMEHTML:  "<pre>" + html.EscapeString(repr) + "</pre>\n" + card[MIMEHTML],
+		}
+	case string:
+		return Bundle{MIMEPlain: strconv.Quote(v)}
+	}
+	return Bundle{MIMEPlain: fmt.Sprint(v)}
+}

@@ -1,0 +1,306 @@
+// Package install puts the tensornb kernel where Jupyter finds it: the
+// kernelspec, the pinned tools it runs, the module source its cells
+// import, and a Go build cache warm enough that the first cell is quick.
+package install
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tensornb/tensornb"
+	"github.com/tensornb/tensornb/kernel/gonb"
+	"github.com/tensornb/tensornb/kernel/tools"
+)
+
+// Name is the kernelspec's name; DisplayName is what Jupyter's menus show.
+const (
+	Name        = "tensornb"
+	DisplayName = "Go (tensornb)"
+)
+
+// Layout says where an installation lives.
+type Layout struct {
+	Home       string // tensornb's own files: bin/ and src/
+	Kernelspec string // the kernelspec directory Jupyter reads
+}
+
+// Bin is the directory of the tools and of the tensornb binary.
+func (l Layout) Bin() string { return filepath.Join(l.Home, "bin") }
+
+// Source is the directory of the module source cells import.
+func (l Layout) Source() string { return filepath.Join(l.Home, "src") }
+
+// Binary is the installed tensornb command the kernelspec runs.
+func (l Layout) Binary() string { return filepath.Join(l.Bin(), "tensornb") }
+
+// UserLayout is the per-user installation: tools under tools.Dir's parent
+// and the kernelspec in Jupyter's user data directory
+// ($JUPYTER_DATA_DIR, or ~/.local/share/jupyter).
+func UserLayout() (Layout, error) {
+	bin, err := tools.Dir()
+	if err != nil {
+		return Layout{}, err
+	}
+	data := os.Getenv("JUPYTER_DATA_DIR")
+	if data == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return Layout{}, err
+		}
+		data = filepath.Join(home, ".local", "share", "jupyter")
+	}
+	return Layout{Home: filepath.Dir(bin), Kernelspec: filepath.Join(data, "kernels", Name)}, nil
+}
+
+// PrefixLayout installs under a prefix, as `jupyter kernelspec install
+// --prefix` does: the kernelspec in prefix/share/jupyter/kernels and
+// tensornb's files in prefix/share/tensornb.
+func PrefixLayout(prefix string) Layout {
+	return Layout{
+		Home:       filepath.Join(prefix, "share", "tensornb"),
+		Kernelspec: filepath.Join(prefix, "share", "jupyter", "kernels", Name),
+	}
+}
+
+// Install builds or finds the pinned tools, copies the running tensornb
+// binary and the module source into l.Home, warms the build cache by
+// running a first cell, and writes the kernelspec. It reports progress to
+// log.
+func Install(l Layout, log io.Writer) error {
+	step := func(format string, args ...any) { fmt.Fprintf(log, "==> "+format+"\n", args...) }
+
+	step("tools (gonb, goimports, gopls) in %s", l.Bin())
+	if err := tools.BuildAll(l.Bin(), log); err != nil {
+		return err
+	}
+
+	step("the tensornb command in %s", l.Binary())
+	if err := copySelf(l.Binary()); err != nil {
+		return err
+	}
+
+	step("the tensor and display source, version %s, in %s", tensornb.Version, l.Source())
+	if err := writeSource(l.Source()); err != nil {
+		return err
+	}
+	download := exec.Command("go", "mod", "download")
+	download.Dir = l.Source()
+	download.Stdout, download.Stderr = log, log
+	if err := download.Run(); err != nil {
+		return fmt.Errorf("downloading the modules tensornb needs (go mod download in %s): %w", l.Source(), err)
+	}
+
+	step("a first cell, to warm Go's build cache")
+	start := time.Now()
+	if err := warm(l, log); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "    done in %.1f s\n", time.Since(start).Seconds())
+
+	step("the kernelspec %q in %s", DisplayName, l.Kernelspec)
+	return writeKernelspec(l)
+}
+
+// Uninstall removes the kernelspec, and with purge tensornb's files too.
+func Uninstall(l Layout, purge bool) error {
+	if err := os.RemoveAll(l.Kernelspec); err != nil {
+		return err
+	}
+	if purge {
+		return os.RemoveAll(l.Home)
+	}
+	return nil
+}
+
+// copySelf copies the running executable to path, so that the kernelspec
+// names a binary that stays (not one `go run` made in a temporary
+// directory).
+func copySelf(path string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if same, _ := filepath.EvalSymlinks(self); same == path {
+		return nil
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".new"
+	if err := os.WriteFile(tmp, data, 0o755); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// writeSource replaces dir with the module source embedded in the binary.
+func writeSource(dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return fs.WalkDir(tensornb.Source, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dir, path)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := tensornb.Source.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// WarmCell is the cell install runs once: it compiles what a first tensor
+// cell compiles.
+const WarmCell = `import (
+	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/tensor"
+)
+x := tensor.Float32.Arange(12).View(3, 4)
+display.Show(display.Layout(x.T()))
+fmt.Println(x.Strides())`
+
+// warm runs WarmCell on a GoNB engine set up as the kernel sets it up.
+func warm(l Layout, log io.Writer) error {
+	e := NewEngine(l, nil)
+	defer e.Shutdown(false)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	out := &discard{log: log}
+	if err := e.Execute(ctx, WarmCell, out); err != nil {
+		return fmt.Errorf("the warm-up cell failed: %w", err)
+	}
+	return nil
+}
+
+// NewEngine returns the GoNB engine of an installation; GoNB's own log
+// goes to log (nil discards it).
+func NewEngine(l Layout, log io.Writer) *gonb.Engine {
+	return gonb.New(gonb.Options{
+		GoNB:     tools.GoNB.Path(l.Bin()),
+		ToolsDir: l.Bin(),
+		Module:   l.Source(),
+		Log:      log,
+	})
+}
+
+// discard is an Output that keeps nothing but the text of errors.
+type discard struct{ log io.Writer }
+
+func (d *discard) Stream(name, text string) {
+	if name == "stderr" {
+		fmt.Fprint(d.log, text)
+	}
+}
+func (d *discard) Display(map[string]any, map[string]any, string, bool) {}
+func (d *discard) Result(map[string]any, map[string]any)                {}
+func (d *discard) ClearOutput(bool)                                     {}
+func (d *discard) Input(string, bool) (string, error)                   { return "", nil }
+
+// writeKernelspec writes kernel.json and the logos.
+func writeKernelspec(l Layout) error {
+	if err := os.MkdirAll(l.Kernelspec, 0o755); err != nil {
+		return err
+	}
+	spec := map[string]any{
+		"argv":           []string{l.Binary(), "kernel", "{connection_file}"},
+		"display_name":   DisplayName,
+		"language":       "go",
+		"interrupt_mode": "message",
+		"metadata":       map[string]any{"tensornb_version": tensornb.Version},
+	}
+	data, err := json.MarshalIndent(spec, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(l.Kernelspec, "kernel.json"), append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	for _, size := range []int{32, 64} {
+		if err := writePNG(filepath.Join(l.Kernelspec, fmt.Sprintf("logo-%dx%d.png", size, size)), logoPNG(size)); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(l.Kernelspec, "logo-svg.svg"), []byte(logoSVG()), 0o644)
+}
+
+// logoShapes calls draw for each rectangle of the logo, in a 64×64 frame:
+// the idea of the project, a 3×4 grid of cells over a strip of storage
+// slots, one cell and the slot it reads highlighted.
+func logoShapes(draw func(x, y, w, h int, fill color.RGBA)) {
+	navy := color.RGBA{0x1e, 0x3a, 0x8a, 0xff}
+	cell, slot, lit := color.RGBA{0x93, 0xc5, 0xfd, 0xff}, color.RGBA{0xdb, 0xea, 0xfe, 0xff}, color.RGBA{0xfb, 0xbf, 0x24, 0xff}
+	draw(0, 0, 64, 64, navy)
+	for r := range 3 {
+		for c := range 4 {
+			fill := cell
+			if r == 1 && c == 2 {
+				fill = lit
+			}
+			draw(8+c*12, 8+r*12, 10, 10, fill)
+		}
+	}
+	for s := range 12 {
+		fill := slot
+		if s == 6 {
+			fill = lit
+		}
+		draw(8+s*4, 48, 3, 8, fill)
+	}
+}
+
+// logoSVG draws the logo as SVG.
+func logoSVG() string {
+	var b strings.Builder
+	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">` + "\n")
+	logoShapes(func(x, y, w, h int, c color.RGBA) {
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#%02x%02x%02x"/>`+"\n", x, y, w, h, c.R, c.G, c.B)
+	})
+	b.WriteString("</svg>\n")
+	return b.String()
+}
+
+// logoPNG paints the logo at size×size pixels.
+func logoPNG(size int) image.Image {
+	img := image.NewRGBA(image.Rect(0, 0, size, size))
+	scale := float64(size) / 64
+	logoShapes(func(x, y, w, h int, c color.RGBA) {
+		for py := int(float64(y) * scale); py < int(float64(y+h)*scale); py++ {
+			for px := int(float64(x) * scale); px < int(float64(x+w)*scale); px++ {
+				img.Set(px, py, c)
+			}
+		}
+	})
+	return img
+}
+
+func writePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

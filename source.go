@@ -1,0 +1,15 @@
+// Package tensornb holds the source of the tensornb module, so that the
+// tensornb command can install, beside the kernel, the very tensor and
+// display packages its notebooks import: a notebook then builds against
+// the installed version, with no network.
+package tensornb
+
+import "embed"
+
+// Version is tensornb's version.
+const Version = "0.1.0"
+
+// Source is the module's go.mod, go.sum and the packages cells import.
+//
+//go:embed go.mod go.sum tensor/*.go display/*.go display/*.js
+var Source embed.FS
