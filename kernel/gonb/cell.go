@@ -6,6 +6,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"strings"
+	"unicode/utf8"
 )
 
 // A cell as people write it mixes imports, declarations and statements in
@@ -23,6 +24,56 @@ type arranged struct {
 	result     bool
 	resultLine int
 	callee     string
+	// segments say where each piece of the cell went in code, to carry a
+	// cursor position across.
+	segments []segment
+}
+
+// A segment is a piece of the cell, n bytes long, at byte from in the cell
+// and at byte to in the arranged code.
+type segment struct{ from, to, n int }
+
+// toArranged maps a byte offset in the cell to the arranged code.
+func (a arranged) toArranged(off int) int {
+	for _, s := range a.segments {
+		if off >= s.from && off <= s.from+s.n {
+			return s.to + off - s.from
+		}
+	}
+	return off
+}
+
+// runeToArranged maps a cursor, counted in characters as Jupyter counts
+// it, from the cell to the arranged code.
+func (a arranged) runeToArranged(cell string, cursor int) int {
+	return utf8.RuneCountInString(a.code[:min(a.toArranged(byteOffset(cell, cursor)), len(a.code))])
+}
+
+// runeToCell maps a cursor in characters from the arranged code back to
+// the cell.
+func (a arranged) runeToCell(cell string, cursor int) int {
+	return utf8.RuneCountInString(cell[:min(a.toCell(byteOffset(a.code, cursor)), len(cell))])
+}
+
+// byteOffset returns the byte offset of the n-th character of s.
+func byteOffset(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
+}
+
+// toCell maps a byte offset in the arranged code back to the cell.
+func (a arranged) toCell(off int) int {
+	for _, s := range a.segments {
+		if off >= s.to && off <= s.to+s.n {
+			return s.from + off - s.to
+		}
+	}
+	return off
 }
 
 // resultImport is the name the arranged code imports display under, one
@@ -65,11 +116,15 @@ func arrange(code string, showResult bool) arranged {
 				out.callee = last.text[call.Fun.Pos()-1 : call.Fun.End()-1]
 			}
 			last.text = resultImport + ".Result(" + last.text + ")"
-			decls = append([]unit{{text: "import " + resultImport + ` "github.com/tensornb/tensornb/display"`}}, decls...)
+			last.offset = -1 // rewritten: no longer the cell's text
+			decls = append([]unit{{text: "import " + resultImport + ` "github.com/tensornb/tensornb/display"`, offset: -1}}, decls...)
 		}
 	}
 	var b strings.Builder
-	add := func(text string, firstLine int) {
+	add := func(text string, firstLine, from int) {
+		if from >= 0 {
+			out.segments = append(out.segments, segment{from: from, to: b.Len(), n: len(text)})
+		}
 		for i, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 			b.WriteString(line + "\n")
 			if firstLine == 0 {
@@ -80,11 +135,11 @@ func arrange(code string, showResult bool) arranged {
 		}
 	}
 	for _, u := range decls {
-		add(u.text, u.line)
+		add(u.text, u.line, u.offset)
 	}
-	add("%%", 0)
+	add("%%", 0, -1)
 	for _, u := range stmts {
-		add(u.text, u.line)
+		add(u.text, u.line, u.offset)
 	}
 	out.code = b.String()
 	return out
@@ -96,7 +151,7 @@ func identity(code string) arranged {
 	for i := range lines {
 		lines[i] = i + 1
 	}
-	return arranged{code: code, lines: lines}
+	return arranged{code: code, lines: lines, segments: []segment{{0, 0, len(code)}}}
 }
 
 // usesGoNBSyntax reports whether a line of the cell is a %% marker or a
@@ -116,6 +171,7 @@ func usesGoNBSyntax(code string) bool {
 type unit struct {
 	text        string
 	line        int // the cell line it starts on
+	offset      int // the byte it starts at in the cell; -1 for added text
 	declaration bool
 }
 
@@ -136,7 +192,7 @@ func units(code string) []unit {
 		if strings.TrimSpace(text) != "" {
 			trimmed := strings.TrimLeft(text, "\n")
 			line := fset.Position(file.Pos(start + len(text) - len(trimmed))).Line
-			out = append(out, unit{text: strings.TrimRight(trimmed, "\n"), line: line, declaration: isDeclaration(first, text)})
+			out = append(out, unit{text: strings.TrimRight(trimmed, "\n"), line: line, offset: start + len(text) - len(trimmed), declaration: isDeclaration(first, text)})
 		}
 		start, first = end, token.ILLEGAL
 	}

@@ -49,3 +49,23 @@ func TestArrangeShowsTheLastExpression(t *testing.T) {
 		}
 	}
 }
+
+func TestCursorMapping(t *testing.T) {
+	cell := "x := 1\nimport \"fmt\"\nfmt.Print"
+	a := arrange(cell, false)
+	// The cursor at the end of "fmt.Print" in the cell is at the end of the
+	// arranged code, after the import moved up and %% was added.
+	end := len(cell)
+	if got := a.runeToArranged(cell, end); got != len(a.code)-1 {
+		t.Fatalf("cursor %d -> %d in %q (len %d)", end, got, a.code, len(a.code))
+	}
+	if back := a.runeToCell(cell, a.runeToArranged(cell, end)); back != end {
+		t.Fatalf("round trip %d -> %d", end, back)
+	}
+	// Characters, not bytes: é is one.
+	cell = "s := \"é\"\nfmt.Pri"
+	a = arrange(cell, false)
+	if back := a.runeToCell(cell, a.runeToArranged(cell, 15)); back != 15 {
+		t.Fatalf("unicode round trip: %d", back)
+	}
+}

@@ -317,7 +317,8 @@ func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.C
 	if err != nil {
 		return front.Completion{}, err
 	}
-	reply, err := c.client.Call(ctx, client.Shell, "complete_request", map[string]any{"code": code, "cursor_pos": cursor}, nil)
+	cell := arrange(code, false)
+	reply, err := c.client.Call(ctx, client.Shell, "complete_request", map[string]any{"code": cell.code, "cursor_pos": cell.runeToArranged(code, cursor)}, nil)
 	if err != nil {
 		return front.Completion{}, err
 	}
@@ -329,7 +330,7 @@ func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.C
 	if err := reply.Decode(&r); err != nil {
 		return front.Completion{}, err
 	}
-	return front.Completion{Matches: r.Matches, CursorStart: r.CursorStart, CursorEnd: r.CursorEnd}, nil
+	return front.Completion{Matches: r.Matches, CursorStart: cell.runeToCell(code, r.CursorStart), CursorEnd: cell.runeToCell(code, r.CursorEnd)}, nil
 }
 
 // Inspect asks GoNB (and through it gopls) what the name at the cursor is.
@@ -338,7 +339,8 @@ func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (
 	if err != nil {
 		return nil, false, err
 	}
-	reply, err := c.client.Call(ctx, client.Shell, "inspect_request", map[string]any{"code": code, "cursor_pos": cursor, "detail_level": detail}, nil)
+	cell := arrange(code, false)
+	reply, err := c.client.Call(ctx, client.Shell, "inspect_request", map[string]any{"code": cell.code, "cursor_pos": cell.runeToArranged(code, cursor), "detail_level": detail}, nil)
 	if err != nil {
 		return nil, false, err
 	}

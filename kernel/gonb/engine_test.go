@@ -153,9 +153,12 @@ func TestInterruptStopsAnInfiniteLoop(t *testing.T) {
 	if ce := cellError(t, err); ce.Name != "Interrupted" {
 		t.Fatalf("interrupt: %v", err)
 	}
-	if took := time.Since(start); took > time.Second {
+	// The latency script measures how quickly; here a bound that only a
+	// hang would pass keeps a shared, busy machine from failing the test.
+	if took := time.Since(start); took > 5*time.Second {
 		t.Fatalf("the interrupt took %v", took)
 	}
+	t.Logf("the interrupt took %v", time.Since(start))
 	if r, err := run(t, e, "fmt.Println(\"next\")"); err != nil || r.streams["stdout"] != "next\n" {
 		t.Fatalf("after the interrupt: %q %v", r.streams, err)
 	}

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tensornb/tensornb/kernel/install"
+	"github.com/tensornb/tensornb/kernel/tools"
+)
+
+// These tests install the kernel in scratch directories and drive it with
+// real Jupyter clients: the jupyter_kernel_test suite and nbclient. They
+// need Debian's Jupyter packages; scripts/test installs them and sets
+// TENSORNB_REQUIRE_JUPYTER, so that in CI their absence fails the tests.
+
+// jupyterPython is the interpreter with Debian's Jupyter packages.
+const jupyterPython = "/usr/bin/python3"
+
+func requireJupyter(t *testing.T, modules ...string) {
+	t.Helper()
+	check := exec.Command(jupyterPython, "-c", "import "+strings.Join(modules, ", "))
+	if out, err := check.CombinedOutput(); err != nil {
+		msg := "Debian's Jupyter packages are missing (" + strings.TrimSpace(string(out)) + "); scripts/test installs them"
+		if os.Getenv("TENSORNB_REQUIRE_JUPYTER") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+}
+
+// installed builds tensornb, installs it into scratch directories and
+// returns the environment that points Jupyter at them. The pinned tools
+// come from the test cache that kernel/gonb's tests fill, so that they are
+// built once.
+func installed(t *testing.T) []string {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	toolsCache := filepath.Join(cache, "tensornb-test", "bin")
+	if err := tools.BuildAll(toolsCache, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	layout := install.PrefixLayout(root)
+	if err := os.MkdirAll(layout.Bin(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"gonb", "goimports", "gopls", ".gonb.version", ".goimports.version", ".gopls.version"} {
+		data, err := os.ReadFile(filepath.Join(toolsCache, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(layout.Bin(), name), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	binary := filepath.Join(root, "tensornb")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(binary, "install", "-prefix", root)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tensornb install: %v\n%s", err, out)
+	}
+	return append(os.Environ(), "JUPYTER_PATH="+filepath.Join(root, "share", "jupyter"))
+}
+
+func TestInstallWritesTheKernelspec(t *testing.T) {
+	env := installed(t)
+	var root string
+	for _, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "JUPYTER_PATH="); ok {
+			root = p
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(root, "kernels", "tensornb", "kernel.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec struct {
+		Argv          []string `json:"argv"`
+		DisplayName   string   `json:"display_name"`
+		Language      string   `json:"language"`
+		InterruptMode string   `json:"interrupt_mode"`
+	}
+	if err := json.Unmarshal(data, &spec); err != nil {
+		t.Fatal(err)
+	}
+	if spec.DisplayName != "Go (tensornb)" || spec.Language != "go" || spec.InterruptMode != "message" ||
+		len(spec.Argv) != 3 || spec.Argv[1] != "kernel" || spec.Argv[2] != "{connection_file}" {
+		t.Fatalf("kernel.json: %+v", spec)
+	}
+	for _, logo := range []string{"logo-32x32.png", "logo-64x64.png", "logo-svg.svg"} {
+		if _, err := os.Stat(filepath.Join(root, "kernels", "tensornb", logo)); err != nil {
+			t.Error(err)
+		}
+	}
+	requireJupyter(t, "jupyter_client")
+	list := exec.Command(jupyterPython, "-m", "jupyter_client.kernelspecapp", "list")
+	list.Env = env
+	out, err := list.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "tensornb") {
+		t.Fatalf("jupyter kernelspec list: %v\n%s", err, out)
+	}
+}
+
+// TestConformance runs jupyter_kernel_test's suite and tensornb's own
+// additions (kernel/testdata/test_conformance.py) against the installed
+// kernel.
+func TestConformance(t *testing.T) {
+	requireJupyter(t, "jupyter_kernel_test", "pytest")
+	env := installed(t)
+	suite, err := filepath.Abs(filepath.Join("..", "..", "kernel", "testdata", "test_conformance.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(jupyterPython, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite)
+	cmd.Env = env
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil {
+		t.Fatalf("the conformance suite failed: %v", err)
+	}
+}
+
+// TestNotebookRuns executes a small notebook with nbclient and checks its
+// outputs.
+func TestNotebookRuns(t *testing.T) {
+	requireJupyter(t, "nbclient", "nbformat")
+	env := installed(t)
+	cells := []string{
+		"import (\n\t\"github.com/tensornb/tensornb/display\"\n\t\"github.com/tensornb/tensornb/tensor\"\n)\nvar x = tensor.Float32.Arange(24).View(2, 3, 4)",
+		"x.Transpose(1, 2).Strides()",
+		"display.Show(display.Card(x))",
+		"fmt.Println(x.Index(\"1, 2, 3\").Item())",
+	}
+	nb := map[string]any{
+		"nbformat": 4, "nbformat_minor": 5,
+		"metadata": map[string]any{"kernelspec": map[string]any{"name": "tensornb", "display_name": "Go (tensornb)", "language": "go"}},
+		"cells":    []any{},
+	}
+	for i, src := range cells {
+		nb["cells"] = append(nb["cells"].([]any), map[string]any{
+			"cell_type": "code", "id": "c" + string(rune('0'+i)), "metadata": map[string]any{}, "source": src, "outputs": []any{}, "execution_count": nil,
+		})
+	}
+	dir := t.TempDir()
+	in, outPath := filepath.Join(dir, "in.ipynb"), filepath.Join(dir, "out.ipynb")
+	data, _ := json.Marshal(nb)
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `import sys, nbformat, nbclient
+nb = nbformat.read(sys.argv[1], as_version=4)
+nbclient.NotebookClient(nb, timeout=300, kernel_name="tensornb").execute()
+nbformat.write(nb, sys.argv[2])`
+	cmd := exec.Command(jupyterPython, "-c", script, in, outPath)
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("nbclient: %v\n%s", err, out)
+	}
+	var executed struct {
+		Cells []struct {
+			Outputs []struct {
+				OutputType string         `json:"output_type"`
+				Text       any            `json:"text"`
+				Data       map[string]any `json:"data"`
+			} `json:"outputs"`
+		} `json:"cells"`
+	}
+	data, err := os.ReadFile(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &executed); err != nil {
+		t.Fatal(err)
+	}
+	c := executed.Cells
+	if len(c[1].Outputs) != 1 || c[1].Outputs[0].OutputType != "execute_result" || textOf(c[1].Outputs[0].Data["text/plain"]) != "(12, 1, 4)" {
+		t.Errorf("the strides cell: %+v", c[1].Outputs)
+	}
+	if len(c[2].Outputs) != 1 || c[2].Outputs[0].OutputType != "display_data" || c[2].Outputs[0].Data["image/svg+xml"] == nil {
+		t.Errorf("the card cell: %+v", c[2].Outputs)
+	}
+	if len(c[3].Outputs) != 1 || !strings.Contains(textOf(c[3].Outputs[0].Text), "23") {
+		t.Errorf("the print cell: %+v", c[3].Outputs)
+	}
+}
+
+// textOf joins a notebook's text field, a string or a list of strings.
+func textOf(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		var b strings.Builder
+		for _, s := range v {
+			b.WriteString(s.(string))
+		}
+		return b.String()
+	}
+	return ""
+}

@@ -1,0 +1,120 @@
+"""The tensornb kernel against jupyter_kernel_test, the Jupyter project's
+conformance suite, plus the checks the issue adds: a panic is one error, an
+interrupted infinite loop recovers, a forged message is not run, 10 MB of
+output arrive whole, and 200 quick executes leave the kernel healthy.
+
+Run by kernel/conformance_test.go with the kernel installed in a scratch
+JUPYTER_DATA_DIR; by hand:
+
+    JUPYTER_DATA_DIR=... /usr/bin/python3 -m pytest -q kernel/testdata/test_conformance.py
+"""
+
+import time
+import unittest
+
+import jupyter_kernel_test
+from jupyter_client.session import Session
+
+TIMEOUT = 60
+
+
+class TensornbKernelTests(jupyter_kernel_test.KernelTests):
+    kernel_name = "tensornb"
+    language_name = "go"
+    file_extension = ".go"
+
+    code_hello_world = 'fmt.Println("hello, world")'
+    code_stderr = 'fmt.Fprintln(os.Stderr, "careful")'
+
+    completion_samples = [{"text": "fmt.Sprintl", "matches": {"Sprintln"}}]
+    complete_code_samples = ["x := 1", 'fmt.Println("a")', "func f() {}"]
+    incomplete_code_samples = ["for i := 0; i < 3; i++ {", "fmt.Println(", "x := []int{1,"]
+    invalid_code_samples = ["x := )", "}"]
+
+    code_generate_error = 'panic("boom")'
+    code_execute_result = [
+        {"code": "1 + 2", "result": "3"},
+        {"code": 'x := "tensor"\nx', "result": '"tensor"'},
+        {"code": "tensor.Float32.Arange(24).View(2, 3, 4).Strides()", "result": "(12, 4, 1)"},
+    ]
+    code_display_data = [
+        {"code": 'display.Show(display.Bundle{"text/html": "<b>hi</b>", "text/plain": "hi"})', "mime": "text/html"},
+        {"code": "display.Show(display.Strip(tensor.Arange(6).Index(\"1::2\")))", "mime": "image/svg+xml"},
+    ]
+    code_history_pattern = "1 + *"
+    supported_history_operations = ("tail", "range", "search")
+    code_inspect_sample = "fmt.Println"
+
+    def execute_helper(self, code, timeout=TIMEOUT, **kwargs):
+        return super().execute_helper(code, timeout=timeout, **kwargs)
+
+    def test_panic_is_one_error(self):
+        self.flush_channels()
+        reply, outputs = self.execute_helper('var s []int\n_ = s[3]')
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual([m["msg_type"] for m in outputs], ["error"])
+        content = outputs[0]["content"]
+        self.assertEqual(content["ename"], "panic")
+        self.assertIn("index out of range", content["evalue"])
+        self.assertIn("cell line 2", "\n".join(content["traceback"]))
+
+    def test_compile_error_names_the_cell_line(self):
+        self.flush_channels()
+        reply, outputs = self.execute_helper('fmt.Println(1)\ny := 2')
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual([m["msg_type"] for m in outputs], ["error"])
+        self.assertEqual(outputs[0]["content"]["ename"], "CompileError")
+        self.assertEqual(outputs[0]["content"]["evalue"], "cell line 2: declared and not used: y")
+
+    def test_interrupt_recovers(self):
+        self.flush_channels()
+        self.execute_helper("fmt.Println(0)")  # the build is warm
+        msg_id = self.kc.execute("for {\n}")
+        time.sleep(3)
+        start = time.time()
+        self.km.interrupt_kernel()
+        while True:
+            reply = self.kc.get_shell_msg(timeout=TIMEOUT)
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+        self.assertLess(time.time() - start, 5.0)  # a hang fails; scripts/latency measures speed
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(reply["content"]["ename"], "Interrupted")
+        self.flush_channels()
+        reply, outputs = self.execute_helper('fmt.Println("after")')
+        self.assertEqual(reply["content"]["status"], "ok")
+        self.assertEqual(outputs[-1]["content"]["text"], "after\n")
+
+    def test_forged_message_is_not_executed(self):
+        self.flush_channels()
+        forger = Session(key=b"not-the-key", session=self.kc.session.session)
+        msg = forger.msg("execute_request", {"code": 'fmt.Println("forged")', "silent": False,
+                                             "store_history": True, "user_expressions": {},
+                                             "allow_stdin": False, "stop_on_error": True})
+        forger.send(self.kc.shell_channel.socket, msg)
+        time.sleep(2)
+        reply, outputs = self.execute_helper('fmt.Println("real")')
+        self.assertEqual(reply["content"]["status"], "ok")
+        texts = "".join(m["content"].get("text", "") for m in outputs)
+        self.assertNotIn("forged", texts)
+        self.assertIn("real", texts)
+
+    def test_ten_megabytes_arrive_whole(self):
+        self.flush_channels()
+        reply, outputs = self.execute_helper('fmt.Print(strings.Repeat("x", 10_000_000))', timeout=120)
+        self.assertEqual(reply["content"]["status"], "ok")
+        text = "".join(m["content"]["text"] for m in outputs if m["msg_type"] == "stream")
+        self.assertEqual(len(text), 10_000_000)
+
+    def test_many_quick_executes(self):
+        self.flush_channels()
+        for i in range(200):
+            reply, _ = self.execute_helper("x := %d\n_ = x" % i, timeout=TIMEOUT, store_history=False)
+            self.assertEqual(reply["content"]["status"], "ok")
+        self.kc.kernel_info()
+        reply = self.kc.get_shell_msg(timeout=TIMEOUT)
+        self.assertEqual(reply["content"]["status"], "ok")
+
+
+if __name__ == "__main__":
+    unittest.main()
