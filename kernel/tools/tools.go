@@ -81,20 +81,36 @@ func (t Tool) Build(dir string, log io.Writer) error {
 	}
 	defer os.RemoveAll(scratch)
 	fmt.Fprintf(log, "building %s %s ...\n", t.Name, t.Version)
+	// Build beside the target and rename, so that two builds at once (two
+	// test packages, say) each leave a whole binary.
+	f, err := os.CreateTemp(dir, "."+t.Name+".*.new")
+	if err != nil {
+		return err
+	}
+	built := f.Name()
+	f.Close()
 	steps := [][]string{
 		{"go", "mod", "init", "tensornb.build/" + t.Name},
 		{"go", "get", t.Package + "@" + t.Version},
-		{"go", "build", "-o", t.Path(dir), t.Package},
+		{"go", "build", "-o", built, t.Package},
 	}
 	for _, step := range steps {
 		cmd := exec.Command(step[0], step[1:]...)
 		cmd.Dir = scratch
 		cmd.Stdout, cmd.Stderr = log, log
 		if err := cmd.Run(); err != nil {
+			os.Remove(built)
 			return fmt.Errorf("building %s: %s failed: %w (is the Go module proxy reachable?)", t.Name, strings.Join(step, " "), err)
 		}
 	}
-	return os.WriteFile(t.stamp(dir), []byte(t.Version+"\n"), 0o644)
+	if err := os.Rename(built, t.Path(dir)); err != nil {
+		return err
+	}
+	stamp := built + ".version"
+	if err := os.WriteFile(stamp, []byte(t.Version+"\n"), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(stamp, t.stamp(dir))
 }
 
 // BuildAll builds every tool missing from dir.
