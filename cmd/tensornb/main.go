@@ -144,6 +144,7 @@ func kernelCmd(args []string) error {
 	if err != nil {
 		return err
 	}
+	go engine.Start() // while the user writes the first cell
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	interrupts := make(chan os.Signal, 1)

@@ -224,6 +224,15 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
+// Start starts GoNB now rather than with the first cell, so that the
+// first cell only waits for its own build. A failure is reported again by
+// the first cell, which tries to start GoNB anew.
+func (e *Engine) Start() {
+	ctx, cancel := context.WithTimeout(context.Background(), e.opts.StartTimeout)
+	defer cancel()
+	_, _, _ = e.running(ctx)
+}
+
 // Execute runs a cell on GoNB and passes its outputs to out.
 func (e *Engine) Execute(ctx context.Context, code string, out front.Output) error {
 	c, note, err := e.running(ctx)
