@@ -62,16 +62,30 @@ func TestGoNBPipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := gob.NewDecoder(r)
+	dec, enc := gob.NewDecoder(r), gob.NewEncoder(w)
+	// next reads the next display, answering the sync requests that follow
+	// each, as GoNB does once it has published what came before.
+	next := func() protocol.DisplayData {
+		for {
+			var got protocol.DisplayData
+			if err := dec.Decode(&got); err != nil {
+				t.Fatal(err)
+			}
+			sync, ok := got.Data[protocol.MIMECommValue].(protocol.CommValue)
+			if !ok {
+				return got
+			}
+			if err := enc.Encode(&protocol.CommValue{Address: protocol.GonbuiSyncAckAddress, Value: sync.Value}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	x := tensor.Float32.Arange(12).View(3, 4)
 	for _, want := range []struct {
 		id     string
 		bundle display.Bundle
 	}{{"", display.Card(x).Bundle()}, {"grid-1", display.Grid(x).Bundle()}} {
-		var got protocol.DisplayData
-		if err := dec.Decode(&got); err != nil {
-			t.Fatal(err)
-		}
+		got := next()
 		if got.DisplayID != want.id || len(got.Data) != len(want.bundle) {
 			t.Fatalf("got id %q and %d MIME types, want %q and %d", got.DisplayID, len(got.Data), want.id, len(want.bundle))
 		}
@@ -79,6 +93,16 @@ func TestGoNBPipe(t *testing.T) {
 			if got.Data[protocol.MIMEType(mime)] != content {
 				t.Errorf("%s differs", mime)
 			}
+		}
+	}
+	// Answer the last sync, and any other, until the cell program ends.
+	for {
+		var more protocol.DisplayData
+		if dec.Decode(&more) != nil {
+			break
+		}
+		if sync, ok := more.Data[protocol.MIMECommValue].(protocol.CommValue); ok {
+			_ = enc.Encode(&protocol.CommValue{Address: protocol.GonbuiSyncAckAddress, Value: sync.Value})
 		}
 	}
 	w.Close()

@@ -90,5 +90,10 @@ func gonbDisplay(b Bundle, id string, result bool) error {
 		data.Metadata = map[string]any{ResultMetadata: true}
 	}
 	gonbui.SendData(data)
+	// GoNB reads the pipe on its own schedule: without waiting for it, a
+	// display sent just before the program ends can reach the notebook
+	// after the cell has finished, and be lost to a client that stopped
+	// listening. Sync returns once GoNB has published everything sent.
+	gonbui.Sync()
 	return gonbui.Error()
 }
