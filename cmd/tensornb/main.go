@@ -129,7 +129,7 @@ func kernelCmd(args []string) error {
 	if os.Getenv("TENSORNB_DEBUG") != "" {
 		gonbLog = os.Stderr
 	}
-	engine := install.NewEngine(install.Layout{Home: home}, gonbLog)
+	engine := install.NewEngine(install.Layout{Home: home}, kernelID(args[0]), gonbLog)
 	k, err := front.New(conn, engine, front.Info{
 		Implementation: "tensornb",
 		Version:        tensornb.Version,
@@ -156,6 +156,16 @@ func kernelCmd(args []string) error {
 	}()
 	defer engine.Shutdown(false)
 	return k.Run(ctx)
+}
+
+// kernelID returns the id Jupyter gave the kernel, which it writes into
+// the connection file's name: kernel-<id>.json.
+func kernelID(connectionFile string) string {
+	base := filepath.Base(connectionFile)
+	if id, ok := strings.CutPrefix(strings.TrimSuffix(base, ".json"), "kernel-"); ok {
+		return id
+	}
+	return ""
 }
 
 // goVersion is the version of the go command that compiles cells, as

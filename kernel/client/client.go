@@ -26,9 +26,34 @@ type Client struct {
 	shell, control, stdin, iopub, hb zmq4.Socket
 	sendMu                           sync.Mutex
 
-	mu      sync.Mutex
-	waiting map[string]*call // by request msg_id
-	onInput func(prompt string, password bool) string
+	mu        sync.Mutex
+	waiting   map[string]*call // by request msg_id
+	onInput   func(prompt string, password bool) string
+	unclaimed func(*wire.Message)
+}
+
+// OnUnclaimed sets the function that receives the iopub messages no call
+// is waiting for: those a kernel sends for a message that has no reply
+// (a comm_msg), or of its own accord. It runs on the client's receiving
+// goroutine, so it must not block.
+func (c *Client) OnUnclaimed(handle func(*wire.Message)) {
+	c.mu.Lock()
+	c.unclaimed = handle
+	c.mu.Unlock()
+}
+
+// Send sends a message that has no reply, such as a comm_msg, and returns
+// its id.
+func (c *Client) Send(ch Channel, msgType string, content any) (string, error) {
+	m, err := wire.NewMessage(msgType, c.session, nil, content)
+	if err != nil {
+		return "", err
+	}
+	s := c.shell
+	if ch == Control {
+		s = c.control
+	}
+	return m.Header.MsgID, c.send(s, m)
 }
 
 // OnInput sets the function that answers the kernel's input requests;
@@ -73,7 +98,7 @@ func Dial(ctx context.Context, conn *wire.Connection) (*Client, error) {
 	}
 	go c.receive(c.shell, func(m *wire.Message) { c.deliver(m, func(cl *call) chan *wire.Message { return cl.reply }) })
 	go c.receive(c.control, func(m *wire.Message) { c.deliver(m, func(cl *call) chan *wire.Message { return cl.reply }) })
-	go c.receive(c.iopub, func(m *wire.Message) { c.deliver(m, func(cl *call) chan *wire.Message { return cl.iopub }) })
+	go c.receive(c.iopub, c.deliverIOPub)
 	go c.receive(c.stdin, c.answerInput)
 	return c, nil
 }
@@ -113,6 +138,24 @@ func (c *Client) deliver(m *wire.Message, pick func(*call) chan *wire.Message) {
 		case pick(cl) <- m:
 		default: // a call that stopped listening
 		}
+	}
+}
+
+// deliverIOPub hands an iopub message to the call it belongs to, or to
+// the unclaimed handler.
+func (c *Client) deliverIOPub(m *wire.Message) {
+	var parent wire.Header
+	_ = json.Unmarshal(m.ParentHeader, &parent)
+	c.mu.Lock()
+	_, waited := c.waiting[parent.MsgID]
+	handle := c.unclaimed
+	c.mu.Unlock()
+	if waited {
+		c.deliver(m, func(cl *call) chan *wire.Message { return cl.iopub })
+		return
+	}
+	if handle != nil && m.Type() != "status" {
+		handle(m)
 	}
 }
 

@@ -2,6 +2,7 @@ package front
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 )
 
@@ -40,6 +41,19 @@ type Output interface {
 	ClearOutput(wait bool)
 	// Input asks the user for a line of text, if the client allows it.
 	Input(prompt string, password bool) (string, error)
+	// Comm sends a comm_open, comm_msg or comm_close to the front end.
+	Comm(msgType string, content json.RawMessage)
+}
+
+// A CommEngine is an Engine with comms of its own (GoNB's widgets): the
+// kernel forwards the front end's comm messages to it, and what it sends
+// back, to the front end.
+type CommEngine interface {
+	Engine
+	// Comm delivers a comm_open, comm_msg or comm_close from the front
+	// end. publish sends the engine's answers back, in reply to it; it may
+	// be called later, from another goroutine.
+	Comm(msgType string, content json.RawMessage, publish func(msgType string, content json.RawMessage))
 }
 
 // A CellError is a cell that failed: the exception name, its message, and

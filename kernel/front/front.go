@@ -46,6 +46,7 @@ type Kernel struct {
 	inputs                           chan *wire.Message // input_reply messages from stdin
 
 	mu      sync.Mutex
+	comms   map[string]string  // open comms: comm_id to target_name
 	count   int                // the execution count
 	history []historyEntry     // this session's inputs
 	cancel  context.CancelFunc // interrupts the running cell, if any

@@ -390,3 +390,77 @@ func TestShutdown(t *testing.T) {
 		t.Fatalf("shutdown: %v", r)
 	}
 }
+
+// echoComms is a script engine with comms: it answers every comm message
+// with a comm_msg that echoes its data.
+type echoComms struct{ script }
+
+func (e *echoComms) Comm(msgType string, content json.RawMessage, publish func(string, json.RawMessage)) {
+	var c struct {
+		CommID string         `json:"comm_id"`
+		Data   map[string]any `json:"data"`
+	}
+	_ = json.Unmarshal(content, &c)
+	reply, _ := json.Marshal(map[string]any{"comm_id": c.CommID, "data": map[string]any{"echo": msgType, "was": c.Data}})
+	publish("comm_msg", reply)
+}
+
+func TestCommsGoToTheEngine(t *testing.T) {
+	ports := freePorts(t, 5)
+	conn := &wire.Connection{Transport: "tcp", IP: "127.0.0.1", Key: "k",
+		ShellPort: ports[0], ControlPort: ports[1], StdinPort: ports[2], IOPubPort: ports[3], HBPort: ports[4]}
+	k, err := front.New(conn, &echoComms{}, front.Info{Implementation: "tensornb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = k.Run(ctx) }()
+	c, err := client.Dial(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ready, cancelReady := context.WithTimeout(ctx, 10*time.Second)
+	defer cancelReady()
+	if err := c.WaitReady(ready); err != nil {
+		t.Fatal(err)
+	}
+	echoes := make(chan string, 4)
+	c.OnUnclaimed(func(m *wire.Message) {
+		if m.Type() == "comm_msg" {
+			var content struct {
+				CommID string `json:"comm_id"`
+				Data   struct {
+					Echo string `json:"echo"`
+				} `json:"data"`
+			}
+			_ = m.Decode(&content)
+			echoes <- content.CommID + " " + content.Data.Echo
+		}
+	})
+	for _, msgType := range []string{"comm_open", "comm_msg"} {
+		if _, err := c.Send(client.Shell, msgType, map[string]any{"comm_id": "w1", "target_name": "gonb_comm", "data": map[string]any{"x": 1}}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case got := <-echoes:
+			if got != "w1 "+msgType {
+				t.Fatalf("echo %q for %s", got, msgType)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no echo for %s", msgType)
+		}
+	}
+	comms := call(t, c, client.Shell, "comm_info_request", map[string]any{})["comms"].(map[string]any)
+	if comms["w1"].(map[string]any)["target_name"] != "gonb_comm" {
+		t.Fatalf("comm_info: %v", comms)
+	}
+	if _, err := c.Send(client.Shell, "comm_close", map[string]any{"comm_id": "w1", "data": map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	<-echoes
+	if comms := call(t, c, client.Shell, "comm_info_request", map[string]any{})["comms"].(map[string]any); len(comms) != 0 {
+		t.Fatalf("comm_info after close: %v", comms)
+	}
+}

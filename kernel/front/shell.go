@@ -2,6 +2,7 @@ package front
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path"
 	"time"
@@ -54,16 +55,9 @@ func (k *Kernel) handleShell(ctx context.Context, m *wire.Message) (stop bool) {
 	case "history_request":
 		k.reply(k.shell, m, "history_reply", k.historyReply(m))
 	case "comm_info_request":
-		k.reply(k.shell, m, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}})
-	case "comm_open":
-		// No comm targets yet: tell the front end the comm is closed.
-		var req struct {
-			CommID string `json:"comm_id"`
-		}
-		if m.Decode(&req) == nil {
-			k.publish(m, "comm_close", map[string]any{"comm_id": req.CommID, "data": map[string]any{}})
-		}
-	case "comm_msg", "comm_close":
+		k.commInfo(m)
+	case "comm_open", "comm_msg", "comm_close":
+		k.comm(m)
 	default:
 		k.log.Printf("ignored a shell message of type %q", m.Type())
 	}
@@ -224,11 +218,75 @@ func (o *output) Input(prompt string, password bool) (string, error) {
 	}
 }
 
+func (o *output) Comm(msgType string, content json.RawMessage) {
+	o.k.trackComm(msgType, content)
+	o.k.publish(o.request, msgType, content)
+}
+
 func orEmptyMap(m map[string]any) map[string]any {
 	if m == nil {
 		return map[string]any{}
 	}
 	return m
+}
+
+// comm forwards a comm message to an engine that has comms. Without one,
+// a comm_open is answered with comm_close: no target is open.
+func (k *Kernel) comm(m *wire.Message) {
+	ce, ok := k.engine.(CommEngine)
+	if !ok {
+		var req struct {
+			CommID string `json:"comm_id"`
+		}
+		if m.Type() == "comm_open" && m.Decode(&req) == nil {
+			k.publish(m, "comm_close", map[string]any{"comm_id": req.CommID, "data": map[string]any{}})
+		}
+		return
+	}
+	k.trackComm(m.Type(), m.Content)
+	ce.Comm(m.Type(), m.Content, func(msgType string, content json.RawMessage) {
+		k.trackComm(msgType, content)
+		k.publish(m, msgType, content)
+	})
+}
+
+// trackComm keeps the list of open comms that comm_info reports: the
+// engines' own kernels do not answer comm_info.
+func (k *Kernel) trackComm(msgType string, content json.RawMessage) {
+	var c struct {
+		CommID     string `json:"comm_id"`
+		TargetName string `json:"target_name"`
+	}
+	if json.Unmarshal(content, &c) != nil || c.CommID == "" {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	switch msgType {
+	case "comm_open":
+		if k.comms == nil {
+			k.comms = map[string]string{}
+		}
+		k.comms[c.CommID] = c.TargetName
+	case "comm_close":
+		delete(k.comms, c.CommID)
+	}
+}
+
+func (k *Kernel) commInfo(m *wire.Message) {
+	var req struct {
+		TargetName string `json:"target_name"`
+	}
+	_ = m.Decode(&req)
+	comms := map[string]any{}
+	k.mu.Lock()
+	for id, target := range k.comms {
+		if req.TargetName == "" || req.TargetName == target {
+			comms[id] = map[string]any{"target_name": target}
+		}
+	}
+	k.mu.Unlock()
+	k.reply(k.shell, m, "comm_info_reply", map[string]any{"status": "ok", "comms": comms})
 }
 
 func (k *Kernel) complete(ctx context.Context, m *wire.Message) {

@@ -36,6 +36,11 @@ type Options struct {
 	// then import tensor, display and gonbui from it, at that version and
 	// with no network.
 	Module string
+	// KernelID is the id Jupyter gave the kernel (from its connection
+	// file's name, kernel-<id>.json). GoNB learns its id the same way and
+	// accepts widget comms only for it, so the child's connection file is
+	// named after it too.
+	KernelID string
 	// Log receives GoNB's own log lines; nil discards them.
 	Log io.Writer
 	// StartTimeout bounds how long GoNB may take to answer after start.
@@ -52,6 +57,13 @@ type Engine struct {
 	// void holds the functions found to return nothing: a cell ending with
 	// a call to one is not rewritten to show a result.
 	void map[string]bool
+
+	// Comms: where to publish what GoNB sends in answer to a forwarded
+	// comm message, by the id it was forwarded under, and otherwise (GoNB
+	// sending of its own accord) to the front end that spoke last.
+	commMu      sync.Mutex
+	commReplies map[string]func(msgType string, content json.RawMessage)
+	commLast    func(msgType string, content json.RawMessage)
 	// lost records why a child ended without being asked to; the next cell
 	// says so before it runs.
 	lost string
@@ -119,6 +131,9 @@ func (e *Engine) start(ctx context.Context) (*child, error) {
 		ShellPort: ports[0], ControlPort: ports[1], StdinPort: ports[2], IOPubPort: ports[3], HBPort: ports[4],
 	}
 	connFile := filepath.Join(dir, "connection.json")
+	if e.opts.KernelID != "" {
+		connFile = filepath.Join(dir, "kernel-"+e.opts.KernelID+".json")
+	}
 	data, _ := json.Marshal(conn)
 	if err := os.WriteFile(connFile, data, 0o600); err != nil {
 		return nil, err
@@ -144,6 +159,7 @@ func (e *Engine) start(ctx context.Context) (*child, error) {
 		c.close()
 		return nil, err
 	}
+	c.client.OnUnclaimed(e.commFromGoNB)
 	ready, cancel := context.WithTimeout(ctx, e.opts.StartTimeout)
 	defer cancel()
 	go func() { // stop waiting if GoNB exits during start
@@ -317,6 +333,45 @@ func (e *Engine) run(ctx context.Context, c *child, cell arranged, source []stri
 		case <-interrupt.Done():
 		}
 		return front.Interrupted()
+	}
+}
+
+// Comm forwards a comm message from the front end to GoNB, which runs the
+// widgets' side of gonbui; what GoNB publishes in answer goes to publish.
+func (e *Engine) Comm(msgType string, content json.RawMessage, publish func(string, json.RawMessage)) {
+	c, _, err := e.running(context.Background())
+	if err != nil {
+		return
+	}
+	id, err := c.client.Send(client.Shell, msgType, content)
+	if err != nil {
+		return
+	}
+	e.commMu.Lock()
+	defer e.commMu.Unlock()
+	if len(e.commReplies) > 1024 { // forget answers long overdue
+		e.commReplies = nil
+	}
+	if e.commReplies == nil {
+		e.commReplies = map[string]func(string, json.RawMessage){}
+	}
+	e.commReplies[id] = publish
+	e.commLast = publish
+}
+
+// commFromGoNB passes on what GoNB publishes outside a cell: its answers
+// to comm messages (comms, and the display updates that come with them).
+func (e *Engine) commFromGoNB(m *wire.Message) {
+	var parent wire.Header
+	_ = json.Unmarshal(m.ParentHeader, &parent)
+	e.commMu.Lock()
+	publish, ok := e.commReplies[parent.MsgID]
+	if !ok {
+		publish = e.commLast
+	}
+	e.commMu.Unlock()
+	if publish != nil {
+		publish(m.Type(), m.Content)
 	}
 }
 

@@ -2,6 +2,7 @@ package gonb
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -59,6 +60,7 @@ func (r *recorder) Result(data, _ map[string]any) {
 	r.results = append(r.results, data)
 }
 func (r *recorder) ClearOutput(bool)                   {}
+func (r *recorder) Comm(string, json.RawMessage)       {}
 func (r *recorder) Input(string, bool) (string, error) { return "typed", nil }
 
 func newEngine(t *testing.T) *Engine {
@@ -224,5 +226,47 @@ func TestLastExpressionIsTheResult(t *testing.T) {
 		if err != nil || len(r.results) != 0 || r.streams["stdout"] != "printed\n" {
 			t.Fatalf("%q: results %v, streams %q, %v", code, r.results, r.streams, err)
 		}
+	}
+}
+
+// Comms from the front end reach GoNB, and GoNB's answers come back: the
+// open is acknowledged and a heartbeat ping is answered, as gonbui's
+// widgets expect.
+func TestCommsAreForwarded(t *testing.T) {
+	e := New(Options{GoNB: tools.GoNB.Path(toolsDir), ToolsDir: toolsDir, KernelID: "4f2c-0e1d"})
+	t.Cleanup(func() { _ = e.Shutdown(false) })
+	got := make(chan string, 16)
+	publish := func(msgType string, content json.RawMessage) {
+		var c struct {
+			CommID string `json:"comm_id"`
+			Data   struct {
+				Address string `json:"address"`
+			} `json:"data"`
+		}
+		_ = json.Unmarshal(content, &c)
+		got <- msgType + " " + c.CommID + " " + c.Data.Address
+	}
+	open, _ := json.Marshal(map[string]any{"comm_id": "comm-1", "target_name": "gonb_comm", "kernel_id": "4f2c-0e1d", "data": map[string]any{}})
+	e.Comm("comm_open", open, publish)
+	ping, _ := json.Marshal(map[string]any{"comm_id": "comm-1", "data": map[string]any{"address": "#heartbeat/ping"}})
+	want := []string{"comm_msg comm-1 #comm_open_ack", "comm_msg comm-1 #heartbeat/pong"}
+	var seen []string
+	timeout := time.After(20 * time.Second)
+	for len(seen) < len(want) {
+		select {
+		case s := <-got:
+			if !strings.HasPrefix(s, "comm_msg") {
+				continue // the display update that comes with the open
+			}
+			seen = append(seen, s)
+			if len(seen) == 1 {
+				e.Comm("comm_msg", ping, publish)
+			}
+		case <-timeout:
+			t.Fatalf("comms: got %q, want %q", seen, want)
+		}
+	}
+	if strings.Join(seen, "|") != strings.Join(want, "|") {
+		t.Fatalf("comms: got %q, want %q", seen, want)
 	}
 }

@@ -69,6 +69,8 @@ func (t *translator) iopub(m *wire.Message) {
 		t.out.ClearOutput(c.Wait)
 	case "error":
 		t.compile = t.compileError(c.EValue, c.Traceback)
+	case "comm_open", "comm_msg", "comm_close":
+		t.out.Comm(m.Type(), m.Content)
 	}
 }
 

@@ -181,7 +181,7 @@ fmt.Println(x.Strides())`
 
 // warm runs WarmCell on a GoNB engine set up as the kernel sets it up.
 func warm(l Layout, log io.Writer) error {
-	e := NewEngine(l, nil)
+	e := NewEngine(l, "", nil)
 	defer e.Shutdown(false)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -192,13 +192,15 @@ func warm(l Layout, log io.Writer) error {
 	return nil
 }
 
-// NewEngine returns the GoNB engine of an installation; GoNB's own log
-// goes to log (nil discards it).
-func NewEngine(l Layout, log io.Writer) *gonb.Engine {
+// NewEngine returns the GoNB engine of an installation, for the kernel
+// Jupyter knows by kernelID (empty outside Jupyter); GoNB's own log goes
+// to log (nil discards it).
+func NewEngine(l Layout, kernelID string, log io.Writer) *gonb.Engine {
 	return gonb.New(gonb.Options{
 		GoNB:     tools.GoNB.Path(l.Bin()),
 		ToolsDir: l.Bin(),
 		Module:   l.Source(),
+		KernelID: kernelID,
 		Log:      log,
 	})
 }
@@ -214,6 +216,7 @@ func (d *discard) Stream(name, text string) {
 func (d *discard) Display(map[string]any, map[string]any, string, bool) {}
 func (d *discard) Result(map[string]any, map[string]any)                {}
 func (d *discard) ClearOutput(bool)                                     {}
+func (d *discard) Comm(string, json.RawMessage)                         {}
 func (d *discard) Input(string, bool) (string, error)                   { return "", nil }
 
 // writeKernelspec writes kernel.json and the logos.
