@@ -9,7 +9,14 @@
 // move data — Contiguous on a non-contiguous tensor, Clone, Repeat,
 // IndexSelect, arithmetic — return tensors over a new Storage. Reshape and
 // Flatten return a view when the strides allow and a copy otherwise, as in
-// PyTorch; CanView and SharesStorage tell which.
+// PyTorch; CanView and SharesStorage tell which. Rearrange does the same
+// for an einops pattern such as "b s (h r d) -> r b h s d".
+//
+// Strides say where each element lives, not what it means. A Contract
+// states the meaning of the positions of one packed axis (interleaved by
+// head, blocked by role, fused QKV, PixelUnshuffle's channels): it decodes
+// the axis into named parts as views, packs parts back, and checks any
+// decode against a slow loop-based oracle.
 //
 // Shapes, strides, offsets, values, printed forms and error messages match
 // PyTorch 1.13 (and NumPy for the NumPy-flavoured calls ByteStrides, Ravel,

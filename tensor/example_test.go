@@ -234,6 +234,48 @@ func Example_packingContract() {
 	// wrong split's shape: (1, 2, 2, 3) matches the oracle? false
 }
 
+// Rearrange writes the split of a packed feature axis as a pattern: the
+// result is a view, its roles first. Merging it back is a view too, but
+// repacking the axis blocked by role moves elements, so it copies.
+func ExampleRearrange() {
+	x := tensor.Float32.Arange(2*12).Reshape(1, 2, 12)
+	qk := tensor.Rearrange(x, "b s (h r d) -> r b h s d", tensor.Sizes{"h": 2, "r": 2})
+	fmt.Println(qk.Shape(), qk.SharesStorage(x))
+	fmt.Println("K of head 0, token 0:", qk.Index("1, 0, 0, 0"))
+	back := tensor.Rearrange(qk, "r b h s d -> b s (h r d)")
+	fmt.Println("merged back:", back.Equal(x), "a view?", back.SharesStorage(x))
+	blocked := tensor.Rearrange(x, "b s (h r d) -> b s (r h d)", tensor.Sizes{"h": 2, "r": 2})
+	fmt.Println("blocked:", blocked.Index("0, 0"), "a view?", blocked.SharesStorage(x))
+	// Output:
+	// (2, 1, 2, 2, 3) true
+	// K of head 0, token 0: tensor([3., 4., 5.])
+	// merged back: true a view? true
+	// blocked: tensor([ 0.,  1.,  2.,  6.,  7.,  8.,  3.,  4.,  5.,  9., 10., 11.]) a view? false
+}
+
+// A Contract writes the packing promise down: what each position means,
+// a decode, and the oracle to check any decode against.
+func ExampleContract() {
+	x := tensor.Float32.Arange(2*12).Reshape(1, 2, 12)
+	interleaved := tensor.InterleavedByHead(2, 3)
+	fmt.Println(interleaved, "position 9 is", interleaved.Meaning(9))
+
+	parts := interleaved.Decode(x, -1)
+	fmt.Println("K:", parts["K"].Shape(), parts["K"].Index("0, 0, 0"))
+	fmt.Println("check:", interleaved.Check(x, -1, parts))
+
+	// The same tensor decoded as if blocked by role: same shapes, wrong values.
+	wrong := tensor.BlockedByRole(2, 3).Decode(x, -1)
+	fmt.Println("wrong K:", wrong["K"].Shape(), wrong["K"].Index("0, 0, 0"))
+	fmt.Println("check:", interleaved.Check(x, -1, wrong) != nil)
+	// Output:
+	// interleaved by head (h r d) position 9 is map[d:0 h:1 r:1]
+	// K: (1, 2, 2, 3) tensor([3., 4., 5.])
+	// check: <nil>
+	// wrong K: (1, 2, 2, 3) tensor([6., 7., 8.])
+	// check: true
+}
+
 // Try turns the *tensor.Error a misuse panics with into an error.
 func ExampleTry() {
 	x := tensor.Arange(6)

@@ -395,6 +395,13 @@ func applyOp(x, root *tensor.Tensor, op []any) *tensor.Tensor {
 		return x.PixelShuffle(argInt(args[0]))
 	case "pixel_unshuffle":
 		return x.PixelUnshuffle(argInt(args[0]))
+	case "rearrange":
+		// args[2] is the PyTorch chain the pattern stands for.
+		sizes := tensor.Sizes{}
+		for name, v := range args[1].(map[string]any) {
+			sizes[name] = argInt(v)
+		}
+		return tensor.Rearrange(x, args[0].(string), sizes)
 	}
 	panic("unknown fixture operation " + name)
 }

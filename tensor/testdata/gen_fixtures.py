@@ -121,6 +121,12 @@ def apply(t, op, root):
     return f(t, root, *args)
 
 
+def apply_chain(t, chain, root):
+    for op in chain:
+        t = apply(t, op, root)
+    return t
+
+
 def reduce_dims(t, fn, dims, keepdim):
     if dims:
         return fn(t, dims, keepdim)
@@ -250,6 +256,10 @@ OPS = {
     "matmul": lambda t, r, o: torch.matmul(t, operand(o, r)),
     "pixel_shuffle": lambda t, r, f: torch.nn.functional.pixel_shuffle(t, f),
     "pixel_unshuffle": lambda t, r, f: torch.nn.functional.pixel_unshuffle(t, f),
+    # The Go side calls tensor.Rearrange(pattern, sizes); PyTorch runs the
+    # chain of reshape and permute the pattern stands for, written out by
+    # hand or by random_rearrange.
+    "rearrange": lambda t, r, pattern, sizes, chain: apply_chain(t, chain, r),
 }
 
 # Operations answered by NumPy rather than PyTorch.
@@ -1000,6 +1010,94 @@ def random_view_chain(rng, t):
     return chain
 
 
+def rearrange_case(name, shape, pattern, sizes, chain, before=()):
+    """A hand-written Rearrange case: the pattern and the PyTorch chain that
+    means the same, applied after the view operations in before."""
+    return {"name": name, "input": arange(*shape),
+            "ops": [list(op) for op in before] + [["rearrange", pattern, sizes, [list(op) for op in chain]]]}
+
+
+def hand_picked_rearranges():
+    r = rearrange_case
+    return [
+        r("rearrange article qk split", [2, 3, 12], "b s (h r d) -> r b h s d", {"h": 2, "r": 2},
+          [("reshape", 2, 3, 2, 2, 3), ("permute", 3, 0, 2, 1, 4), ("reshape", 2, 2, 2, 3, 3)]),
+        r("rearrange fused qkv", [1, 2, 18], "b s (r h d) -> r b h s d", {"r": 3, "h": 2},
+          [("reshape", 1, 2, 3, 2, 3), ("permute", 2, 0, 3, 1, 4), ("reshape", 3, 1, 2, 2, 3)]),
+        r("rearrange merge heads copies", [2, 2, 3, 4], "b h s d -> b s (h d)", {},
+          [("reshape", 2, 2, 3, 4), ("permute", 0, 2, 1, 3), ("reshape", 2, 3, 8)]),
+        r("rearrange patchify", [2, 3, 8, 8], "n c (hp ih) (wp iw) -> n (c ih iw) hp wp", {"ih": 2, "iw": 2},
+          [("reshape", 2, 3, 4, 2, 4, 2), ("permute", 0, 1, 3, 5, 2, 4), ("reshape", 2, 12, 4, 4)]),
+        r("rearrange transpose", [3, 4], "a b -> b a", {},
+          [("reshape", 3, 4), ("permute", 1, 0), ("reshape", 4, 3)]),
+        r("rearrange flatten", [2, 3, 4], "a b c -> (a b c)", {},
+          [("reshape", 2, 3, 4), ("permute", 0, 1, 2), ("reshape", 24)]),
+        r("rearrange add unit axes", [3, 4], "a b -> a 1 b ()", {},
+          [("reshape", 3, 4), ("permute", 0, 1), ("reshape", 3, 1, 4, 1)]),
+        r("rearrange drop unit axis", [3, 1, 4], "a 1 b -> b a", {},
+          [("reshape", 3, 4), ("permute", 1, 0), ("reshape", 4, 3)]),
+        r("rearrange ellipsis split", [2, 3, 8], "... (h d) -> ... h d", {"h": 2},
+          [("reshape", 2, 3, 2, 4), ("permute", 0, 1, 2, 3), ("reshape", 2, 3, 2, 4)]),
+        r("rearrange ellipsis middle", [2, 3, 4, 5], "b ... c -> c ... b", {},
+          [("reshape", 2, 3, 4, 5), ("permute", 3, 1, 2, 0), ("reshape", 5, 3, 4, 2)]),
+        r("rearrange ellipsis of nothing", [6], "... (a b) -> b ... a", {"a": 2},
+          [("reshape", 2, 3), ("permute", 1, 0), ("reshape", 3, 2)]),
+        r("rearrange of a transpose", [4, 6], "(b c) a -> (c a) b", {"c": 2},
+          [("reshape", 3, 2, 4), ("permute", 1, 2, 0), ("reshape", 8, 3)], before=[("T",)]),
+        r("rearrange of a stepped slice", [4, 6], "a (b c) -> c a b", {"c": 1},
+          [("reshape", 4, 3, 1), ("permute", 2, 0, 1), ("reshape", 1, 4, 3)], before=[("index", ":, ::2")]),
+        r("rearrange of an expand", [3], "a b -> (b a)", {},
+          [("reshape", 3, 4), ("permute", 1, 0), ("reshape", 12)], before=[("view", 3, 1), ("expand", 3, 4)]),
+        r("rearrange empty", [0, 6], "a (b c) -> a c b", {"b": 2},
+          [("reshape", 0, 2, 3), ("permute", 0, 2, 1), ("reshape", 0, 3, 2)]),
+        r("rearrange scalar", [], " -> 1 1", {},
+          [("reshape",), ("permute",), ("reshape", 1, 1)]),
+    ]
+
+
+def random_rearranges(count, seed):
+    """Random patterns: each input dimension split into named axes, the
+    axes permuted, regrouped and given unit axes; PyTorch runs the reshape,
+    permute, reshape they stand for."""
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        shape = random_shape(rng, max_dims=3, max_size=8)
+        names, sizes, left, known = [], [], [], {}
+        for n in shape:
+            axes = ["a%d" % (len(names) + i) for i in range(rng.randint(1, 3) if n > 0 else 1)]
+            parts = factorizations(n, rng, len(axes))
+            names += axes
+            sizes += parts
+            left.append(axes[0] if len(axes) == 1 else "(" + " ".join(axes) + ")")
+            if len(axes) > 1:
+                hidden = rng.randrange(len(axes) + 1)  # sometimes every size is given
+                known.update({a: v for i, (a, v) in enumerate(zip(axes, parts)) if i != hidden})
+        order = list(range(len(names)))
+        rng.shuffle(order)
+        right, merged = [], []
+        i = 0
+        while i < len(order):
+            k = rng.randint(1, min(3, len(order) - i))
+            group = order[i:i + k]
+            right.append(names[group[0]] if k == 1 else "(" + " ".join(names[j] for j in group) + ")")
+            merged.append(math.prod(sizes[j] for j in group))
+            i += k
+            if rng.random() < 0.15:
+                right.append("1")
+                merged.append(1)
+        pattern = " ".join(left) + " -> " + " ".join(right)
+        case = rearrange_case("random rearrange %d" % len(cases), shape, pattern, known,
+                              [("reshape", *sizes), ("permute", *order), ("reshape", *merged)])
+        if len(shape) >= 2 and rng.random() < 0.3:
+            # A non-contiguous input: the transpose of a tensor whose first
+            # two dimensions are swapped has the pattern's shape.
+            case["input"] = arange(shape[1], shape[0], *shape[2:])
+            case["ops"].insert(0, ["transpose", 0, 1])
+        cases.append(case)
+    return cases
+
+
 def random_pairs(count, seed):
     rng = random.Random(seed)
     cases = []
@@ -1029,7 +1127,8 @@ def linspace_cases(seed):
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures.json")
     torch.set_printoptions(profile="default")
-    chains = [run_case(c) for c in hand_picked() + random_cases(600, seed=20261130)]
+    chains = [run_case(c) for c in hand_picked() + random_cases(600, seed=20261130)
+              + hand_picked_rearranges() + random_rearranges(60, seed=5)]
     pairs = [run_pair_case(c) for c in hand_picked_pairs() + random_pairs(150, seed=7)]
     broadcasts = [run_broadcast_case(c) for c in hand_picked_broadcasts()]
     data = {
