@@ -20,12 +20,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // The article examples the goldens draw.
 func articleMatrix() *tensor.Tensor { return tensor.Float32.Arange(12).View(3, 4) }
 
-var qkConventions = []display.Convention{
-	{Name: "interleaved by head", Axes: []display.Axis{
-		{Name: "h", Size: 2}, {Name: "r", Size: 2, Labels: []string{"Q", "K"}}, {Name: "d", Size: 2}}},
-	{Name: "blocked by role", Axes: []display.Axis{
-		{Name: "r", Size: 2, Labels: []string{"Q", "K"}}, {Name: "h", Size: 2}, {Name: "d", Size: 2}}},
-}
+// qkContracts are the article's two stories for two heads of two
+// features.
+var qkContracts = []tensor.Contract{tensor.InterleavedByHead(2, 2), tensor.BlockedByRole(2, 2)}
 
 // goldenCases are small pictures whose every form is compared with a file.
 func goldenCases() map[string]display.Renderer {
@@ -45,7 +42,7 @@ func goldenCases() map[string]display.Renderer {
 			display.Named{Name: "a[:, 1::2]", Tensor: a.Index(":, 1::2")},
 			display.Named{Name: "a.T.contiguous()", Tensor: a.T().Contiguous()}),
 		"broadcast_expand": display.Broadcast(tensor.Float32.Arange(3).View(3, 1).Expand(3, 4)),
-		"packing_qk":       display.Packing(tensor.New([]float32{10, 11, 20, 21, 30, 31, 40, 41}), qkConventions...),
+		"packing_qk":       display.Packing(tensor.New([]float32{10, 11, 20, 21, 30, 31, 40, 41}), qkContracts...),
 	}
 }
 
@@ -150,9 +147,9 @@ func TestLargeTensorsAreSummarized(t *testing.T) {
 }
 
 func TestPackingRefusesMismatch(t *testing.T) {
-	err := tensor.Try(func() { display.Packing(tensor.Arange(6), qkConventions...).Bundle() })
-	if err == nil || !strings.Contains(err.Error(), "describes 8 positions, but the axis has 6") {
-		t.Fatalf("Packing of 6 values under an 8-position convention: %v", err)
+	err := tensor.Try(func() { display.Packing(tensor.Arange(6), qkContracts...).Bundle() })
+	if err == nil || !strings.Contains(err.Error(), "interleaved by head (h r d) packs 8 positions, but the axis has 6") {
+		t.Fatalf("Packing of 6 values under an 8-position contract: %v", err)
 	}
 }
 

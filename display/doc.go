@@ -1,8 +1,9 @@
 // Package display draws tensors as their memory sees them: the flat
 // storage with the slots a tensor reads, the logical grid with each
 // element's storage offset, the layout card, several views over one
-// buffer, stride-0 broadcasting, packing conventions, lineage diagrams and
-// an interactive explorer of the address formula.
+// buffer, stride-0 broadcasting, the packing contracts of tensor.Contract
+// (Packing colours a packed axis by part, DecodeFlow charts its decode),
+// lineage diagrams and an interactive explorer of the address formula.
 //
 // Every picture is a Renderer: its Bundle holds the same picture as
 // text/plain (for consoles, logs and tests), self-contained text/html and,

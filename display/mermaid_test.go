@@ -92,10 +92,13 @@ func shownDiagrams(t *testing.T, ctx context.Context) []shownDiagram {
 }
 
 // mermaidPage returns the displays the browser tests show, and their
-// Mermaid sources: three lineages (the last one empty), the packing story
-// and a broken diagram.
+// Mermaid sources: three lineages (the last one empty), the packing story,
+// the decode flows of the article's two contracts and of none, and a
+// broken diagram, last.
 func mermaidPage() (fragments, sources []string) {
-	for _, r := range []display.Renderer{articleLineage(), trickyLineage(), display.NewLineage(), display.Mermaid(packingStory), display.Mermaid(brokenDiagram)} {
+	flows := decodeFlows()
+	for _, r := range []display.Renderer{articleLineage(), trickyLineage(), display.NewLineage(), display.Mermaid(packingStory),
+		flows["decode_qk"], flows["decode_empty"], display.Mermaid(brokenDiagram)} {
 		b := r.Bundle()
 		fragments = append(fragments, b[display.MIMEHTML])
 		sources = append(sources, b[display.MIMEMermaid])
@@ -125,7 +128,8 @@ func TestMermaidBrowser(t *testing.T) {
 	if len(shown) != len(sources) {
 		t.Fatalf("the page shows %d Mermaid displays, want %d", len(shown), len(sources))
 	}
-	for i, d := range shown[:4] {
+	last := len(shown) - 1
+	for i, d := range shown[:last] {
 		if !d.SVG || d.Source != "" || d.Note != "" {
 			t.Errorf("display %d was not drawn: %+v", i, d)
 		}
@@ -140,7 +144,12 @@ func TestMermaidBrowser(t *testing.T) {
 			t.Errorf("the article lineage does not show %q; it shows:\n%s", want, shown[0].Text)
 		}
 	}
-	if broken := shown[4]; broken.SVG || broken.Source != sources[4] || !strings.HasPrefix(broken.Note, "Mermaid could not draw this diagram: ") {
+	for _, want := range []string{"interleaved by head (h r d)", "blocked by role (r h d)", "position = 6·h + 3·r + d", "select r = 1 · view", "(…, h, d) = (…, 2, 3)"} {
+		if !strings.Contains(shown[4].Text, want) {
+			t.Errorf("the decode flow does not show %q; it shows:\n%s", want, shown[4].Text)
+		}
+	}
+	if broken := shown[last]; broken.SVG || broken.Source != sources[last] || !strings.HasPrefix(broken.Note, "Mermaid could not draw this diagram: ") {
 		t.Errorf("the broken diagram shows %+v", broken)
 	}
 	// Mermaid's own hidden tooltip may stay; an error picture must not.

@@ -3,112 +3,69 @@ package display
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tensornb/tensornb/tensor"
 )
 
-// An Axis is one of the axes packed together into a flat axis: its name,
-// its size, and optionally a name for each of its values.
-type Axis struct {
-	Name   string
-	Size   int
-	Labels []string // e.g. {"Q", "K"}; empty to write values as name and index, "h0"
+// part names what position i of a packed axis belongs to under c: its
+// coordinates on every axis but the last (fastest) one, slowest first,
+// the role axis written with its part names, e.g. "h0·Q".
+func part(c tensor.Contract, i int) string {
+	return strings.Join(coordinateWords(c, i), "·")
 }
 
-// A Convention says what each position of a packed axis holds: its Axes
-// are packed slowest first, as in the einops pattern "(h r d)", so that
-// position i is the mixed-radix number of its coordinates.
-//
-//	interleaved := display.Convention{Name: "interleaved by head", Axes: []display.Axis{
-//		{Name: "h", Size: 2}, {Name: "r", Size: 2, Labels: []string{"Q", "K"}}, {Name: "d", Size: 2}}}
-type Convention struct {
-	Name string
-	Axes []Axis
-}
-
-// Len returns the number of positions the convention describes.
-func (c Convention) Len() int {
-	n := 1
-	for _, a := range c.Axes {
-		n *= a.Size
-	}
-	return n
-}
-
-// Meaning returns the coordinate along each axis of flat position i.
-func (c Convention) Meaning(i int) []int {
-	coords := make([]int, len(c.Axes))
-	for a := len(c.Axes) - 1; a >= 0; a-- {
-		size := max(c.Axes[a].Size, 1)
-		coords[a] = i % size
-		i /= size
-	}
-	return coords
-}
-
-// pattern writes the axes as an einops pattern: (h r d).
-func (c Convention) pattern() string {
-	names := make([]string, len(c.Axes))
-	for i, a := range c.Axes {
-		names[i] = a.Name
-	}
-	return "(" + strings.Join(names, " ") + ")"
-}
-
-// part names what position i belongs to: its coordinates on every axis but
-// the last (fastest) one, in the convention's order, e.g. "h0·Q".
-func (c Convention) part(i int) string {
-	coords := c.Meaning(i)
-	var words []string
-	for a, axis := range c.Axes[:max(len(c.Axes)-1, 0)] {
-		words = append(words, axis.value(coords[a]))
-	}
-	return strings.Join(words, "·")
-}
-
-// key identifies the part of position i whatever order the axes come in,
-// so that one part has one colour under every convention.
-func (c Convention) key(i int) string {
-	coords := c.Meaning(i)
-	var words []string
-	for a, axis := range c.Axes[:max(len(c.Axes)-1, 0)] {
-		words = append(words, axis.Name+"="+axis.value(coords[a]))
-	}
+// partKey identifies the part of position i whatever order the axes come
+// in, so that one part has one colour under every contract.
+func partKey(c tensor.Contract, i int) string {
+	words := coordinateWords(c, i)
 	slices.Sort(words)
 	return strings.Join(words, ",")
 }
 
-func (a Axis) value(v int) string {
-	if v < len(a.Labels) {
-		return a.Labels[v]
+// coordinateWords writes the coordinates of position i on every axis but
+// the fastest: "h0", "Q".
+func coordinateWords(c tensor.Contract, i int) []string {
+	meaning := c.Meaning(i)
+	var words []string
+	for _, axis := range c.Axes[:len(c.Axes)-1] {
+		v := meaning[axis]
+		if axis == c.Role {
+			words = append(words, c.Parts[v])
+		} else {
+			words = append(words, axis+strconv.Itoa(v))
+		}
 	}
-	return a.Name + fmt.Sprint(v)
+	return words
 }
 
 // Packing draws the values of a packed 1-D axis once, and under it one row
-// per convention naming and colouring the part each position belongs to:
-// two conventions over the same values show how the same numbers decode
-// into different vectors. A part has the same colour in every row.
-func Packing(values *tensor.Tensor, conventions ...Convention) Renderer {
-	return packing{values, conventions}
+// per contract naming and colouring the part each position belongs to
+// (head and role, say): two contracts over the same values show how the
+// same numbers decode into different vectors. A part has the same colour
+// in every row.
+//
+//	display.Packing(x, tensor.InterleavedByHead(2, 2), tensor.BlockedByRole(2, 2))
+func Packing(values *tensor.Tensor, contracts ...tensor.Contract) Renderer {
+	return packing{values, contracts}
 }
 
 type packing struct {
-	values      *tensor.Tensor
-	conventions []Convention
+	values    *tensor.Tensor
+	contracts []tensor.Contract
 }
 
-// check refuses values that the conventions do not describe.
+// check refuses values that the contracts do not describe.
 func (p packing) check() {
 	if p.values.Dim() != 1 {
 		panic(&tensor.Error{Op: "packing", Class: "ValueError",
 			Message: fmt.Sprintf("packing expects the 1-D packed axis, got a tensor of shape %v", p.values.Shape())})
 	}
-	for _, c := range p.conventions {
+	for _, c := range p.contracts {
 		if c.Len() != p.values.Numel() {
 			panic(&tensor.Error{Op: "packing", Class: "ValueError",
-				Message: fmt.Sprintf("convention %q %s describes %d positions, but the axis has %d", c.Name, c.pattern(), c.Len(), p.values.Numel())})
+				Message: fmt.Sprintf("%s packs %d positions, but the axis has %d", c, c.Len(), p.values.Numel())})
 		}
 	}
 }
@@ -117,10 +74,10 @@ func (p packing) Bundle() Bundle {
 	p.check()
 	n := p.values.Numel()
 	colors := map[string]string{}
-	for _, c := range p.conventions {
+	for _, c := range p.contracts {
 		for i := range n {
-			if _, ok := colors[c.key(i)]; !ok {
-				colors[c.key(i)] = colorOf(len(colors))
+			if _, ok := colors[partKey(c, i)]; !ok {
+				colors[partKey(c, i)] = colorOf(len(colors))
 			}
 		}
 	}
@@ -128,15 +85,15 @@ func (p packing) Bundle() Bundle {
 
 	labels := []string{"position", "value"}
 	rows := indexedRows(positions, func(i int) string { return cellText(p.values.DType(), p.values.At(i)) })
-	for _, c := range p.conventions {
-		labels = append(labels, c.Name+" "+c.pattern())
+	for _, c := range p.contracts {
+		labels = append(labels, c.String())
 		row := []string{}
 		for _, i := range positions {
 			if i == gapIndex {
 				row = append(row, "…")
 				continue
 			}
-			row = append(row, c.part(i))
+			row = append(row, part(c, i))
 		}
 		rows = append(rows, row)
 	}
@@ -161,9 +118,9 @@ func (p packing) Bundle() Bundle {
 				svg.rect(x, y, cellW, cellH, "", lineColor, 1)
 				svg.text(x+cellW/2, y+cellH/2+4, "middle", ink, fit(cellText(p.values.DType(), p.values.At(i)), 6))
 			default:
-				c := p.conventions[r-2]
-				svg.rect(x, y, cellW, cellH, colors[c.key(i)], paper, 0.85)
-				svg.text(x+cellW/2, y+cellH/2+4, "middle", paper, fit(c.part(i), 6))
+				c := p.contracts[r-2]
+				svg.rect(x, y, cellW, cellH, colors[partKey(c, i)], paper, 0.85)
+				svg.text(x+cellW/2, y+cellH/2+4, "middle", paper, fit(part(c, i), 6))
 			}
 		}
 	}
