@@ -43,10 +43,24 @@ func (x *Tensor) At(idx ...int) float64 {
 // to x's dtype as PyTorch does. The write goes to the storage slot that
 // position reads, so it is seen by every view of that slot: in an expanded
 // tensor, all the positions that share it.
+//
+// Under autograd, Set is x[idx] = v in PyTorch: a write through a view of
+// x, refused for a leaf that requires grad, recorded otherwise.
 func (x *Tensor) Set(v any, idx ...int) {
 	x.must("Set")
 	off := x.offsetOf("set", idx)
-	copyElementAt(x.storage, off, x.DType().Scalar(v).storage, 0)
+	one := x.DType().Scalar(v)
+	if IsGradEnabled() && x.requiresGrad() {
+		element := x
+		for range idx {
+			element = element.Select(0, idx[0])
+			idx = idx[1:]
+		}
+		element.Fill(one.Item())
+		return
+	}
+	copyElementAt(x.storage, off, one.storage, 0)
+	x.storage.version++
 }
 
 // Item returns the value of a tensor with exactly one element, like

@@ -35,26 +35,26 @@ func (op binaryOp) comparison() bool { return op >= opEq }
 // 1.5 is Float32, an Int32 tensor plus 1 stays Int32).
 func (x *Tensor) Add(other any) *Tensor {
 	x.must("Add")
-	return binary(opAdd, x, other)
+	return record(binary(opAdd, x, other), "AddBackward0", inputs(x, other), nil, addRule)
 }
 
 // Sub returns x - other, elementwise with broadcasting.
 func (x *Tensor) Sub(other any) *Tensor {
 	x.must("Sub")
-	return binary(opSub, x, other)
+	return record(binary(opSub, x, other), "SubBackward0", inputs(x, other), nil, subRule)
 }
 
 // Mul returns x * other, elementwise with broadcasting.
 func (x *Tensor) Mul(other any) *Tensor {
 	x.must("Mul")
-	return binary(opMul, x, other)
+	return record(binary(opMul, x, other), "MulBackward0", inputs(x, other), saved(x, other), mulRule(other))
 }
 
 // Div returns x / other, elementwise with broadcasting. Like PyTorch's true
 // division, integer inputs give a Float32 result.
 func (x *Tensor) Div(other any) *Tensor {
 	x.must("Div")
-	return binary(opDiv, x, other)
+	return record(binary(opDiv, x, other), "DivBackward0", inputs(x, other), saved(x, other), divRule(other))
 }
 
 // Eq returns the Bool tensor x == other, elementwise with broadcasting.
@@ -102,7 +102,52 @@ func (x *Tensor) Neg() *Tensor {
 	// Multiplying by -1 is negation in every dtype, including the wrap of
 	// unsigned and minimum integers. The result is laid out like x alone,
 	// as a unary operation's is.
-	return elementwise(opMul, operandOf("neg", x), operandOf("neg", -1), x)
+	out := elementwise(opMul, operandOf("neg", x), operandOf("neg", -1), x)
+	return record(out, "NegBackward0", []*Tensor{x}, nil, func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g.Neg()} })
+}
+
+// The backward functions of arithmetic give gradients of the result's
+// shape; Backward sums them over the dimensions an operand was broadcast
+// along, and converts them to its dtype.
+
+func addRule(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g, g} }
+
+func subRule(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g, g.Neg()} }
+
+// saved lists the values a product or quotient keeps for its backward
+// pass: x and other, nil standing for a Go number.
+func saved(x *Tensor, other any) []*Tensor { return inputs(x, other) }
+
+// mulRule: d(x·y) = dx·y + x·dy. The saved values are x and y, y nil when
+// it is the Go number other.
+func mulRule(other any) backwardFunc {
+	return func(g *Tensor, saved []*Tensor) []*Tensor {
+		x, y := saved[0], operandValue(saved[1], other)
+		if x == nil { // an in-place product whose operand needs no gradient
+			return []*Tensor{g.Mul(y), nil}
+		}
+		return []*Tensor{g.Mul(y), g.Mul(x)}
+	}
+}
+
+// divRule: d(x/y) = dx/y − x·dy/y².
+func divRule(other any) backwardFunc {
+	return func(g *Tensor, saved []*Tensor) []*Tensor {
+		x, y := saved[0], operandValue(saved[1], other)
+		if x == nil {
+			return []*Tensor{g.Div(y), nil}
+		}
+		return []*Tensor{g.Div(y), g.Neg().Mul(x).Div(y).Div(y)}
+	}
+}
+
+// operandValue returns a saved tensor operand, or the Go number it stands
+// for.
+func operandValue(saved *Tensor, other any) any {
+	if saved != nil {
+		return saved
+	}
+	return other
 }
 
 // An operand is a tensor taking part in an elementwise operation, with its

@@ -253,15 +253,11 @@ func (c Contract) Encode(axis int, parts ...*Tensor) *Tensor {
 	// Stack the parts on a new role axis where the role sits in the
 	// contract (a copy of the one part if there is no role), then merge
 	// the contract's axes.
-	stacked, r := parts, first
+	joined := Cat(parts, first)
 	if c.Role != "" {
-		r += slices.Index(c.Axes, c.Role)
-		stacked = make([]*Tensor, len(parts))
-		for i, p := range parts {
-			stacked[i] = p.Unsqueeze(r)
-		}
+		joined = Stack(parts, first+slices.Index(c.Axes, c.Role))
 	}
-	return concat(stacked, r).Flatten(first, first+len(c.Axes)-1)
+	return joined.Flatten(first, first+len(c.Axes)-1)
 }
 
 // partAxes returns the contract's axes other than the role, the axes
@@ -273,15 +269,4 @@ func (c Contract) partAxes() (axes []string, sizes []int) {
 		}
 	}
 	return axes, sizes
-}
-
-// concat joins tensors of one shape along dim into a new tensor.
-func concat(ts []*Tensor, dim int) *Tensor {
-	shape := ts[0].Shape()
-	shape[dim] *= len(ts)
-	out := newTensor(ts[0].DType(), shape)
-	for i, t := range ts {
-		copyElements(out.Narrow(dim, i*ts[0].shape[dim], ts[0].shape[dim]), t)
-	}
-	return out
 }

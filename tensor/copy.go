@@ -13,9 +13,12 @@ func (x *Tensor) Reshape(shape ...int) *Tensor {
 	x.must("Reshape")
 	shape = inferSize("reshape", shape, x.Numel())
 	if strides, ok := viewStrides(x.shape, x.strides, shape); ok {
-		return x.view(shape, strides, x.offset)
+		return record(x.view(shape, strides, x.offset), "ReshapeAliasBackward0", []*Tensor{x}, nil, reshapeRule(x))
 	}
-	return x.copyAs(shape)
+	// As in PyTorch: a contiguous clone, then a view of it.
+	c := x.Contiguous()
+	out := &Tensor{storage: c.storage, shape: shape, strides: contiguousStrides(shape)}
+	return record(out, "UnsafeViewBackward0", []*Tensor{c}, nil, reshapeRule(c))
 }
 
 // Contiguous returns x itself if it is contiguous, and otherwise a copy of
@@ -25,7 +28,7 @@ func (x *Tensor) Contiguous() *Tensor {
 	if x.IsContiguous() {
 		return x
 	}
-	return x.copyContiguous()
+	return record(x.copyContiguous(), "CloneBackward0", []*Tensor{x}, nil, identityRule)
 }
 
 // Clone returns a copy of x with its own storage, like PyTorch's clone. As
@@ -36,14 +39,14 @@ func (x *Tensor) Clone() *Tensor {
 	x.must("Clone")
 	c := newStrided(x.DType(), x.shape, denseStridesLike(x))
 	copyElements(c, x)
-	return c
+	return record(c, "CloneBackward0", []*Tensor{x}, nil, identityRule)
 }
 
 // FlattenCopy returns a 1-D copy of x's elements in row-major order, like
 // NumPy's ndarray.flatten: unlike Flatten and Ravel, it always copies.
 func (x *Tensor) FlattenCopy() *Tensor {
 	x.must("FlattenCopy")
-	return x.copyAs([]int{x.Numel()})
+	return record(x.copyAs([]int{x.Numel()}), "CloneBackward0", []*Tensor{x}, nil, reshapeRule(x))
 }
 
 // To returns x converted to dtype dt, or x itself if it already has that
@@ -57,7 +60,8 @@ func (x *Tensor) To(dt DType) *Tensor {
 	}
 	c := newStrided(dt, x.shape, denseStridesLike(x))
 	convertElements(c, x)
-	return c
+	// The gradient is converted back to x's dtype on its way.
+	return record(c, "ToCopyBackward0", []*Tensor{x}, nil, identityRule)
 }
 
 // Repeat returns a copy of x repeated reps[i] times along each dimension,
@@ -93,7 +97,16 @@ func (x *Tensor) Repeat(reps ...int) *Tensor {
 	src := &Tensor{storage: x.storage, shape: srcShape, strides: srcStrides, offset: x.offset}
 	dst := &Tensor{storage: out.storage, shape: srcShape, strides: contiguousStrides(srcShape)}
 	copyElements(dst, src)
-	return out
+	// Each element of x was copied to every repetition: its gradient is
+	// the sum of theirs, summed over the repetition dimensions.
+	xShape := x.Shape()
+	return record(out, "RepeatBackward0", []*Tensor{x}, nil, func(g *Tensor, _ []*Tensor) []*Tensor {
+		sum := make([]int, len(reps))
+		for i := range sum {
+			sum[i] = 2 * i
+		}
+		return []*Tensor{g.Reshape(srcShape...).Sum(sum...).Reshape(xShape...)}
+	})
 }
 
 // Tile returns a copy of x repeated reps[i] times along each dimension, like

@@ -179,7 +179,7 @@ func (dt DType) Ones(shape ...int) *Tensor { return dt.Full(1, shape...) }
 func (dt DType) Full(v any, shape ...int) *Tensor {
 	dt.check("full")
 	x := newTensor(dt, shape)
-	x.fill(v)
+	x.fill(dt.Scalar(v))
 	return x
 }
 

@@ -33,7 +33,8 @@ func (x *Tensor) String() string {
 // fmtSuffixes returns the keyword arguments PyTorch prints after the data.
 // The dtype is shown unless it is the one torch.tensor would infer from the
 // printed values; an empty tensor shows every dtype but float32, and its
-// size unless it is 1-D.
+// size unless it is 1-D. Then the grad_fn of a result autograd recorded, or
+// requires_grad=True for a leaf that requires grad.
 func fmtSuffixes(x *Tensor) []string {
 	var suffixes []string
 	dt := x.DType()
@@ -46,6 +47,11 @@ func fmtSuffixes(x *Tensor) []string {
 	}
 	if showDType {
 		suffixes = append(suffixes, "dtype=torch."+dt.String())
+	}
+	if name := x.GradFn(); name != "" {
+		suffixes = append(suffixes, "grad_fn=<"+name+">")
+	} else if x.requiresGrad() {
+		suffixes = append(suffixes, "requires_grad=True")
 	}
 	return suffixes
 }

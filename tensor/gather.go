@@ -36,7 +36,16 @@ func (x *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 	for j, i := range picks {
 		copyElements(out.Select(dim, j), x.Select(dim, int(i)))
 	}
-	return out
+	xShape := x.Shape()
+	// Each picked entry's gradient goes back to where it was picked from,
+	// summed where it was picked more than once.
+	return record(out, "IndexSelectBackward0", []*Tensor{x, index}, []*Tensor{index}, func(g *Tensor, _ []*Tensor) []*Tensor {
+		z := newTensor(g.DType(), xShape)
+		for j, i := range picks {
+			addInto(z.Select(dim, int(i)), g.Select(dim, j))
+		}
+		return []*Tensor{z, nil}
+	})
 }
 
 // Gather returns a copy of x with the shape of index, where
@@ -81,7 +90,20 @@ func (x *Tensor) Gather(dim int, index *Tensor) *Tensor {
 		}
 		copyElementAt(out.storage, k, x.storage, srcOffs[k]+int(i)*stride)
 	}
-	return out
+	xShape := x.Shape()
+	return record(out, "GatherBackward0", []*Tensor{x, index}, []*Tensor{index}, func(g *Tensor, _ []*Tensor) []*Tensor {
+		// Scatter each gradient back to the element it was gathered from.
+		z := newTensor(g.DType(), xShape)
+		for k, i := range picks {
+			idx := unravel(index.shape, k)
+			if len(idx) > 0 {
+				idx[dim] = int(i)
+			}
+			off := z.offsetOf("gather", idx)
+			z.storage.store(off, z.storage.load(off)+g.storage.load(g.offsetOf("gather", unravel(g.shape, k))))
+		}
+		return []*Tensor{z, nil}
+	})
 }
 
 // MaskedSelect returns a 1-D copy of the elements of x where mask, a Bool
@@ -109,5 +131,20 @@ func (x *Tensor) MaskedSelect(mask *Tensor) *Tensor {
 	for k, off := range picked {
 		copyElementAt(out.storage, k, x.storage, off)
 	}
-	return out
+	// The gradient goes back to the positions the mask picked, in the
+	// broadcast shape; Backward sums it to x's shape.
+	return record(out, "MaskedSelectBackward0", []*Tensor{x, mask}, []*Tensor{mask}, func(g *Tensor, saved []*Tensor) []*Tensor {
+		z := newTensor(g.DType(), shape)
+		values := g.Float64s()
+		pos, k := 0, 0
+		m := saved[0].Expand(shape...)
+		m.visit(func(off int) {
+			if m.storage.load(off) != 0 {
+				z.storage.store(pos, values[k])
+				k++
+			}
+			pos++
+		})
+		return []*Tensor{z, nil}
+	})
 }

@@ -51,7 +51,7 @@ func (x *Tensor) Index(spec string) *Tensor {
 
 	// Basic indexing first, leaving the list's dimension whole; then the
 	// list picks along it, as PyTorch does.
-	y := x.view(x.Shape(), x.Strides(), x.offset)
+	y := x
 	dim := 0 // the dimension of y the next item applies to
 	var list *indexItem
 	listDim := 0
@@ -76,6 +76,10 @@ func (x *Tensor) Index(spec string) *Tensor {
 			dim++
 		}
 	}
+	if list == nil && y == x {
+		// x[...] and x[()] are views of all of x.
+		return x.alias()
+	}
 	if list == nil {
 		return y
 	}
@@ -90,7 +94,7 @@ func (x *Tensor) Index(spec string) *Tensor {
 		}
 		picks[i] = int64(v)
 	}
-	return y.IndexSelect(listDim, New(picks))
+	return renamed("IndexBackward0", []*Tensor{y.IndexSelect(listDim, New(picks))})[0]
 }
 
 type indexKind int

@@ -7,13 +7,22 @@ import "slices"
 // same slots see it, and an expanded tensor may be filled.
 func (x *Tensor) Fill(v any) *Tensor {
 	x.must("Fill")
-	x.fill(v)
+	one := x.DType().Scalar(v)
+	x.writeInPlace("FillBackward2", nil, nil, zeroRule, func() { x.fill(one) })
 	return x
 }
 
-func (x *Tensor) fill(v any) {
-	one := x.DType().Scalar(v)
-	x.visit(func(off int) { copyElementAt(x.storage, off, one.storage, 0) })
+// zeroRule is the backward function of a write that replaces x's values
+// with ones that do not depend on them: x's old value gets a zero
+// gradient, and the operands, if any, the gradient itself.
+func zeroRule(g *Tensor, saved []*Tensor) []*Tensor {
+	return []*Tensor{newTensor(g.DType(), g.shape), g}
+}
+
+// fill writes the value of the 0-d tensor one, of x's dtype, to every
+// element of x.
+func (x *Tensor) fill(one *Tensor) {
+	x.visit(func(off int) { copyElementAt(x.storage, off, one.storage, one.offset) })
 }
 
 // copyElementAt copies one element between storages of the same dtype.
@@ -46,10 +55,13 @@ func (x *Tensor) CopyFrom(src *Tensor) *Tensor {
 	checkNoInternalOverlap("copy_", x)
 	checkNoPartialOverlap("copy_", x, src)
 	checkOutputShape("copy_", x, src)
+	from := src
 	if src.MayShareMemory(x) {
-		src = src.Clone()
+		from = src.Clone()
 	}
-	assign(x, src.Expand(x.shape...))
+	x.writeInPlace("CopyBackwards", []*Tensor{src}, nil, func(g *Tensor, _ []*Tensor) []*Tensor {
+		return []*Tensor{newTensor(g.DType(), g.shape), g}
+	}, func() { assign(x, from.Expand(x.shape...)) })
 	return x
 }
 
@@ -94,9 +106,33 @@ func (x *Tensor) inPlace(op binaryOp, other any) *Tensor {
 	checkNoInternalOverlap(name, x)
 	checkNoPartialOverlap(name, x, o.t)
 	checkOutputShape(name, x, o.t)
-	assign(x, binary(op, x, other))
+	operand, _ := other.(*Tensor)
+	var saved []*Tensor
+	var rule backwardFunc
+	switch op {
+	case opAdd:
+		rule = addRule
+	case opSub:
+		rule = subRule
+	case opMul, opDiv:
+		// As the out-of-place rules, with x's old value, which the write
+		// overwrites, kept in a copy when the operand needs a gradient.
+		var old *Tensor
+		if operand != nil && operand.requiresGrad() && IsGradEnabled() {
+			old = x.Detach().Clone()
+		}
+		saved = []*Tensor{old, operand}
+		rule = mulRule(other)
+		if op == opDiv {
+			rule = divRule(other)
+		}
+	}
+	x.writeInPlace(opNodeNames[op], []*Tensor{operand}, saved, rule, func() { assign(x, binary(op, x, other)) })
 	return x
 }
+
+// opNodeNames are the names of the nodes of arithmetic.
+var opNodeNames = map[binaryOp]string{opAdd: "AddBackward0", opSub: "SubBackward0", opMul: "MulBackward0", opDiv: "DivBackward0"}
 
 // checkOutputShape refuses an in-place operation whose operand would
 // broadcast x to a larger shape.

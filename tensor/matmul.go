@@ -64,7 +64,46 @@ func (x *Tensor) Matmul(y *Tensor) *Tensor {
 		shape = shape[:len(shape)-1]
 	}
 	out.shape, out.strides = shape, contiguousStrides(shape)
-	return out
+	return record(out, matmulNodeName(a, b), []*Tensor{x, y}, []*Tensor{x, y}, matmulRule(a, b))
+}
+
+// matmulNodeName is the name PyTorch gives the last node of a matmul of
+// operands with a and b dimensions.
+func matmulNodeName(a, b int) string {
+	switch {
+	case a == 1 && b == 1:
+		return "DotBackward0"
+	case a == 2 && b == 2:
+		return "MmBackward0"
+	case a == 2 && b == 1:
+		return "MvBackward0"
+	case a == 1 && b == 2:
+		return "SqueezeBackward3"
+	}
+	return "UnsafeViewBackward0"
+}
+
+// matmulRule: for matrices, d(X·Y) = dX·Y + X·dY, so X's gradient is
+// G·Yᵀ and Y's is Xᵀ·G. A 1-D operand is a matrix of one row (X) or one
+// column (Y) first; batch dimensions that were broadcast are summed.
+func matmulRule(a, b int) backwardFunc {
+	return func(g *Tensor, saved []*Tensor) []*Tensor {
+		x, y := saved[0], saved[1]
+		if b == 1 {
+			y, g = y.Unsqueeze(1), g.Unsqueeze(-1)
+		}
+		if a == 1 {
+			x, g = x.Unsqueeze(0), g.Unsqueeze(-2)
+		}
+		gx, gy := g.Matmul(y.MT()), x.MT().Matmul(g)
+		if a == 1 {
+			gx = sumTo(gx, x.shape).Squeeze(0)
+		}
+		if b == 1 {
+			gy = sumTo(gy, y.shape).Squeeze(1)
+		}
+		return []*Tensor{gx, gy}
+	}
 }
 
 // matmulRows computes the batched product of row-major (batch, n, k) and

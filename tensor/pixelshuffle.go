@@ -21,7 +21,9 @@ func (x *Tensor) PixelUnshuffle(r int) *Tensor {
 	// (*, C, H, r, W, r) -> (*, C, r, r, H, W) -> (*, C·r², H, W)
 	split := x.Reshape(dims(batch, c, h/r, r, w/r, r)...)
 	perm := append(identity(nb), nb, nb+2, nb+4, nb+1, nb+3)
-	return split.Permute(perm...).copyAs(dims(batch, c*r*r, h/r, w/r))
+	out := split.Permute(perm...).copyAs(dims(batch, c*r*r, h/r, w/r))
+	return record(out, "PixelUnshuffleBackward0", []*Tensor{x}, nil,
+		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g.PixelShuffle(r)} })
 }
 
 // PixelShuffle is the inverse of PixelUnshuffle, like
@@ -42,7 +44,9 @@ func (x *Tensor) PixelShuffle(r int) *Tensor {
 	// (*, C, r, r, H, W) -> (*, C, H, r, W, r) -> (*, C, H·r, W·r)
 	split := x.Reshape(dims(batch, c/(r*r), r, r, h, w)...)
 	perm := append(identity(nb), nb, nb+3, nb+1, nb+4, nb+2)
-	return split.Permute(perm...).copyAs(dims(batch, c/(r*r), h*r, w*r))
+	out := split.Permute(perm...).copyAs(dims(batch, c/(r*r), h*r, w*r))
+	return record(out, "PixelShuffleBackward0", []*Tensor{x}, nil,
+		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g.PixelUnshuffle(r)} })
 }
 
 // checkPixelShuffle makes PyTorch's checks common to both directions.

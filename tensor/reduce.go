@@ -24,27 +24,27 @@ var reduceNames = [...]string{"sum", "mean", "max", "min"}
 // last bits (which PyTorch's own results do between CPUs).
 func (x *Tensor) Sum(dims ...int) *Tensor {
 	x.must("Sum")
-	return x.reduce(reduceSum, dims, false)
+	return x.reduceGrad(reduceSum, dims, false)
 }
 
 // SumKeepDim is Sum with the reduced dimensions kept with size 1, ready to
 // broadcast against x (keepdim=True).
 func (x *Tensor) SumKeepDim(dims ...int) *Tensor {
 	x.must("SumKeepDim")
-	return x.reduce(reduceSum, dims, true)
+	return x.reduceGrad(reduceSum, dims, true)
 }
 
 // Mean returns the mean over the given dimensions, or over all elements,
 // like torch.mean. x must have a floating-point dtype.
 func (x *Tensor) Mean(dims ...int) *Tensor {
 	x.must("Mean")
-	return x.reduce(reduceMean, dims, false)
+	return x.reduceGrad(reduceMean, dims, false)
 }
 
 // MeanKeepDim is Mean with the reduced dimensions kept with size 1.
 func (x *Tensor) MeanKeepDim(dims ...int) *Tensor {
 	x.must("MeanKeepDim")
-	return x.reduce(reduceMean, dims, true)
+	return x.reduceGrad(reduceMean, dims, true)
 }
 
 // Max returns the largest element over the given dimensions, or over all
@@ -52,26 +52,65 @@ func (x *Tensor) MeanKeepDim(dims ...int) *Tensor {
 // than everything.
 func (x *Tensor) Max(dims ...int) *Tensor {
 	x.must("Max")
-	return x.reduce(reduceMax, dims, false)
+	return x.reduceGrad(reduceMax, dims, false)
 }
 
 // MaxKeepDim is Max with the reduced dimensions kept with size 1.
 func (x *Tensor) MaxKeepDim(dims ...int) *Tensor {
 	x.must("MaxKeepDim")
-	return x.reduce(reduceMax, dims, true)
+	return x.reduceGrad(reduceMax, dims, true)
 }
 
 // Min returns the smallest element over the given dimensions, or over all
 // elements, like torch.amin. NaN is smaller than everything.
 func (x *Tensor) Min(dims ...int) *Tensor {
 	x.must("Min")
-	return x.reduce(reduceMin, dims, false)
+	return x.reduceGrad(reduceMin, dims, false)
 }
 
 // MinKeepDim is Min with the reduced dimensions kept with size 1.
 func (x *Tensor) MinKeepDim(dims ...int) *Tensor {
 	x.must("MinKeepDim")
-	return x.reduce(reduceMin, dims, true)
+	return x.reduceGrad(reduceMin, dims, true)
+}
+
+// reduceGrad computes a reduction and records it: the gradient of a sum
+// reaches every element it summed, that of a mean divided by their count,
+// and that of a max or min is shared by the elements that reach it.
+func (x *Tensor) reduceGrad(kind reduceKind, dims []int, keepDim bool) *Tensor {
+	out := x.reduce(kind, dims, keepDim)
+	shape := x.Shape()
+	// PyTorch's node names tell the form called: over every element, or
+	// over dimensions.
+	whole := len(dims) == 0 && !keepDim
+	names := map[reduceKind][2]string{
+		reduceSum:  {"SumBackward1", "SumBackward0"},
+		reduceMean: {"MeanBackward1", "MeanBackward0"},
+		reduceMax:  {"AmaxBackward0", "MaxBackward1"},
+		reduceMin:  {"AminBackward0", "MinBackward1"},
+	}
+	name := names[kind][0]
+	if whole {
+		name = names[kind][1]
+	}
+	switch kind {
+	case reduceSum, reduceMean:
+		count := float64(x.Numel() / max(out.Numel(), 1))
+		return record(out, name, []*Tensor{x}, nil, func(g *Tensor, _ []*Tensor) []*Tensor {
+			g = unreduce(g, shape, dims, keepDim)
+			if kind == reduceMean {
+				g = g.Div(count)
+			}
+			return []*Tensor{g}
+		})
+	default:
+		return record(out, name, []*Tensor{x}, []*Tensor{x, out}, func(g *Tensor, saved []*Tensor) []*Tensor {
+			x, out := saved[0], saved[1]
+			hits := x.Eq(unreduce(out, shape, dims, keepDim))
+			ties := hits.SumKeepDim(dims...)
+			return []*Tensor{unreduce(g, shape, dims, keepDim).Mul(hits).Div(unreduce(ties, shape, nil, true))}
+		})
+	}
 }
 
 // reduce computes a reduction by walking x in row-major order and adding

@@ -22,6 +22,9 @@ type Storage struct {
 	// for Float16 and BFloat16 a []uint16 holding the bit patterns.
 	data any
 	n    int
+	// version counts the in-place writes to the storage, which autograd
+	// checks values it saved against.
+	version int
 }
 
 func newStorage(dt DType, n int) *Storage {

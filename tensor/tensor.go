@@ -14,9 +14,12 @@ type Tensor struct {
 	shape   []int
 	strides []int
 	offset  int
-	// base is the tensor this one is a view of (PyTorch's ._base), always a
-	// tensor that owns its storage; nil when this tensor owns it.
+	// base is the tensor this one is a view of (PyTorch's ._base): the
+	// tensor that made the storage, or the Detach that views were taken
+	// from; nil for such a tensor itself.
 	base *Tensor
+	// ag is the tensor's part in autograd's graph, nil if it takes none.
+	ag *autograd
 }
 
 // must refuses a nil or zero *Tensor with an error that says so, rather

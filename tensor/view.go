@@ -20,7 +20,7 @@ func (x *Tensor) View(shape ...int) *Tensor {
 	if !ok {
 		fail("view", "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
 	}
-	return x.view(shape, strides, x.offset)
+	return record(x.view(shape, strides, x.offset), "ViewBackward0", []*Tensor{x}, nil, reshapeRule(x))
 }
 
 // CanView reports whether View(shape...) would succeed, that is whether
@@ -96,7 +96,9 @@ func (x *Tensor) Transpose(d0, d1 int) *Tensor {
 		shape[d0], shape[d1] = shape[d1], shape[d0]
 		strides[d0], strides[d1] = strides[d1], strides[d0]
 	}
-	return x.view(shape, strides, x.offset)
+	// The gradient of a transpose is the transpose of the gradient.
+	return record(x.view(shape, strides, x.offset), "TransposeBackward0", []*Tensor{x}, nil,
+		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g.Transpose(d0, d1)} })
 }
 
 // Permute returns a view whose dimension i is x's dimension dims[i].
@@ -106,7 +108,7 @@ func (x *Tensor) Permute(dims ...int) *Tensor {
 		fail("permute", "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %d", x.Dim(), len(dims))
 	}
 	seen := make([]bool, x.Dim())
-	shape, strides := make([]int, len(dims)), make([]int, len(dims))
+	shape, strides, inverse := make([]int, len(dims)), make([]int, len(dims)), make([]int, len(dims))
 	for i, d := range dims {
 		d = wrapDim("permute", d, x.Dim())
 		if seen[d] {
@@ -114,8 +116,10 @@ func (x *Tensor) Permute(dims ...int) *Tensor {
 		}
 		seen[d] = true
 		shape[i], strides[i] = x.shape[d], x.strides[d]
+		inverse[d] = i
 	}
-	return x.view(shape, strides, x.offset)
+	return record(x.view(shape, strides, x.offset), "PermuteBackward0", []*Tensor{x}, nil,
+		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g.Permute(inverse...)} })
 }
 
 // T returns a view with the dimensions in reverse order, like PyTorch's and
@@ -134,7 +138,7 @@ func (x *Tensor) T() *Tensor {
 func (x *Tensor) MT() *Tensor {
 	x.must("MT")
 	if x.Dim() == 0 { // PyTorch lets a 0-d tensor be its own transpose
-		return x.view(nil, nil, x.offset)
+		return x.alias()
 	}
 	if x.Dim() < 2 {
 		fail("mT", "tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor.", x.Dim())
@@ -149,7 +153,7 @@ func (x *Tensor) MoveDim(src, dst int) *Tensor {
 	src = wrapDim("movedim", src, x.Dim())
 	dst = wrapDim("movedim", dst, x.Dim())
 	if x.Dim() == 0 {
-		return x.view(nil, nil, x.offset)
+		return x.alias()
 	}
 	order := make([]int, 0, x.Dim())
 	for d := range x.Dim() {
@@ -190,7 +194,9 @@ func (x *Tensor) Squeeze(dims ...int) *Tensor {
 			strides = append(strides, x.strides[d])
 		}
 	}
-	return x.view(shape, strides, x.offset)
+	// PyTorch names the node by the form of squeeze called.
+	name := [...]string{"SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2"}[min(len(dims), 2)]
+	return record(x.view(shape, strides, x.offset), name, []*Tensor{x}, nil, reshapeRule(x))
 }
 
 // Unsqueeze returns a view with a new dimension of size 1 inserted at dim;
@@ -204,7 +210,7 @@ func (x *Tensor) Unsqueeze(dim int) *Tensor {
 	}
 	shape := slices.Insert(x.Shape(), dim, 1)
 	strides := slices.Insert(x.Strides(), dim, stride)
-	return x.view(shape, strides, x.offset)
+	return record(x.view(shape, strides, x.offset), "UnsqueezeBackward0", []*Tensor{x}, nil, reshapeRule(x))
 }
 
 // Narrow returns a view of length elements of dimension dim starting at
@@ -249,7 +255,9 @@ func (x *Tensor) Slice(dim, start, stop, step int) *Tensor {
 		shape[dim] = (stop-start-1)/step + 1
 	}
 	strides[dim] *= step
-	return x.view(shape, strides, x.offset+start*x.strides[dim])
+	// The gradient of a slice is the slice's gradient placed into zeros.
+	return record(x.view(shape, strides, x.offset+start*x.strides[dim]), "SliceBackward0", []*Tensor{x}, nil,
+		intoZerosRule(x, func(z *Tensor) *Tensor { return z.Slice(dim, start, stop, step) }))
 }
 
 func clampSliceBound(i, size int) int {
@@ -274,7 +282,9 @@ func (x *Tensor) Select(dim, index int) *Tensor {
 	if index < 0 {
 		index += size
 	}
-	return x.view(slices.Delete(x.Shape(), dim, dim+1), slices.Delete(x.Strides(), dim, dim+1), x.offset+index*x.strides[dim])
+	out := x.view(slices.Delete(x.Shape(), dim, dim+1), slices.Delete(x.Strides(), dim, dim+1), x.offset+index*x.strides[dim])
+	return record(out, "SelectBackward0", []*Tensor{x}, nil,
+		intoZerosRule(x, func(z *Tensor) *Tensor { return z.Select(dim, index) }))
 }
 
 // Unfold returns a view of every window of length size along dim, taken
@@ -302,7 +312,10 @@ func (x *Tensor) Unfold(dim, size, step int) *Tensor {
 		// PyTorch has no check of its own: the view it builds fails.
 		fail("unfold", "Storage size calculation overflowed with sizes=%s and strides=%s", listString(shape), listString(strides))
 	}
-	return x.view(shape, strides, x.offset)
+	// Overlapping windows read a slot more than once; its gradient is
+	// the sum.
+	return record(x.view(shape, strides, x.offset), "UnfoldBackward0", []*Tensor{x}, nil,
+		intoZerosRule(x, func(z *Tensor) *Tensor { return z.Unfold(dim, size, step) }))
 }
 
 // Diagonal returns a view of the diagonal of the matrices spanned by dims
@@ -338,7 +351,8 @@ func (x *Tensor) Diagonal(offset, dim1, dim2 int) *Tensor {
 	}
 	shape = append(shape, size)
 	strides = append(strides, x.strides[d1]+x.strides[d2])
-	return x.view(shape, strides, start)
+	return record(x.view(shape, strides, start), "DiagonalBackward0", []*Tensor{x}, nil,
+		intoZerosRule(x, func(z *Tensor) *Tensor { return z.Diagonal(offset, dim1, dim2) }))
 }
 
 // Expand returns a view in which dimensions of size 1 are stretched to the
@@ -379,7 +393,11 @@ func (x *Tensor) Expand(sizes ...int) *Tensor {
 		shape[i], strides[i] = size, stride
 	}
 	checkShape("expand", shape)
-	return x.view(shape, strides, x.offset)
+	// Every position along a stretched dimension reads the same element,
+	// so that element's gradient is the sum of theirs.
+	xShape := x.Shape()
+	return record(x.view(shape, strides, x.offset), "ExpandBackward0", []*Tensor{x}, nil,
+		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{sumTo(g, xShape)} })
 }
 
 // ExpandAs returns x expanded to other's shape.
@@ -436,7 +454,8 @@ func (x *Tensor) AsStrided(shape Shape, strides Strides, offset int) *Tensor {
 		fail("as_strided", "setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
 			listString(shape), listString(strides), offset, item, need*item, x.storage.NBytes())
 	}
-	return x.view(append([]int{}, shape...), append([]int{}, strides...), offset)
+	out := x.view(append([]int{}, shape...), append([]int{}, strides...), offset)
+	return record(out, "AsStridedBackward0", []*Tensor{x}, nil, geometryRule(x, out))
 }
 
 // Unflatten returns a view in which dimension dim is split into sizes, whose
@@ -519,4 +538,10 @@ func (x *Tensor) Ravel() *Tensor {
 		return x.View(-1)
 	}
 	return x.Contiguous().View(-1)
+}
+
+// alias returns a view of x with x's own geometry, recorded as PyTorch's
+// alias (x[...] of any tensor, the transpose of a 0-d tensor).
+func (x *Tensor) alias() *Tensor {
+	return record(x.view(x.Shape(), x.Strides(), x.offset), "AliasBackward0", []*Tensor{x}, nil, identityRule)
 }
