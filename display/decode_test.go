@@ -2,7 +2,6 @@ package display_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,15 +24,7 @@ func decodeFlows() map[string]display.Renderer {
 
 func TestDecodeFlowGolden(t *testing.T) {
 	for name, r := range decodeFlows() {
-		t.Run(name, func(t *testing.T) {
-			b := r.Bundle()
-			checkGolden(t, filepath.Join("testdata", "golden", name+".txt"), b[display.MIMEPlain])
-			checkGolden(t, filepath.Join("testdata", "golden", name+".mmd"), b[display.MIMEMermaid])
-			checkForms(t, name, b)
-			if !strings.Contains(b[display.MIMEHTML], "tensornb-mermaid") {
-				t.Error("the HTML form is not a Mermaid display")
-			}
-		})
+		t.Run(name, func(t *testing.T) { checkMermaidGolden(t, name, r) })
 	}
 }
 

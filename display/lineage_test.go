@@ -68,15 +68,20 @@ func TestLineageGolden(t *testing.T) {
 		"lineage_problems": problemLineage(),
 		"lineage_empty":    display.NewLineage(),
 	} {
-		t.Run(name, func(t *testing.T) {
-			b := l.Bundle()
-			checkGolden(t, filepath.Join("testdata", "golden", name+".txt"), b[display.MIMEPlain])
-			checkGolden(t, filepath.Join("testdata", "golden", name+".mmd"), b[display.MIMEMermaid])
-			checkForms(t, name, b)
-			if !strings.Contains(b[display.MIMEHTML], "tensornb-mermaid") {
-				t.Error("the HTML form is not a Mermaid display")
-			}
-		})
+		t.Run(name, func(t *testing.T) { checkMermaidGolden(t, name, l) })
+	}
+}
+
+// checkMermaidGolden compares a diagram's text and Mermaid forms with
+// their golden files and checks every form.
+func checkMermaidGolden(t *testing.T, name string, r display.Renderer) {
+	t.Helper()
+	b := r.Bundle()
+	checkGolden(t, filepath.Join("testdata", "golden", name+".txt"), b[display.MIMEPlain])
+	checkGolden(t, filepath.Join("testdata", "golden", name+".mmd"), b[display.MIMEMermaid])
+	checkForms(t, name, b)
+	if !strings.Contains(b[display.MIMEHTML], "tensornb-mermaid") {
+		t.Error("the HTML form is not a Mermaid display")
 	}
 }
 

@@ -34,6 +34,10 @@ type autograd struct {
 	// noGradView marks a view made under NoGrad, whose node is never
 	// remade: it stays outside the graph.
 	noGradView bool
+	// multiOutput marks the views that Split, Chunk and Unbind return
+	// (output i is i+1) and views of them (-1), which, as in PyTorch,
+	// cannot be written in place while they take part in the graph.
+	multiOutput int
 }
 
 // A node is one step of the graph: a backward function from the gradient
@@ -65,10 +69,12 @@ type edge struct {
 }
 
 // A savedTensor is a value a node keeps for its backward function, with
-// the version of its storage when it was saved.
+// the version of its storage when it was saved. For the node's own output,
+// output names the node, which the output had as its grad_fn then.
 type savedTensor struct {
 	t       *Tensor
 	version int
+	output  string
 }
 
 var (
@@ -264,9 +270,17 @@ func record(out *Tensor, name string, inputs []*Tensor, saved []*Tensor, backwar
 		n.next = append(n.next, in.edgeTo())
 	}
 	n.saved = saveAll(saved)
+	for i := range n.saved {
+		if n.saved[i].t == out {
+			n.saved[i].output = name
+		}
+	}
 	out.ag = &autograd{node: n}
 	if out.base != nil && out.base.ag != nil {
 		out.ag.baseNode = out.base.ag.node
+	}
+	if x := inputs[0]; out.base != nil && x != nil && x.ag != nil && x.ag.multiOutput != 0 {
+		out.ag.multiOutput = -1
 	}
 	return out
 }
@@ -291,12 +305,23 @@ func inputs(x *Tensor, other any) []*Tensor {
 }
 
 // renamed gives the nodes of results made by another operation the name
-// of the operation that returned them (Chunk's slices are SplitBackward0,
+// of the operation that returned them (Stack's result is StackBackward0,
 // as in PyTorch), and returns the results.
 func renamed(name string, ts []*Tensor) []*Tensor {
 	for _, t := range ts {
 		if t.ag != nil && t.ag.node != nil {
 			t.ag.node.name = name
+		}
+	}
+	return ts
+}
+
+// multipleViews renames the nodes of the views an operation returns
+// together, as renamed does, and marks them as such.
+func multipleViews(name string, ts []*Tensor) []*Tensor {
+	for i, t := range renamed(name, ts) {
+		if t.ag != nil && t.ag.node != nil {
+			t.ag.multiOutput = i + 1
 		}
 	}
 	return ts
@@ -387,6 +412,19 @@ func (x *Tensor) writeInPlace(name string, others, saved []*Tensor, backward bac
 // checkInPlace refuses an in-place write that PyTorch refuses while grad
 // mode is on, and reports whether the write takes part in the graph.
 func (x *Tensor) checkInPlace(others []*Tensor) bool {
+	involved := x.requiresGrad()
+	for _, o := range others {
+		involved = involved || (o != nil && o.requiresGrad())
+	}
+	if x.base != nil && x.ag != nil {
+		switch {
+		case x.ag.noGradView && (involved || x.base.requiresGrad()):
+			fail("inplace", "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+		case x.ag.multiOutput != 0 && involved:
+			output := max(x.ag.multiOutput-1, 0)
+			fail("inplace", "Output %d of %s is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.", output, x.GradFn())
+		}
+	}
 	if x.requiresGrad() {
 		if x.base != nil && x.base.isLeafNode() {
 			fail("inplace", "a view of a leaf Variable that requires grad is being used in an in-place operation.")
@@ -394,14 +432,8 @@ func (x *Tensor) checkInPlace(others []*Tensor) bool {
 		if x.isLeafNode() {
 			fail("inplace", "a leaf Variable that requires grad is being used in an in-place operation.")
 		}
-		return true
 	}
-	for _, o := range others {
-		if o != nil && o.requiresGrad() {
-			return true
-		}
-	}
-	return false
+	return involved
 }
 
 // copySlices is the node of base b after op wrote through its view v:

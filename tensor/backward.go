@@ -136,8 +136,11 @@ func (n *node) apply(g *Tensor) []*Tensor {
 // after it was saved, with a hint of our own.
 func modifiedMessage(s savedTensor) string {
 	t := s.t
-	made := ""
-	if name := t.GradFn(); name != "" {
+	made, name := "", s.output
+	if name == "" {
+		name = t.GradFn()
+	}
+	if name != "" {
 		made = ", which is output 0 of " + name + ","
 	}
 	return fmt.Sprintf("one of the variables needed for gradient computation has been modified by an inplace operation: [%s %s]%s is at version %d; expected version %d instead. Hint: an operation saved this tensor for the backward pass and it was changed in place afterwards; Clone it before the in-place write, or compute what needs it again.",

@@ -23,6 +23,13 @@
 // FlattenCopy, SharesMemory and MayShareMemory); testdata/gen_fixtures.py
 // records the references that the tests replay.
 //
+// Autograd follows PyTorch's: SetRequiresGrad marks a leaf, operations on
+// it record their grad_fn (GradFn), and Backward fills each leaf's Grad.
+// Views take part like any operation, so the gradient of a transpose is
+// transposed back and that of an expand summed; in-place writes bump a
+// version counter that Backward checks the values it saved against. Detach
+// and NoGrad step outside the graph.
+//
 // The API is not generic: one Tensor type serves every DType, as in PyTorch
 // and NumPy, so that the package can also be driven from an interpreter.
 //

@@ -276,6 +276,57 @@ func ExampleContract() {
 	// check: true
 }
 
+// Views stay in the autograd graph: the gradient of a transpose is
+// transposed back, and the gradient of an expand is summed over the
+// stretched rows.
+func ExampleTensor_Backward() {
+	x := tensor.Float32.Arange(6).SetRequiresGrad(true)
+	loss := x.Reshape(2, 3).T().Sum()
+	fmt.Println(loss)
+	loss.Backward()
+	fmt.Println(x.Grad())
+
+	v := tensor.New([]float32{1, 2}, 1, 2).SetRequiresGrad(true)
+	v.Expand(3, 2).Sum().Backward()
+	fmt.Println(v.Grad())
+	// Output:
+	// tensor(15., grad_fn=<SumBackward0>)
+	// tensor([1., 1., 1., 1., 1., 1.])
+	// tensor([[3., 3.]])
+}
+
+// Version counters: a value saved for the backward pass and then changed
+// in place is refused, and so is any in-place write to a leaf that
+// requires grad, or to a view of one.
+func ExampleTensor_Version() {
+	x := tensor.New([]float32{1, 2, 3}).SetRequiresGrad(true)
+	y := x.Mul(2)
+	z := y.Mul(y) // saves y, at version 0
+	y.AddInPlace(1)
+	fmt.Println("y is at version", y.Version())
+	fmt.Println(tensor.Try(func() { z.Sum().Backward() }))
+	fmt.Println(tensor.Try(func() { x.AddInPlace(1) }))
+	fmt.Println(tensor.Try(func() { x.Index("1:").Fill(0) }))
+	// Output:
+	// y is at version 1
+	// backward: one of the variables needed for gradient computation has been modified by an inplace operation: [torch.FloatTensor [3]], which is output 0 of AddBackward0, is at version 1; expected version 0 instead. Hint: an operation saved this tensor for the backward pass and it was changed in place afterwards; Clone it before the in-place write, or compute what needs it again.
+	// inplace: a leaf Variable that requires grad is being used in an in-place operation.
+	// inplace: a view of a leaf Variable that requires grad is being used in an in-place operation.
+}
+
+// NoGrad turns recording off, as an optimizer step does to change its
+// leaves in place.
+func ExampleNoGrad() {
+	w := tensor.New([]float32{1, 2}).SetRequiresGrad(true)
+	w.Mul(w).Sum().Backward() // d/dw Σw² = 2w
+	tensor.NoGrad(func() {
+		w.SubInPlace(w.Grad().Mul(0.25))
+	})
+	fmt.Println(w, w.Grad())
+	// Output:
+	// tensor([0.5000, 1.0000], requires_grad=True) tensor([2., 4.])
+}
+
 // Try turns the *tensor.Error a misuse panics with into an error.
 func ExampleTry() {
 	x := tensor.Arange(6)

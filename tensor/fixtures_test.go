@@ -20,6 +20,7 @@ type fixtureFile struct {
 	Chains     []chainCase
 	Pairs      []pairCase
 	Broadcasts []broadcastCase
+	Grads      []gradCase
 	Linspace   []struct {
 		DType      string
 		Start, End float64
@@ -173,6 +174,10 @@ func number(n value) float64 {
 		return math.Inf(1)
 	case "-inf":
 		return math.Inf(-1)
+	case "true":
+		return 1
+	case "false":
+		return 0
 	}
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil {
@@ -208,6 +213,14 @@ func argList(a any) []int { return argInts(a.([]any)) }
 
 func argFloat(a any) float64 { return number(value(a.(json.Number))) }
 
+// gradState holds the tensors a gradient case made, as the generator's
+// GRAD does: the leaves that require grad, in order, and the tensors saved
+// by name.
+var gradState struct {
+	leaves []*tensor.Tensor
+	saved  map[string]*tensor.Tensor
+}
+
 // operand builds an operation's second operand.
 func operand(spec any, root *tensor.Tensor) any {
 	m := spec.(map[string]any)
@@ -224,7 +237,14 @@ func operand(spec any, root *tensor.Tensor) any {
 		if err := json.Unmarshal(raw, &s); err != nil {
 			panic(err)
 		}
-		return makeInput(s)
+		x := makeInput(s)
+		if m["grad"] == true {
+			x.SetRequiresGrad(true)
+			gradState.leaves = append(gradState.leaves, x)
+		}
+		return x
+	case m["saved"] != nil:
+		return gradState.saved[m["saved"].(string)]
 	case m["root"] != nil:
 		x := root
 		for _, op := range m["root"].([]any) {
@@ -402,6 +422,67 @@ func applyOp(x, root *tensor.Tensor, op []any) *tensor.Tensor {
 			sizes[name] = argInt(v)
 		}
 		return tensor.Rearrange(x, args[0].(string), sizes)
+	case "amax", "amin":
+		// With no dims, the generator calls max() or min() of all elements.
+		if len(argList(args[0])) == 0 && name == "amax" {
+			return x.Max()
+		} else if len(argList(args[0])) == 0 {
+			return x.Min()
+		}
+		return applyOp(x, root, append([]any{map[string]string{"amax": "max", "amin": "min"}[name]}, args...))
+	case "cat", "stack":
+		ts := []*tensor.Tensor{x}
+		for _, o := range args[0].([]any) {
+			ts = append(ts, operandTensor(o, root))
+		}
+		if name == "cat" {
+			return tensor.Cat(ts, argInt(args[1]))
+		}
+		return tensor.Stack(ts, argInt(args[1]))
+	case "save":
+		gradState.saved[args[0].(string)] = x
+		return x
+	case "load":
+		return gradState.saved[args[0].(string)]
+	case "on":
+		// Apply a chain to a saved tensor (or the input) for its effects.
+		t := root
+		if args[0] != "root" {
+			t = gradState.saved[args[0].(string)]
+		}
+		for _, op := range args[1].([]any) {
+			t = applyOp(t, root, op.([]any))
+		}
+		return x
+	case "no_grad":
+		tensor.NoGrad(func() {
+			for _, op := range args[0].([]any) {
+				x = applyOp(x, root, op.([]any))
+			}
+		})
+		return x
+	case "detach":
+		return x.Detach()
+	case "requires_grad_":
+		return x.SetRequiresGrad(args[0].(bool))
+	case "retain_grad":
+		return x.RetainGrad()
+	case "decode":
+		sizes := map[string]int{}
+		for k, v := range args[1].(map[string]any) {
+			sizes[k] = argInt(v)
+		}
+		contract := map[string]func() tensor.Contract{
+			"interleaved": func() tensor.Contract { return tensor.InterleavedByHead(sizes["h"], sizes["d"]) },
+			"blocked":     func() tensor.Contract { return tensor.BlockedByRole(sizes["h"], sizes["d"]) },
+			"fused_qkv":   func() tensor.Contract { return tensor.FusedQKV(sizes["h"], sizes["d"]) },
+			"pixel":       func() tensor.Contract { return tensor.PixelUnshuffleChannels(sizes["c"], sizes["h"]) },
+		}[args[0].(string)]()
+		parts := contract.Decode(x, argInt(args[2]))
+		if contract.Role == "" {
+			return parts[contract.Name]
+		}
+		return parts[contract.Parts[argInt(args[3])]]
 	}
 	panic("unknown fixture operation " + name)
 }

@@ -92,7 +92,7 @@ func identityRule(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g} }
 // unreduce expands the gradient of a reduction of x over dims (all of
 // them if none; keepDim as the reduction had it) back to x's shape.
 func unreduce(g *Tensor, shape []int, dims []int, keepDim bool) *Tensor {
-	if !keepDim && len(dims) > 0 {
+	if !keepDim && len(dims) > 0 && len(shape) > 0 { // a 0-d tensor's dims 0 and -1 are itself
 		reduced := make([]bool, len(shape))
 		for _, d := range dims {
 			reduced[wrapDim("sum", d, len(shape))] = true

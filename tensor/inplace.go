@@ -13,10 +13,9 @@ func (x *Tensor) Fill(v any) *Tensor {
 }
 
 // zeroRule is the backward function of a write that replaces x's values
-// with ones that do not depend on them: x's old value gets a zero
-// gradient, and the operands, if any, the gradient itself.
-func zeroRule(g *Tensor, saved []*Tensor) []*Tensor {
-	return []*Tensor{newTensor(g.DType(), g.shape), g}
+// with a number: x's old value gets a zero gradient.
+func zeroRule(g *Tensor, _ []*Tensor) []*Tensor {
+	return []*Tensor{newTensor(g.DType(), g.shape)}
 }
 
 // fill writes the value of the 0-d tensor one, of x's dtype, to every

@@ -18,6 +18,9 @@ func (x *Tensor) Matmul(y *Tensor) *Tensor {
 	if a == 0 || b == 0 {
 		fail("matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a, b)
 	}
+	if x.DType() != y.DType() && a == 1 && b == 1 {
+		fail("matmul", "dot : expected both vectors to have same dtype, but found %s and %s", typeName(x.DType()), typeName(y.DType()))
+	}
 	if x.DType() != y.DType() {
 		fail("matmul", "expected scalar type %s but found %s", typeName(x.DType()), typeName(y.DType()))
 	}

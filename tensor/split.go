@@ -38,13 +38,13 @@ func (x *Tensor) Split(size, dim int) []*Tensor {
 		fail("split", "split_size can only be 0 if dimension size is 0, but got dimension size of %d", length)
 	}
 	if size == 0 {
-		return renamed("SplitBackward0", []*Tensor{x.Narrow(dim, 0, 0)})
+		return multipleViews("SplitBackward0", []*Tensor{x.Narrow(dim, 0, 0)})
 	}
 	var out []*Tensor
 	for start := 0; start < length || len(out) == 0; start += size {
 		out = append(out, x.Narrow(dim, start, min(size, length-start)))
 	}
-	return renamed("SplitBackward0", out)
+	return multipleViews("SplitBackward0", out)
 }
 
 // SplitSizes splits x along dim into views of the given sizes, which must
@@ -71,7 +71,7 @@ func (x *Tensor) SplitSizes(sizes []int, dim int) []*Tensor {
 		out[i] = x.Narrow(dim, start, s)
 		start += s
 	}
-	return renamed("SplitWithSizesBackward0", out)
+	return multipleViews("SplitWithSizesBackward0", out)
 }
 
 // maxSections bounds the pieces TensorSplit and Chunk return when they may
@@ -139,5 +139,5 @@ func (x *Tensor) Unbind(dim int) []*Tensor {
 	for i := range out {
 		out[i] = x.Select(dim, i)
 	}
-	return renamed("UnbindBackward0", out)
+	return multipleViews("UnbindBackward0", out)
 }

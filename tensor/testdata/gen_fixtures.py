@@ -70,9 +70,15 @@ def encode_number(v):
     return v
 
 
+# The tensors a gradient case made: leaves that require grad, in order,
+# and tensors saved under a name by the "save" operation.
+GRAD = {"leaves": [], "saved": {}}
+
+
 def operand(spec, root):
-    """An operation's second operand: a scalar, a new tensor, or a view of
-    the case's input (to test aliasing)."""
+    """An operation's second operand: a scalar, a new tensor (a leaf that
+    requires grad if spec says "grad"), a tensor saved earlier in the case,
+    or a view of the case's input (to test aliasing)."""
     if "int" in spec:
         return spec["int"]
     if "float" in spec:
@@ -80,7 +86,13 @@ def operand(spec, root):
     if "bool" in spec:
         return spec["bool"]
     if "input" in spec:
-        return make_input(spec["input"])
+        t = make_input(spec["input"])
+        if spec.get("grad"):
+            t.requires_grad_()
+            GRAD["leaves"].append(t)
+        return t
+    if "saved" in spec:
+        return GRAD["saved"][spec["saved"]]
     if "root" in spec:
         t = root
         for op in spec["root"]:
@@ -119,6 +131,42 @@ def apply(t, op, root):
     name, args = op[0], op[1:]
     f = OPS[name]
     return f(t, root, *args)
+
+
+def save(t, root, name):
+    GRAD["saved"][name] = t
+    return t
+
+
+def on_saved(t, root, name, chain):
+    """Applies chain to the tensor saved as name (the input for "root")
+    for its side effects, and goes on with t."""
+    apply_chain(root if name == "root" else GRAD["saved"][name], chain, root)
+    return t
+
+
+def no_grad(t, root, chain):
+    with torch.no_grad():
+        return apply_chain(t, chain, root)
+
+
+def retain_grad(t, root):
+    t.retain_grad()
+    return t
+
+
+# The decodes of the predefined packing contracts, written in PyTorch as
+# the article writes them: view the axis, then pick the role.
+CONTRACT_AXES = {"interleaved": "hrd", "blocked": "rhd", "fused_qkv": "rhd", "pixel": "chw"}
+
+
+def decode(t, contract, sizes, axis, part):
+    axis %= t.dim()
+    names = CONTRACT_AXES[contract]
+    split = t.unflatten(axis, [sizes[n] for n in names])
+    if contract == "pixel":
+        return split
+    return split.select(axis + names.index("r"), part)
 
 
 def apply_chain(t, chain, root):
@@ -197,7 +245,7 @@ OPS = {
     "reshape": lambda t, r, *shape: t.reshape(shape),
     "transpose": lambda t, r, a, b: t.transpose(a, b),
     "permute": lambda t, r, *dims: t.permute(dims),
-    "T": lambda t, r: t if t.dim() < 2 else t.permute(tuple(reversed(range(t.dim())))),
+    "T": lambda t, r: t.permute(tuple(reversed(range(t.dim())))),  # t.T, without its warning for other than 2-D
     "mT": lambda t, r: t.mT,
     "movedim": lambda t, r, a, b: t.movedim(a, b),
     "squeeze": lambda t, r, *dims: t.squeeze(*dims),
@@ -260,6 +308,19 @@ OPS = {
     # chain of reshape and permute the pattern stands for, written out by
     # hand or by random_rearrange.
     "rearrange": lambda t, r, pattern, sizes, chain: apply_chain(t, chain, r),
+    # Operations of the gradient cases.
+    "amax": lambda t, r, dims, keep: t.amax(dims, keepdim=keep) if dims else t.max(),
+    "amin": lambda t, r, dims, keep: t.amin(dims, keepdim=keep) if dims else t.min(),
+    "cat": lambda t, r, others, dim: torch.cat([t] + [operand(o, r) for o in others], dim),
+    "stack": lambda t, r, others, dim: torch.stack([t] + [operand(o, r) for o in others], dim),
+    "save": save,
+    "load": lambda t, r, name: GRAD["saved"][name],
+    "on": on_saved,
+    "no_grad": no_grad,
+    "detach": lambda t, r: t.detach(),
+    "requires_grad_": lambda t, r, flag: t.requires_grad_(flag),
+    "retain_grad": retain_grad,
+    "decode": lambda t, r, contract, sizes, axis, part: decode(t, contract, sizes, axis, part),
 }
 
 # Operations answered by NumPy rather than PyTorch.
@@ -318,6 +379,46 @@ def run_case(case):
         case["expect"]["byte_strides"] = list(t.numpy().strides) if ptr is not None else None
     if any(op[0] in INEXACT for op in case["ops"]) and t.dtype.is_floating_point:
         case["tolerance"] = True
+    return case
+
+
+def grad_record(t):
+    if t is None:
+        return None
+    return {"shape": list(t.shape), "strides": list(t.stride()), "values": values_of(t)}
+
+
+def run_grad_case(case):
+    """A chain of operations on an input that requires grad, then a
+    backward pass: from the result if it has one element (backward: null)
+    or with the given gradient, once or twice. Records the result's
+    grad_fn and repr and the gradient of the input, of every other leaf
+    the case made, and of every tensor it saved by name."""
+    GRAD["leaves"], GRAD["saved"] = [], {}
+    root = None
+    try:
+        root = make_input(case["input"]).requires_grad_(case.get("requires_grad", True))
+        t = root
+        for op in case["ops"]:
+            t = apply(t, op, root)
+        fn = type(t.grad_fn).__name__ if t.grad_fn is not None else None
+        result_repr = repr(t)
+        grad = None if case["backward"] is None else make_input(case["backward"])
+        if grad is not None and grad.dim() == 1 and grad.numel() == t.numel():
+            grad = grad.reshape(t.shape)  # a flat gradient, written for the result's shape
+        for _ in range(case.get("times", 1)):
+            t.backward(grad)
+    except (RuntimeError, IndexError, ValueError, TypeError) as e:
+        case["error"] = {"class": type(e).__name__, "message": str(e).split("\n")[0]}
+        return case
+    case["expect"] = {
+        "grad_fn": fn,
+        "repr": result_repr,
+        "grads": [grad_record(root.grad)] + [grad_record(leaf.grad) for leaf in GRAD["leaves"]],
+        "saved_grads": {name: grad_record(v.grad if v.retains_grad else None) for name, v in GRAD["saved"].items() if not v.is_leaf},
+        "root_values": values_of(root.detach()),
+        "version": root._version,
+    }
     return case
 
 
@@ -1098,6 +1199,210 @@ def random_rearranges(count, seed):
     return cases
 
 
+def grad_case(name, inp, ops, backward=None, **extra):
+    return dict({"name": name, "input": inp, "ops": [list(op) for op in ops], "backward": backward}, **extra)
+
+
+def leaf(spec):
+    """An operand that is a new leaf requiring grad."""
+    return {"input": spec, "grad": True}
+
+
+def saved_operand(name):
+    return {"saved": name}
+
+
+def hand_picked_grads():
+    g = grad_case
+    whole = ("sum", [], False)
+    x3 = values([1, 2, 3])
+    return [
+        # The article's two cases.
+        g("article reshape(2,3).T.sum()", arange(6), [("reshape", 2, 3), ("T",), whole]),
+        g("article v.expand(3,2).sum()", values([1, 2], [1, 2]), [("expand", 3, 2), whole]),
+        # The article's in-place refusals and version counters.
+        g("leaf add_", x3, [("add_", scalar_int(1))]),
+        g("leaf fill_", x3, [("fill_", 5)]),
+        g("leaf copy_", x3, [("copy_", tensor_operand(values([0, 0, 0])))]),
+        g("view of leaf add_", x3, [("index", ":2"), ("add_", scalar_int(1))]),
+        g("view of leaf setitem", x3, [("setitem", [0], 5)]),
+        g("view leaf made by reshape", arange(6), [("reshape", 2, 3), ("detach",), ("requires_grad_", True), ("add_", scalar_int(1))]),
+        g("saved non-leaf modified", x3, [("mul", scalar_int(2)), ("save", "y"), ("mul", saved_operand("y")),
+                                          ("on", "y", [["add_", scalar_int(1)]]), whole]),
+        g("saved leaf modified through detach", x3, [("mul", root_view()), ("on", "root", [["detach"], ["add_", scalar_int(1)]]), whole]),
+        g("saved operand modified", x3, [("mul", tensor_operand(values([1, 1, 1]))), ("save", "p"), whole]),
+        g("saved view modified", values([1, 2, 3], [1, 3]), [("T",), ("mul", scalar_int(1)), ("save", "y"), ("T",),
+                                                             ("matmul", saved_operand("y")), ("on", "y", [["index", "0"], ["mul_", scalar_int(2)]]), whole]),
+        g("no_grad write to leaf", x3, [("no_grad", [["add_", scalar_int(1)]]), ("mul", scalar_int(3)), whole]),
+        g("no_grad result", x3, [("no_grad", [["mul", scalar_int(2)]]), whole]),
+        g("detach", x3, [("detach",), ("mul", scalar_int(2)), whole]),
+        g("requires_grad_ false on non-leaf", x3, [("mul", scalar_int(2)), ("requires_grad_", False)]),
+        g("int requires grad", arange(3, dtype="int64"), []),
+        g("backward of a vector", x3, [("mul", scalar_int(2))]),
+        g("backward with a gradient", x3, [("mul", scalar_int(2))], backward=values([1, 10, 100])),
+        g("backward gradient shape mismatch", x3, [("mul", scalar_int(2))], backward=values([1, 2])),
+        g("backward of a comparison", x3, [("gt", scalar_int(1)), whole]),
+        g("backward twice through sum", x3, [whole], times=2),
+        g("backward twice through expand", values([1, 2], [1, 2]), [("expand", 2, 2), ("T",), whole], times=2),
+        g("backward twice through mul", x3, [("mul", root_view()), whole], times=2),
+        g("backward twice through mul by a number", x3, [("mul", scalar_int(2)), whole], times=2),
+        g("backward twice through div by a number", x3, [("div", scalar_int(2)), whole], times=2),
+        # In-place writes that are recorded.
+        g("add_ on non-leaf", x3, [("mul", scalar_int(2)), ("add_", scalar_int(1)), ("mul", root_view()), whole]),
+        g("mul_ into a plain tensor", values([3, 3, 3]), [("detach",), ("clone",), ("mul_", leaf(values([1, 2, 3]))), whole]),
+        g("mul_ with both requiring grad", x3, [("mul", scalar_int(1)), ("mul_", leaf(values([1, 2, 3]))), whole]),
+        g("div_ on non-leaf", x3, [("mul", scalar_int(1)), ("div_", leaf(values([2, 4, 8]))), whole]),
+        g("fill_ on non-leaf", x3, [("mul", scalar_int(2)), ("fill_", 7), ("mul", root_view()), whole]),
+        g("copy_ on non-leaf", x3, [("mul", scalar_int(2)), ("copy_", leaf(values([5, 6, 7]))), ("mul", root_view()), whole]),
+        g("setitem on non-leaf", arange(6), [("reshape", 2, 3), ("mul", scalar_int(1)), ("setitem", [0, 1], 9), ("mul", scalar_int(2)), whole]),
+        g("mul_ through a view", x3, [("mul", scalar_int(1)), ("save", "y"), ("index", ":2"), ("mul_", scalar_int(10)),
+                                      ("load", "y"), ("index", "1:"), ("save", "v"), ("mul", saved_operand("v")), whole]),
+        g("add_ of a leaf through a view of a plain tensor", values([0, 0, 0, 0]), [("detach",), ("clone",), ("save", "b"),
+                                                                                   ("index", "1:3"), ("add_", leaf(values([5, 7]))), ("load", "b"), ("mul", scalar_int(3)), whole]),
+        g("retain_grad", x3, [("mul", scalar_int(2)), ("retain_grad",), ("save", "y"), ("mul", root_view()), whole]),
+        # Every differentiable operation once.
+        g("transpose", arange(6), [("reshape", 2, 3), ("transpose", 0, 1)], backward=arange(6, start=1)),
+        g("permute", arange(24), [("reshape", 2, 3, 4), ("permute", 2, 0, 1)], backward=arange(24, start=-7)),
+        g("view", arange(6), [("view", 3, 2)], backward=arange(6)),
+        g("reshape copy", arange(6), [("reshape", 2, 3), ("T",), ("reshape", -1)], backward=arange(6)),
+        g("squeeze unsqueeze", arange(3), [("unsqueeze", 0), ("unsqueeze", 2), ("squeeze", 0)], backward=arange(3)),
+        g("squeeze all", arange(3), [("unsqueeze", 0), ("squeeze",)], backward=arange(3)),
+        g("narrow", arange(12), [("reshape", 3, 4), ("narrow", 1, 1, 2)], backward=arange(6, start=1)),
+        g("stepped slice", arange(12), [("reshape", 3, 4), ("index", ":, 1::2")], backward=arange(6, start=1)),
+        g("select", arange(12), [("reshape", 3, 4), ("select", 1, -1)], backward=arange(3, start=1)),
+        g("index with ellipsis and None", arange(12), [("reshape", 3, 4), ("index", "..., None, 1")], backward=arange(3, start=1)),
+        g("index list", arange(12), [("reshape", 3, 4), ("index", "[0, 2, 0], :")], backward=arange(12, start=1)),
+        g("unfold overlapping", arange(6), [("unfold", 0, 3, 1)], backward=arange(12, start=1)),
+        g("diagonal", arange(12), [("reshape", 3, 4), ("diagonal", 1, 0, 1)], backward=arange(3, start=1)),
+        g("expand leading", arange(3), [("expand", 2, 3)], backward=arange(6, start=1)),
+        g("expand middle", arange(3), [("view", 3, 1), ("expand", 3, 4)], backward=arange(12, start=1)),
+        g("as_strided overlapping", arange(6), [("as_strided", [3, 2], [1, 1], 1)], backward=arange(6, start=1)),
+        g("chunk", arange(10), [("chunk", 3, 0, 1)], backward=arange(4, start=1)),
+        g("split", arange(10), [("split", 3, 0, -1)], backward=arange(1, start=1)),
+        g("split sizes", arange(10), [("split_sizes", [3, 7], 0, 1)], backward=arange(7, start=1)),
+        g("unbind", arange(6), [("reshape", 2, 3), ("unbind", 1, 2)], backward=arange(2, start=1)),
+        g("tensor_split", arange(7), [("tensor_split", 3, 0, 0)], backward=arange(3, start=1)),
+        g("movedim", arange(24), [("reshape", 2, 3, 4), ("movedim", 0, 2)], backward=arange(24)),
+        g("flatten", arange(24), [("reshape", 2, 3, 4), ("transpose", 0, 1), ("flatten", 1, 2)], backward=arange(24)),
+        g("unflatten", arange(24), [("unflatten", 0, [2, 3, 4])], backward=arange(24)),
+        g("mT", arange(24), [("reshape", 2, 3, 4), ("mT",)], backward=arange(24)),
+        g("contiguous of a transpose", arange(6), [("reshape", 2, 3), ("T",), ("contiguous",)], backward=arange(6)),
+        g("contiguous of contiguous", arange(6), [("contiguous",)], backward=arange(6)),
+        g("clone", arange(6), [("clone",)], backward=arange(6)),
+        g("to float64", arange(3), [("to", "float64")], backward=arange(3, dtype="float64")),
+        g("float64 times float32 leaf", arange(3), [("mul", leaf(arange(3, dtype="float64", start=1))), whole]),
+        g("repeat", arange(6), [("reshape", 2, 3), ("repeat", 2, 1, 2)], backward=arange(24)),
+        g("tile", arange(3), [("tile", 2, 2)], backward=arange(12)),
+        g("broadcast add", arange(3), [("view", 3, 1), ("add", leaf(arange(4, start=1))), whole]),
+        g("broadcast sub", arange(3), [("sub", leaf(arange(2, 3))), ("sum", [0], False), whole]),
+        g("broadcast mul", arange(6), [("reshape", 2, 3), ("mul", leaf(arange(3, start=1)))], backward=arange(6, start=1)),
+        g("broadcast div", arange(6), [("reshape", 2, 3), ("div", leaf(arange(2, 1, start=1)))], backward=arange(6, start=1)),
+        g("neg", arange(3), [("neg",)], backward=arange(3, start=1)),
+        g("x times x", arange(3), [("mul", root_view()), whole]),
+        g("x plus its transpose", arange(4), [("reshape", 2, 2), ("add", root_view(("reshape", 2, 2), ("T",))), ("mul", root_view(("reshape", 2, 2))), whole]),
+        g("sum dims", arange(24), [("reshape", 2, 3, 4), ("sum", [0, 2], False)], backward=arange(3, start=1)),
+        g("sum keepdim", arange(24), [("reshape", 2, 3, 4), ("sum", [1], True)], backward=arange(8, start=1)),
+        g("mean", arange(24), [("reshape", 2, 3, 4), ("mean", [], False)]),
+        g("mean dims", arange(24), [("reshape", 2, 3, 4), ("mean", [-1], True)], backward=arange(6, start=1)),
+        g("amax with ties", values([1, 3, 3, 0, 2, 2], [2, 3]), [("amax", [1], False)], backward=values([1, 10])),
+        g("max of all with ties", values([1, 3, 3, 0]), [("amax", [], False)]),
+        g("amin", values([1, 3, 3, 0, 2, 2], [2, 3]), [("amin", [0, 1], True)], backward=values([5], [1, 1])),
+        g("dot", arange(3), [("matmul", leaf(arange(3, start=1)))]),
+        g("mm", arange(6), [("reshape", 2, 3), ("matmul", leaf(arange(3, 4, start=1)))], backward=arange(8, start=1)),
+        g("mv", arange(6), [("reshape", 2, 3), ("matmul", leaf(arange(3, start=1)))], backward=arange(2, start=1)),
+        g("vector times matrix", arange(2), [("matmul", leaf(arange(2, 3, start=1)))], backward=arange(3, start=1)),
+        g("batched matmul broadcast", arange(12), [("reshape", 2, 2, 3), ("matmul", leaf(arange(3, 2, start=1)))], backward=arange(8, start=1)),
+        g("batched matmul both", arange(12), [("reshape", 2, 2, 3), ("matmul", leaf(arange(1, 3, 2, start=-2)))], backward=arange(8, start=1)),
+        g("batched times vector", arange(12), [("reshape", 2, 2, 3), ("matmul", leaf(arange(3, start=1)))], backward=arange(4, start=1)),
+        g("index_select repeated", arange(12), [("reshape", 3, 4), ("index_select", 1, values([3, 0, 3], dtype="int64"))], backward=arange(9, start=1)),
+        g("gather", arange(12), [("reshape", 3, 4), ("gather", 1, values([0, 0, 3, 1, 2, 2], [3, 2], "int64"))], backward=arange(6, start=1)),
+        g("masked_select broadcast", arange(3), [("masked_select", values([True, False, True, True, True, False], [2, 3], "bool"))], backward=arange(4, start=1)),
+        g("pixel_unshuffle", arange(32), [("reshape", 2, 4, 4), ("pixel_unshuffle", 2)], backward=arange(32)),
+        g("pixel_shuffle", arange(32), [("reshape", 8, 2, 2), ("pixel_shuffle", 2)], backward=arange(32)),
+        g("cat", arange(6), [("reshape", 2, 3), ("cat", [leaf(arange(2, 1)), leaf(arange(2, 2, start=9))], 1)], backward=arange(12, start=1)),
+        g("stack", arange(3), [("stack", [leaf(arange(3, start=5))], 1)], backward=arange(6, start=1)),
+        g("float64 chain", arange(6, dtype="float64"), [("reshape", 2, 3), ("mul", scalar_float(0.5)), ("T",), ("sum", [0], False)], backward=arange(2, dtype="float64")),
+        g("float16", values([1, 2, 3], dtype="float16"), [("mul", root_view()), whole]),
+        # The article's packing contract decodes, and a rearrange.
+        g("decode interleaved K", arange(24), [("reshape", 2, 12), ("decode", "interleaved", {"h": 2, "r": 2, "d": 3}, -1, 1)], backward=arange(12, start=1)),
+        g("decode fused qkv V", arange(12), [("reshape", 1, 12), ("decode", "fused_qkv", {"r": 3, "h": 2, "d": 2}, 1, 2)], backward=arange(4, start=1)),
+        g("rearrange heads", arange(24), [("reshape", 2, 12), ("rearrange", "s (h r d) -> r h s d", {"h": 2, "r": 2},
+                                                                 [["reshape", 2, 2, 2, 3], ["permute", 2, 1, 0, 3], ["reshape", 2, 2, 2, 3]])],
+          backward=arange(24, start=-5)),
+    ]
+
+
+GRAD_KINDS = ["view", "reshape", "transpose", "permute", "unsqueeze", "squeeze", "slice", "select", "narrow", "expand",
+              "index", "contiguous", "clone", "flatten", "unfold", "diagonal", "movedim", "chunk", "split", "unflatten",
+              "repeat", "mT", "T", "sum", "max", "add", "mul", "sub_", "fill_", "setitem", "copy_", "as_strided"]
+
+
+def random_grad_op(rng, shape):
+    """A random operation for a gradient chain: one of the layout chains'
+    operations, with operands that sometimes require grad or are views
+    of the input; max becomes amax, whose gradient PyTorch shares
+    between ties."""
+    kind = rng.choice(GRAD_KINDS + ["div", "neg", "mean", "matmul", "sub"])
+    nd = len(shape)
+    if kind in ("div", "sub", "mul", "add"):
+        other = [s if rng.random() < 0.7 else 1 for s in shape][rng.randint(0, nd):]
+        spec = arange(*other, start=1)
+        choice = rng.random()
+        if choice < 0.4:
+            return [kind, leaf(spec)]
+        if choice < 0.6 and kind != "div":
+            return [kind, root_view()]
+        if choice < 0.8:
+            return [kind, scalar_float(rng.choice([0.5, -2.0, 3.0]))]
+        return [kind, tensor_operand(spec)]
+    if kind == "neg":
+        return ["neg"]
+    if kind == "mean":
+        dims = sorted(set(rng.randrange(nd) for _ in range(rng.randint(0, nd)))) if nd else []
+        return ["mean", dims, rng.random() < 0.3]
+    if kind == "matmul":
+        if nd == 0:
+            return ["neg"]
+        k = shape[-1]
+        other = [k] if rng.random() < 0.4 else [k, rng.randint(1, 3)]
+        return ["matmul", leaf(arange(*other, start=-2))]
+    for _ in range(20):
+        op = random_op(rng, shape)
+        if op[0] in GRAD_KINDS:
+            break
+    else:
+        op = ["clone"]
+    if op[0] == "max":
+        op[0] = "amax"
+    return op
+
+
+def random_grad_cases(count, seed):
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        shape = random_shape(rng, max_dims=3, max_size=4)
+        dtype = "float64" if rng.random() < 0.25 else "float32"
+        case = grad_case("random grad %d" % len(cases), arange(*shape, dtype=dtype, start=-3), [])
+        GRAD["leaves"], GRAD["saved"] = [], {}
+        root = make_input(case["input"]).requires_grad_()
+        t = root
+        for _ in range(rng.randint(1, 5)):
+            op = random_grad_op(rng, list(t.shape))
+            case["ops"].append(op)
+            try:
+                t = apply(t, op, root)
+            except (RuntimeError, IndexError, ValueError, TypeError):
+                break
+            if t.numel() > 512:
+                case["ops"].pop()
+                break
+        if t.numel() != 1 or rng.random() < 0.3:
+            case["backward"] = values([(i % 5 - 2) / 2 for i in range(t.numel())], list(t.shape), NAMES.get(t.dtype, "float32"))
+        cases.append(case)
+    return cases
+
+
 def random_pairs(count, seed):
     rng = random.Random(seed)
     cases = []
@@ -1131,6 +1436,7 @@ def main():
               + hand_picked_rearranges() + random_rearranges(60, seed=5)]
     pairs = [run_pair_case(c) for c in hand_picked_pairs() + random_pairs(150, seed=7)]
     broadcasts = [run_broadcast_case(c) for c in hand_picked_broadcasts()]
+    grads = [run_grad_case(c) for c in hand_picked_grads() + random_grad_cases(400, seed=11)]
     data = {
         "generator": "tensor/testdata/gen_fixtures.py",
         "torch": torch.__version__,
@@ -1138,14 +1444,16 @@ def main():
         "chains": chains,
         "pairs": pairs,
         "broadcasts": broadcasts,
+        "grads": grads,
         "linspace": linspace_cases(3),
     }
     with open(out, "w") as f:
         json.dump(data, f, indent=None, separators=(",", ":"))
         f.write("\n")
     errors = sum(1 for c in chains if "error" in c)
-    print("wrote %s: %d chains (%d raise), %d pairs, %d broadcast cases"
-          % (out, len(chains), errors, len(pairs), len(broadcasts)), file=sys.stderr)
+    print("wrote %s: %d chains (%d raise), %d pairs, %d broadcast cases, %d gradient cases (%d raise)"
+          % (out, len(chains), errors, len(pairs), len(broadcasts), len(grads), sum(1 for c in grads if "error" in c)),
+          file=sys.stderr)
 
 
 if __name__ == "__main__":
