@@ -152,4 +152,3 @@ func checkGradError(t *testing.T, err *tensor.Error, want *fixtureError) {
 		t.Fatalf("error:\n got %s: %s\nwant %s: %s", err.Class, err.Message, want.Class, want.Message)
 	}
 }
-
