@@ -45,15 +45,27 @@ func (c *Client) OnUnclaimed(handle func(*wire.Message)) {
 // Send sends a message that has no reply, such as a comm_msg, and returns
 // its id.
 func (c *Client) Send(ch Channel, msgType string, content any) (string, error) {
-	m, err := wire.NewMessage(msgType, c.session, nil, content)
+	m, err := c.NewMessage(msgType, content)
 	if err != nil {
 		return "", err
 	}
+	return m.Header.MsgID, c.SendMessage(ch, m)
+}
+
+// NewMessage makes a message of this client's session, for SendMessage:
+// its id is known before it is sent, so that what answers it can be
+// expected before it can arrive.
+func (c *Client) NewMessage(msgType string, content any) (*wire.Message, error) {
+	return wire.NewMessage(msgType, c.session, nil, content)
+}
+
+// SendMessage sends m on a channel without waiting for an answer.
+func (c *Client) SendMessage(ch Channel, m *wire.Message) error {
 	s := c.shell
 	if ch == Control {
 		s = c.control
 	}
-	return m.Header.MsgID, c.send(s, m)
+	return c.send(s, m)
 }
 
 // OnInput sets the function that answers the kernel's input requests;

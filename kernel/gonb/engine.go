@@ -75,6 +75,16 @@ type child struct {
 	dir    string
 	client *client.Client
 	exited chan struct{} // closed when the process ends
+	// ran holds the cells sent to this GoNB, by GoNB's cell id less one
+	// (GoNB numbers the cells it keeps in history from 1), so that a panic
+	// in a function declared by an earlier cell can name that cell's line.
+	ran []ranCell
+}
+
+// A ranCell is a cell as sent to GoNB, and as the person wrote it.
+type ranCell struct {
+	cell   arranged
+	source []string
 }
 
 // New returns an engine; GoNB starts with the first cell.
@@ -291,7 +301,8 @@ func noValue(err error, cell arranged) bool {
 
 // run runs an arranged cell on the child.
 func (e *Engine) run(ctx context.Context, c *child, cell arranged, source []string, out front.Output) error {
-	t := &translator{out: out, cell: cell, source: source}
+	c.ran = append(c.ran, ranCell{cell, source})
+	t := &translator{out: out, id: len(c.ran), ran: c.ran}
 	c.client.OnInput(func(prompt string, password bool) string {
 		v, err := out.Input(prompt, password)
 		if err != nil {
@@ -343,20 +354,22 @@ func (e *Engine) Comm(msgType string, content json.RawMessage, publish func(stri
 	if err != nil {
 		return
 	}
-	id, err := c.client.Send(client.Shell, msgType, content)
+	m, err := c.client.NewMessage(msgType, content)
 	if err != nil {
 		return
 	}
+	// Expect the answers before sending: GoNB may answer at once.
 	e.commMu.Lock()
-	defer e.commMu.Unlock()
 	if len(e.commReplies) > 1024 { // forget answers long overdue
 		e.commReplies = nil
 	}
 	if e.commReplies == nil {
 		e.commReplies = map[string]func(string, json.RawMessage){}
 	}
-	e.commReplies[id] = publish
+	e.commReplies[m.Header.MsgID] = publish
 	e.commLast = publish
+	e.commMu.Unlock()
+	_ = c.client.SendMessage(client.Shell, m)
 }
 
 // commFromGoNB passes on what GoNB publishes outside a cell: its answers

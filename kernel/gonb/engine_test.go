@@ -128,6 +128,20 @@ func TestPanicIsOneError(t *testing.T) {
 	}
 }
 
+// A panic inside a function an earlier cell declared names that cell's
+// line, and the calling line of the cell that ran.
+func TestPanicInAnEarlierCellsFunction(t *testing.T) {
+	e := newEngine(t)
+	if _, err := run(t, e, "func pick(s []int) int {\n\treturn s[3]\n}"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := run(t, e, "var s []int\n_ = pick(s)")
+	trace := strings.Join(cellError(t, err).Traceback, "\n")
+	if !strings.Contains(trace, "earlier cell, line 2: return s[3]") || !strings.Contains(trace, "cell line 2: _ = pick(s)") || strings.Contains(trace, "main.go") {
+		t.Fatalf("traceback: %s", trace)
+	}
+}
+
 func TestStderrAndExitStatus(t *testing.T) {
 	e := newEngine(t)
 	r, err := run(t, e, "import \"os\"\nfmt.Fprintln(os.Stderr, \"careful\")")

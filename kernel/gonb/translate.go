@@ -2,6 +2,7 @@ package gonb
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,9 +19,9 @@ import (
 // compile error (GoNB's error output), a non-zero exit status; outcome
 // makes each the cell's single error.
 type translator struct {
-	out    front.Output
-	cell   arranged
-	source []string // the cell's lines as written
+	out front.Output
+	id  int       // GoNB's id of the cell
+	ran []ranCell // the cells run so far, this one last (ran[id-1])
 
 	mu        sync.Mutex
 	panicking bool
@@ -127,44 +128,111 @@ func (t *translator) outcome(reply *wire.Message) error {
 var (
 	ansi       = regexp.MustCompile("\x1b\\[[0-9;]*m")
 	cellMarker = regexp.MustCompile(`\[\[ Cell \[(\d+)\] Line (\d+) \]\]\s*\S*`)
+	// mainGo is a position in GoNB's generated program that GoNB did not
+	// mark: it maps positions chunk by chunk as the program's standard
+	// error reaches it, and misses those split across two reads.
+	mainGo = regexp.MustCompile(`(\S*/main\.go):(\d+)`)
 )
 
 // panicError makes the held-back panic report an error: the panic value,
-// and the stack with GoNB's positions in its generated main.go replaced
-// by lines of the cell.
+// and the stack with positions in GoNB's generated main.go replaced by
+// lines of the cells.
 func (t *translator) panicError() *front.CellError {
 	text := ansi.ReplaceAllString(t.panicText.String(), "")
 	value, stack, _ := strings.Cut(strings.TrimPrefix(text, "panic: "), "\n\n")
 	var lines []string
 	lines = append(lines, "panic: "+value)
+	program := map[string][]string{} // the generated programs read, by path
 	for _, line := range strings.Split(stack, "\n") {
 		if exitStatus.MatchString(line) {
 			continue
 		}
 		line = cellMarker.ReplaceAllStringFunc(line, func(marker string) string {
 			sub := cellMarker.FindStringSubmatch(marker)
+			id, _ := strconv.Atoi(sub[1])
 			n, _ := strconv.Atoi(sub[2])
-			return t.position(n)
+			return t.position(id, n)
+		})
+		line = mainGo.ReplaceAllStringFunc(line, func(pos string) string {
+			sub := mainGo.FindStringSubmatch(pos)
+			if _, ok := program[sub[1]]; !ok {
+				data, _ := os.ReadFile(sub[1])
+				program[sub[1]] = strings.Split(string(data), "\n")
+			}
+			n, _ := strconv.Atoi(sub[2])
+			if id, line, ok := t.locate(program[sub[1]], n); ok {
+				return t.position(id, line)
+			}
+			return pos
 		})
 		lines = append(lines, line)
 	}
 	return &front.CellError{Name: "panic", Value: value, Traceback: trimEmpty(lines)}
 }
 
-// position names line n of the code GoNB ran as a line of the cell.
-func (t *translator) position(n int) string {
-	line := t.cell.cellLine(n)
+// position names line n of the code GoNB ran as cell id as a line of the
+// cell as written.
+func (t *translator) position(id, n int) string {
+	if id < 1 || id > len(t.ran) {
+		return fmt.Sprintf("(line %d of a cell run before GoNB last started)", n)
+	}
+	r := t.ran[id-1]
+	line := r.cell.cellLine(n)
 	if line == 0 {
 		return "(a line tensornb added to the cell)"
 	}
-	return fmt.Sprintf("cell line %d: %s", line, strings.TrimSpace(t.sourceLine(line)))
+	where := "cell line"
+	if id != t.id {
+		where = "earlier cell, line"
+	}
+	return fmt.Sprintf("%s %d: %s", where, line, strings.TrimSpace(r.sourceLine(line)))
 }
 
-func (t *translator) sourceLine(line int) string {
-	if line < 1 || line > len(t.source) {
+// locate finds where line n of a generated program came from: GoNB copies
+// the lines of the cells it keeps into main.go as they are, so the line is
+// looked for in the cells run, this one first, and among equal lines the
+// one whose neighbours match the program's most is taken.
+func (t *translator) locate(program []string, n int) (id, line int, ok bool) {
+	if n < 1 || n > len(program) {
+		return 0, 0, false
+	}
+	want := strings.TrimSpace(program[n-1])
+	if want == "" {
+		return 0, 0, false
+	}
+	best := -1
+	for i := len(t.ran); i >= 1; i-- {
+		code := strings.Split(t.ran[i-1].cell.code, "\n")
+		for l, text := range code {
+			if strings.TrimSpace(text) != want || t.ran[i-1].cell.cellLine(l+1) == 0 {
+				continue
+			}
+			score := 0
+			for d := 1; d <= 3; d++ {
+				score += same(program, n-1-d, code, l-d) + same(program, n-1+d, code, l+d)
+			}
+			if score > best {
+				best, id, line = score, i, l+1
+			}
+		}
+	}
+	return id, line, best >= 0
+}
+
+// same is 1 if a[i] and b[j] both exist and hold the same code.
+func same(a []string, i int, b []string, j int) int {
+	if i < 0 || j < 0 || i >= len(a) || j >= len(b) || strings.TrimSpace(a[i]) != strings.TrimSpace(b[j]) {
+		return 0
+	}
+	return 1
+}
+
+// sourceLine returns line (from 1) of the cell as written.
+func (r ranCell) sourceLine(line int) string {
+	if line < 1 || line > len(r.source) {
 		return ""
 	}
-	return t.source[line-1]
+	return r.source[line-1]
 }
 
 var gonbCellLine = regexp.MustCompile(`^Cell\[\d+\]: Line (\d+)`)
@@ -182,12 +250,13 @@ func (t *translator) compileError(evalue string, traceback []string) *front.Cell
 		n, _ := strconv.Atoi(m[1])
 		lines := trimEmpty(strings.Split(entry, "\n"))
 		msg := lines[len(lines)-1]
-		line := t.cell.cellLine(n)
+		r := t.ran[t.id-1]
+		line := r.cell.cellLine(n)
 		if line == 0 {
 			messages = append(messages, msg)
 			continue
 		}
-		messages = append(messages, fmt.Sprintf("cell line %d: %s\n    %s", line, msg, strings.TrimSpace(t.sourceLine(line))))
+		messages = append(messages, fmt.Sprintf("cell line %d: %s\n    %s", line, msg, strings.TrimSpace(r.sourceLine(line))))
 	}
 	if len(messages) == 0 { // an error outside the cell, such as a module problem
 		var lines []string

@@ -1,0 +1,52 @@
+package gonb
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A panic's stack names cell lines even where GoNB left a position in its
+// generated main.go unmarked (it maps positions per read of the program's
+// standard error, and misses those split across reads), and names lines
+// of earlier cells as such.
+func TestPanicPositionsGoNBLeftUnmarked(t *testing.T) {
+	first := "func pick(s []int) int {\n\treturn s[3]\n}"
+	second := "var s []int\n_ = pick(s)"
+	ran := []ranCell{
+		{arrange(first, false), strings.Split(first, "\n")},
+		{arrange(second, false), strings.Split(second, "\n")},
+	}
+	// main.go as GoNB writes it for the second cell: the kept declaration
+	// from the first, then the statements in main.
+	program := "package main\n\nimport (\n\t\"flag\"\n)\n\nfunc pick(s []int) int {\n\treturn s[3]\n}\n\nfunc main() {\n\tflag.Parse()\nvar s []int\n_ = pick(s)\n}\n"
+	path := filepath.Join(t.TempDir(), "main.go")
+	if err := os.WriteFile(path, []byte(program), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr := &translator{id: 2, ran: ran}
+	tr.panicking = true
+	tr.panicText.WriteString("panic: runtime error: index out of range [3] with length 0\n\ngoroutine 1 [running]:\nmain.pick(...)\n\t" +
+		path + ":8\nmain.main()\n\t \x1b[7m[[ Cell [2] Line 3 ]]\x1b[0m " + path + ":14 +0x1d\nexit status 2\n")
+	ce := tr.panicError()
+	got := strings.Join(ce.Traceback, "\n")
+	want := "panic: runtime error: index out of range [3] with length 0\ngoroutine 1 [running]:\nmain.pick(...)\n\tearlier cell, line 2: return s[3]\nmain.main()\n\t cell line 2: _ = pick(s) +0x1d"
+	if got != want {
+		t.Fatalf("traceback:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Among equal lines, the one whose neighbours match the program is taken.
+func TestLocatePrefersMatchingNeighbours(t *testing.T) {
+	cell := "x := 1\nprint(x)\nx = 2\nprint(x)\nprint(0)"
+	tr := &translator{id: 1, ran: []ranCell{{arrange(cell, false), strings.Split(cell, "\n")}}}
+	program := strings.Split("package main\n\nfunc main() {\n\tflag.Parse()\nx := 1\nprint(x)\nx = 2\nprint(x)\nprint(0)\n}", "\n")
+	id, line, ok := tr.locate(program, 8)
+	if !ok || id != 1 || tr.ran[0].cell.cellLine(line) != 4 {
+		t.Fatalf("locate: %d %d %v", id, line, ok)
+	}
+	if _, _, ok := tr.locate(program, 1); ok {
+		t.Fatal("located a line no cell has")
+	}
+}
