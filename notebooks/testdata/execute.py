@@ -1,0 +1,138 @@
+"""Runs tensornb's notebooks with nbclient on the installed tensornb kernel.
+
+    execute.py save NOTEBOOK...          run each and write its outputs back
+    execute.py check OUTDIR NOTEBOOK...  run each into OUTDIR and compare
+
+Both modes stop with an error if a cell raises without the tag
+raises-exception, or has the tag and does not raise. check also compares
+the new outputs with the ones stored in the notebook, ignoring execution
+counts and the random element ids of displays, and lists every cell whose
+outputs differ: a notebook whose code changed without a re-run fails.
+Run it with Debian's /usr/bin/python3 (python3-nbclient, python3-nbformat)
+and JUPYTER_PATH pointing at an installed tensornb kernel; scripts/notebooks
+does both.
+"""
+
+import copy
+import json
+import os
+import re
+import sys
+import time
+
+import nbclient
+import nbformat
+
+KERNEL = "tensornb"
+TAG = "raises-exception"
+
+# Displays give their elements random ids so that outputs of separate runs
+# can share a page; they are the same picture all the same.
+RANDOM_IDS = re.compile(r"tnb-explorer-\d+-[0-9a-f]{8}|tensornb-mermaid-[0-9a-f]{16}")
+
+
+def run(path):
+    """Executes the notebook at path and returns it with fresh outputs."""
+    nb = nbformat.read(path, as_version=4)
+    cells = [c for c in nb.cells if c.cell_type == "code"]
+    name = os.path.basename(path)
+    started = time.monotonic()
+    done = [0]
+
+    def on_start(cell, cell_index):
+        done[0] += 1
+        first = (cell.source.strip().splitlines() or [""])[0][:60]
+        print(f"  {name} [{done[0]}/{len(cells)}] {first}", flush=True)
+
+    client = nbclient.NotebookClient(
+        nb,
+        kernel_name=KERNEL,
+        timeout=300,
+        startup_timeout=300,
+        allow_errors=False,
+        on_cell_start=on_start,
+    )
+    client.execute()
+    print(f"  {name}: {len(cells)} cells in {time.monotonic() - started:.1f} s", flush=True)
+    return nb
+
+
+def raising_problems(nb):
+    """Cells that raise without the tag, or have it and do not raise."""
+    problems = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        tagged = TAG in cell.metadata.get("tags", [])
+        raised = any(o.output_type == "error" for o in cell.outputs)
+        if raised and not tagged:
+            problems.append(f"cell {i} raised: {error_text(cell)}")
+        if tagged and not raised:
+            problems.append(f"cell {i} is tagged {TAG} but did not raise")
+    return problems
+
+
+def error_text(cell):
+    for o in cell.outputs:
+        if o.output_type == "error":
+            return f"{o.ename}: {o.evalue}"
+    return ""
+
+
+def comparable(outputs):
+    """The outputs as JSON, without what differs from run to run."""
+    out = []
+    for o in copy.deepcopy(outputs):
+        o.pop("execution_count", None)
+        o.pop("transient", None)
+        out.append(o)
+    return RANDOM_IDS.sub("<id>", json.dumps(out, sort_keys=True, indent=1))
+
+
+def stale_cells(stored, fresh):
+    """Code cells whose stored outputs differ from a fresh run's."""
+    stale = []
+    if len(stored.cells) != len(fresh.cells):
+        return ["the number of cells changed"]
+    for i, (a, b) in enumerate(zip(stored.cells, fresh.cells)):
+        if a.cell_type == "code" and comparable(a.outputs) != comparable(b.outputs):
+            stale.append(f"cell {i}: {(b.source.strip().splitlines() or [''])[0][:60]}")
+    return stale
+
+
+def main(argv):
+    if len(argv) < 2 or argv[0] not in ("save", "check") or (argv[0] == "check" and len(argv) < 3):
+        print(__doc__, file=sys.stderr)
+        return 2
+    mode = argv[0]
+    outdir = argv[1] if mode == "check" else None
+    paths = argv[2:] if mode == "check" else argv[1:]
+    failed = False
+    for n, path in enumerate(paths, 1):
+        print(f"[{n}/{len(paths)}] {path}", flush=True)
+        stored = nbformat.read(path, as_version=4)
+        try:
+            fresh = run(path)
+        except nbclient.exceptions.CellExecutionError as e:
+            print(f"{path}: a cell without the tag {TAG} raised:\n{e}", file=sys.stderr)
+            failed = True
+            continue
+        problems = raising_problems(fresh)
+        if mode == "check":
+            nbformat.write(fresh, os.path.join(outdir, os.path.basename(path)))
+            stale = stale_cells(stored, fresh)
+            if stale:
+                problems.append(
+                    "stored outputs differ from a fresh run (run scripts/notebooks to re-execute and save):\n    "
+                    + "\n    ".join(stale)
+                )
+        else:
+            nbformat.write(fresh, path)
+        for p in problems:
+            print(f"{path}: {p}", file=sys.stderr)
+        failed = failed or bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
