@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/tensor"
 )
 
@@ -379,8 +380,8 @@ func TestExplorerInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saveArtifact(t, "explorer.png", png)
-	if e := errs.all(); len(e) > 0 {
+	browsertest.SaveArtifact(t, "explorer.png", png)
+	if e := errs.All(); len(e) > 0 {
 		t.Errorf("JavaScript errors: %q", e)
 	}
 }

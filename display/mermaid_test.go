@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/browsertest"
 )
 
 // packingStory is a hand-written diagram of the article's packing story:
@@ -123,7 +124,7 @@ func TestMermaidBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saveArtifact(t, "mermaid.png", png)
+	browsertest.SaveArtifact(t, "mermaid.png", png)
 
 	if len(shown) != len(sources) {
 		t.Fatalf("the page shows %d Mermaid displays, want %d", len(shown), len(sources))
@@ -160,7 +161,7 @@ func TestMermaidBrowser(t *testing.T) {
 	if len(stray) != 0 {
 		t.Errorf("Mermaid left elements in the page's body: %q", stray)
 	}
-	if e := errs.all(); len(e) > 0 {
+	if e := errs.All(); len(e) > 0 {
 		t.Errorf("JavaScript errors: %q", e)
 	}
 }
@@ -179,7 +180,7 @@ func TestMermaidBrowserWithoutMermaid(t *testing.T) {
 			t.Errorf("display %d does not show its source:\n%+v\nwant source:\n%s", i, d, sources[i])
 		}
 	}
-	if e := errs.all(); len(e) > 0 {
+	if e := errs.All(); len(e) > 0 {
 		t.Errorf("JavaScript errors: %q", e)
 	}
 }

@@ -64,7 +64,7 @@ func TestPicturesInBrowser(t *testing.T) {
 		}
 		checkPartColours(t, labels)
 	}
-	if e := errs.all(); len(e) > 0 {
+	if e := errs.All(); len(e) > 0 {
 		t.Errorf("JavaScript errors: %q", e)
 	}
 }

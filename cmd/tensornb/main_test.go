@@ -2,74 +2,26 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/tensornb/tensornb/kernel/install"
-	"github.com/tensornb/tensornb/kernel/tools"
+	"github.com/tensornb/tensornb/internal/jupytertest"
 )
 
 // These tests install the kernel in scratch directories and drive it with
-// real Jupyter clients: the jupyter_kernel_test suite and nbclient. They
-// need Debian's Jupyter packages; scripts/test installs them and sets
-// TENSORNB_REQUIRE_JUPYTER, so that in CI their absence fails the tests.
+// real Jupyter clients: the jupyter_kernel_test suite and nbclient (see
+// internal/jupytertest).
 
-// jupyterPython is the interpreter with Debian's Jupyter packages.
-const jupyterPython = "/usr/bin/python3"
+const jupyterPython = jupytertest.Python
 
-func requireJupyter(t *testing.T, modules ...string) {
-	t.Helper()
-	check := exec.Command(jupyterPython, "-c", "import "+strings.Join(modules, ", "))
-	if out, err := check.CombinedOutput(); err != nil {
-		msg := "Debian's Jupyter packages are missing (" + strings.TrimSpace(string(out)) + "); scripts/test installs them"
-		if os.Getenv("TENSORNB_REQUIRE_JUPYTER") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-}
+func requireJupyter(t *testing.T, modules ...string) { jupytertest.Require(t, modules...) }
 
-// installed builds tensornb, installs it into scratch directories and
-// returns the environment that points Jupyter at them. The pinned tools
-// come from the test cache that kernel/gonb's tests fill, so that they are
-// built once.
 func installed(t *testing.T) []string {
-	t.Helper()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	toolsCache := filepath.Join(cache, "tensornb-test", "bin")
-	if err := tools.BuildAll(toolsCache, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	layout := install.PrefixLayout(root)
-	if err := os.MkdirAll(layout.Bin(), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"gonb", "goimports", "gopls", ".gonb.version", ".goimports.version", ".gopls.version"} {
-		data, err := os.ReadFile(filepath.Join(toolsCache, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(layout.Bin(), name), data, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	binary := filepath.Join(root, "tensornb")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	cmd := exec.Command(binary, "install", "-prefix", root)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tensornb install: %v\n%s", err, out)
-	}
-	return append(os.Environ(), "JUPYTER_PATH="+filepath.Join(root, "share", "jupyter"))
+	env, _ := jupytertest.Install(t)
+	return env
 }
 
 func TestInstallWritesTheKernelspec(t *testing.T) {

@@ -5,8 +5,8 @@
 
 Both modes stop with an error if a cell raises without the tag
 raises-exception, or has the tag and does not raise. check also compares
-the new outputs with the ones stored in the notebook, ignoring execution
-counts and the random element ids of displays, and lists every cell whose
+the new outputs with the ones stored in the notebook, ignoring what
+changes from run to run (see comparable), and lists every cell whose
 outputs differ: a notebook whose code changed without a re-run fails.
 Run it with Debian's /usr/bin/python3 (python3-nbclient, python3-nbformat)
 and JUPYTER_PATH pointing at an installed tensornb kernel; scripts/notebooks
@@ -40,6 +40,8 @@ def run(path):
     done = [0]
 
     def on_start(cell, cell_index):
+        if cell.cell_type != "code":
+            return
         done[0] += 1
         first = (cell.source.strip().splitlines() or [""])[0][:60]
         print(f"  {name} [{done[0]}/{len(cells)}] {first}", flush=True)
@@ -50,9 +52,12 @@ def run(path):
         timeout=300,
         startup_timeout=300,
         allow_errors=False,
+        record_timing=False,
         on_cell_start=on_start,
     )
     client.execute()
+    for cell in cells:
+        cell.outputs = coalesce(cell.outputs)
     print(f"  {name}: {len(cells)} cells in {time.monotonic() - started:.1f} s", flush=True)
     return nb
 
@@ -79,14 +84,35 @@ def error_text(cell):
     return ""
 
 
-def comparable(outputs):
-    """The outputs as JSON, without what differs from run to run."""
+def coalesce(outputs):
+    """Joins neighbouring stream outputs of the same stream: how a cell's
+    prints are cut into messages depends on timing, not on the code."""
     out = []
+    for o in outputs:
+        if o.output_type == "stream" and out and out[-1].output_type == "stream" and out[-1].name == o.name:
+            out[-1].text += o.text
+        else:
+            out.append(o)
+    return out
+
+
+def comparable(outputs):
+    """The outputs as JSON, without what differs from run to run: execution
+    counts, the random element ids of displays, the stack of an error (it
+    holds memory addresses; the error's name and message are compared), and
+    how prints were cut into messages and interleaved with displays (they
+    reach the kernel by separate pipes), so each stream is compared whole."""
+    streams, others = {}, []
     for o in copy.deepcopy(outputs):
+        if o.get("output_type") == "stream":
+            streams[o["name"]] = streams.get(o["name"], "") + o["text"]
+            continue
         o.pop("execution_count", None)
         o.pop("transient", None)
-        out.append(o)
-    return RANDOM_IDS.sub("<id>", json.dumps(out, sort_keys=True, indent=1))
+        if o.get("output_type") == "error":
+            o.pop("traceback", None)
+        others.append(o)
+    return RANDOM_IDS.sub("<id>", json.dumps({"streams": streams, "outputs": others}, sort_keys=True, indent=1))
 
 
 def stale_cells(stored, fresh):

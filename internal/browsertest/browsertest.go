@@ -1,0 +1,156 @@
+// Package browsertest opens pages in Debian's headless Chromium for tests
+// and collects the JavaScript errors they raise.
+//
+// scripts/test installs chromium and sets TENSORNB_REQUIRE_BROWSER, so
+// that in CI a missing browser fails the tests; elsewhere they are skipped
+// with a message saying how to run them.
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath finds the browser: $TENSORNB_CHROMIUM, or chromium on PATH.
+func chromiumPath() (string, error) {
+	if p := os.Getenv("TENSORNB_CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("chromium is not installed (apt-get install chromium, or set TENSORNB_CHROMIUM)")
+}
+
+// Start starts a headless Chromium with a fresh profile for the test and
+// returns a context whose actions run in one of its tabs, for at most
+// timeout.
+func Start(t *testing.T, timeout time.Duration) context.Context {
+	t.Helper()
+	path, err := chromiumPath()
+	if err != nil {
+		if os.Getenv("TENSORNB_REQUIRE_BROWSER") != "" {
+			t.Fatal(err)
+		}
+		t.Skipf("%v; scripts/test installs it", err)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1280, 1000),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancelTab := chromedp.NewContext(ctx)
+	t.Cleanup(cancelTab)
+	return ctx
+}
+
+// Errors collects the exceptions a page throws and the errors it logs.
+type Errors struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (e *Errors) add(s string) {
+	e.mu.Lock()
+	e.list = append(e.list, s)
+	e.mu.Unlock()
+}
+
+// All returns what was collected so far.
+func (e *Errors) All() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string{}, e.list...)
+}
+
+// Open loads the file at path in the browser and returns the page's
+// JavaScript errors, collected from before the page starts loading.
+func Open(t *testing.T, ctx context.Context, path string) *Errors {
+	t.Helper()
+	errs := &Errors{}
+	err := chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil {
+				msg += " " + d.Exception.Description
+			}
+			errs.add(fmt.Sprintf("%s (line %d)", msg, d.LineNumber+1))
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				var parts []string
+				for _, a := range ev.Args {
+					parts = append(parts, string(a.Value))
+				}
+				errs.add("console.error: " + strings.Join(parts, " "))
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+abs)); err != nil {
+		t.Fatal(err)
+	}
+	return errs
+}
+
+// OpenHTML writes html to a file and opens it, offline as a notebook
+// export would be.
+func OpenHTML(t *testing.T, ctx context.Context, html string) *Errors {
+	t.Helper()
+	page := filepath.Join(t.TempDir(), "page.html")
+	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return Open(t, ctx, page)
+}
+
+// SaveArtifact keeps a file for people to look at after the test (a
+// screenshot): in $TENSORNB_ARTIFACTS, or artifacts/ at the top of the
+// repository (the test runs in a package directory one level down).
+func SaveArtifact(t *testing.T, name string, data []byte) {
+	t.Helper()
+	dir := os.Getenv("TENSORNB_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join("..", "artifacts")
+	}
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("saved %s", path)
+}

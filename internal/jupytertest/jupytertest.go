@@ -1,0 +1,76 @@
+// Package jupytertest installs the tensornb kernel in scratch directories
+// for tests that drive it with real Jupyter clients (jupyter_kernel_test,
+// nbclient, nbconvert).
+//
+// The tests need Debian's Jupyter packages; scripts/test installs them and
+// sets TENSORNB_REQUIRE_JUPYTER, so that in CI their absence fails the
+// tests instead of skipping them.
+package jupytertest
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tensornb/tensornb/kernel/install"
+	"github.com/tensornb/tensornb/kernel/tools"
+)
+
+// Python is the interpreter with Debian's Jupyter packages.
+const Python = "/usr/bin/python3"
+
+// Require skips the test, or fails it in CI, unless Python can import all
+// of modules.
+func Require(t *testing.T, modules ...string) {
+	t.Helper()
+	check := exec.Command(Python, "-c", "import "+strings.Join(modules, ", "))
+	if out, err := check.CombinedOutput(); err != nil {
+		msg := "Debian's Jupyter packages are missing (" + strings.TrimSpace(string(out)) + "); scripts/test installs them"
+		if os.Getenv("TENSORNB_REQUIRE_JUPYTER") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+}
+
+// Install builds the tensornb command, installs the kernel into a scratch
+// prefix and returns the environment that points Jupyter at it, and the
+// prefix. The pinned tools come from the test cache that kernel/gonb's
+// tests fill, so that they are built once.
+func Install(t *testing.T) (env []string, prefix string) {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	toolsCache := filepath.Join(cache, "tensornb-test", "bin")
+	if err := tools.BuildAll(toolsCache, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	prefix = t.TempDir()
+	layout := install.PrefixLayout(prefix)
+	if err := os.MkdirAll(layout.Bin(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"gonb", "goimports", "gopls", ".gonb.version", ".goimports.version", ".gopls.version"} {
+		data, err := os.ReadFile(filepath.Join(toolsCache, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(layout.Bin(), name), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	binary := filepath.Join(prefix, "tensornb")
+	build := exec.Command("go", "build", "-o", binary, "github.com/tensornb/tensornb/cmd/tensornb")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(binary, "install", "-prefix", prefix).CombinedOutput(); err != nil {
+		t.Fatalf("tensornb install: %v\n%s", err, out)
+	}
+	return append(os.Environ(), "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter")), prefix
+}

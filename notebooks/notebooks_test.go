@@ -1,0 +1,263 @@
+// Package notebooks holds the articles as executable notebooks, and the
+// test that runs them: every notebook is executed with nbclient on the
+// installed tensornb kernel and compared with its stored outputs
+// (testdata/execute.py), the articles' numbers are looked up in the fresh
+// outputs, and each notebook is exported with nbconvert and opened in
+// headless Chromium.
+package notebooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/tensornb/tensornb/internal/browsertest"
+	"github.com/tensornb/tensornb/internal/jupytertest"
+)
+
+// A notebook as stored on disk, with what the tests read of it.
+type notebook struct {
+	Metadata struct {
+		Kernelspec struct {
+			Name string `json:"name"`
+		} `json:"kernelspec"`
+	} `json:"metadata"`
+	Cells []cell `json:"cells"`
+}
+
+type cell struct {
+	CellType string         `json:"cell_type"`
+	Source   any            `json:"source"`
+	Metadata map[string]any `json:"metadata"`
+	Outputs  []struct {
+		OutputType string         `json:"output_type"`
+		Text       any            `json:"text"`
+		Data       map[string]any `json:"data"`
+		EName      string         `json:"ename"`
+		EValue     string         `json:"evalue"`
+	} `json:"outputs"`
+}
+
+// text joins a notebook's multi-line field: a string or a list of them.
+func text(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		var b strings.Builder
+		for _, s := range v {
+			if s, ok := s.(string); ok {
+				b.WriteString(s)
+			}
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// shown is what a cell printed or showed as text: its streams, the plain
+// text of its results and displays, and its error.
+func (c cell) shown() string {
+	var b strings.Builder
+	for _, o := range c.Outputs {
+		b.WriteString(text(o.Text))
+		b.WriteString(text(o.Data["text/plain"]))
+		if o.OutputType == "error" {
+			b.WriteString(o.EName + ": " + o.EValue)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func readNotebook(t *testing.T, path string) notebook {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb notebook
+	if err := json.Unmarshal(data, &nb); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return nb
+}
+
+// find returns the code cell whose source contains code.
+func (nb notebook) find(code string) (cell, bool) {
+	for _, c := range nb.Cells {
+		if c.CellType == "code" && strings.Contains(text(c.Source), code) {
+			return c, true
+		}
+	}
+	return cell{}, false
+}
+
+// articles names, per notebook, the article it tells and must cite.
+var articles = map[string]string{
+	"01-flat-buffer-and-a-promise.ipynb": "A Tensor Is a Flat Buffer and a Promise",
+	"02-strides-and-storage.ipynb":       "Tensor, strides, and storage: why a transpose can be free",
+	"03-shapes-and-broadcasting.ipynb":   "Tensors, shapes and broadcasting",
+	"04-one-dimensional.ipynb":           "A tensor is one-dimensional",
+}
+
+func notebookPaths(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob("*.ipynb")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no notebooks here: %v", err)
+	}
+	return paths
+}
+
+// TestNotebooksAreWellFormed checks what needs no kernel: the kernelspec,
+// the citation of each article, the tour's links, and that every cell
+// tagged raises-exception holds code.
+func TestNotebooksAreWellFormed(t *testing.T) {
+	paths := notebookPaths(t)
+	for _, path := range paths {
+		nb := readNotebook(t, path)
+		if nb.Metadata.Kernelspec.Name != "tensornb" {
+			t.Errorf("%s: kernelspec %q, want tensornb", path, nb.Metadata.Kernelspec.Name)
+		}
+		var prose strings.Builder
+		for _, c := range nb.Cells {
+			if c.CellType == "markdown" {
+				prose.WriteString(text(c.Source))
+			}
+		}
+		if title, ok := articles[path]; ok && !strings.Contains(prose.String(), title) {
+			t.Errorf("%s does not cite its article %q by title", path, title)
+		}
+	}
+	for path := range articles {
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("the notebook for %q is missing: %v", articles[path], err)
+		}
+	}
+	tour := readNotebook(t, "00-tour.ipynb")
+	var links strings.Builder
+	for _, c := range tour.Cells {
+		links.WriteString(text(c.Source))
+	}
+	for path := range articles {
+		if !strings.Contains(links.String(), "("+path+")") {
+			t.Errorf("the tour does not link %s", path)
+		}
+	}
+}
+
+// TestNotebooks executes every notebook on the installed kernel, then
+// checks the articles' numbers in the fresh outputs and the notebooks in
+// a browser.
+func TestNotebooks(t *testing.T) {
+	jupytertest.Require(t, "nbclient", "nbformat", "nbconvert")
+	env, _ := jupytertest.Install(t)
+	paths := notebookPaths(t)
+	out := t.TempDir()
+	run := exec.Command(jupytertest.Python, append([]string{filepath.Join("testdata", "execute.py"), "check", out}, paths...)...)
+	run.Env = env
+	output, err := run.CombinedOutput()
+	t.Logf("%s", output)
+	if err != nil {
+		t.Fatalf("executing the notebooks failed: %v (see the log above)", err)
+	}
+	t.Run("numbers", func(t *testing.T) {
+		for path, want := range articleNumbers {
+			nb := readNotebook(t, filepath.Join(out, path))
+			for _, n := range want {
+				c, ok := nb.find(n.code)
+				if !ok {
+					t.Errorf("%s: no cell with %q", path, n.code)
+					continue
+				}
+				for _, w := range n.shows {
+					if !strings.Contains(c.shown(), w) {
+						t.Errorf("%s: the cell with %q does not show %q; it shows:\n%s", path, n.code, w, c.shown())
+					}
+				}
+			}
+		}
+	})
+	t.Run("browser", func(t *testing.T) { checkInBrowser(t, env, out, paths) })
+}
+
+// checkInBrowser exports the executed notebooks to HTML with nbconvert,
+// opens each in headless Chromium, and fails on JavaScript errors; in the
+// notebooks with an explorer, a click on a cell must work out its address.
+// The pages and their screenshots are kept in artifacts/notebooks/.
+func checkInBrowser(t *testing.T, env []string, executed string, paths []string) {
+	html := t.TempDir()
+	args := []string{"-m", "nbconvert", "--to", "html", "--output-dir", html}
+	for _, p := range paths {
+		args = append(args, filepath.Join(executed, p))
+	}
+	convert := exec.Command(jupytertest.Python, args...)
+	convert.Env = env
+	if out, err := convert.CombinedOutput(); err != nil {
+		t.Fatalf("nbconvert: %v\n%s", err, out)
+	}
+	for _, p := range paths {
+		name := strings.TrimSuffix(p, ".ipynb")
+		t.Run(name, func(t *testing.T) {
+			page := filepath.Join(html, name+".html")
+			data, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			browsertest.SaveArtifact(t, filepath.Join("notebooks", name+".html"), data)
+			ctx := browsertest.Start(t, 2*time.Minute)
+			errs := browsertest.Open(t, ctx, page)
+			if strings.Contains(string(data), `class="tnb-explorer"`) {
+				checkExplorerClick(t, ctx)
+			}
+			shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // PNG at quality 100
+			if err != nil {
+				t.Fatal(err)
+			}
+			browsertest.SaveArtifact(t, filepath.Join("notebooks", name+".png"), shot)
+			if e := errs.All(); len(e) > 0 {
+				t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+			}
+		})
+	}
+}
+
+// checkExplorerClick clicks cell [1, 2] of the first explorer on the page,
+// which shows a 3×4 contiguous matrix first, and checks the slot lit and
+// the formula worked out.
+func checkExplorerClick(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.tnb-explorer .tx-cell[data-index="1,2"]`))); err != nil {
+		t.Fatalf("clicking a cell of the explorer: %v", err)
+	}
+	const read = `(function () {
+  var root = document.querySelector(".tnb-explorer");
+  var formula = root.querySelector(".tx-formula");
+  var slots = Array.from(root.querySelectorAll(".tx-slot.tx-on"), function (s) { return s.getAttribute("data-slot"); });
+  return (formula ? formula.textContent : "") + " | " + slots.join(",");
+})()`
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](read))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "0 + 1·4 + 2·1 = 6 | 6"; got != want {
+		t.Errorf("after a click on cell [1, 2] the explorer shows %q, want %q", got, want)
+	}
+}
+
+// A number an article prints, looked up in the cell whose code contains
+// code: the cell must show every string in shows.
+type number struct {
+	code  string
+	shows []string
+}
+
+func (n number) String() string { return fmt.Sprintf("%q -> %q", n.code, n.shows) }
