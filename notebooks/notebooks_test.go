@@ -45,30 +45,13 @@ type cell struct {
 	} `json:"outputs"`
 }
 
-// text joins a notebook's multi-line field: a string or a list of them.
-func text(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []any:
-		var b strings.Builder
-		for _, s := range v {
-			if s, ok := s.(string); ok {
-				b.WriteString(s)
-			}
-		}
-		return b.String()
-	}
-	return ""
-}
-
 // shown is what a cell printed or showed as text: its streams, the plain
 // text of its results and displays, and its error.
 func (c cell) shown() string {
 	var b strings.Builder
 	for _, o := range c.Outputs {
-		b.WriteString(text(o.Text))
-		b.WriteString(text(o.Data["text/plain"]))
+		b.WriteString(jupytertest.Text(o.Text))
+		b.WriteString(jupytertest.Text(o.Data["text/plain"]))
 		if o.OutputType == "error" {
 			b.WriteString(o.EName + ": " + o.EValue)
 		}
@@ -93,7 +76,7 @@ func readNotebook(t *testing.T, path string) notebook {
 // find returns the code cell whose source contains code.
 func (nb notebook) find(code string) (cell, bool) {
 	for _, c := range nb.Cells {
-		if c.CellType == "code" && strings.Contains(text(c.Source), code) {
+		if c.CellType == "code" && strings.Contains(jupytertest.Text(c.Source), code) {
 			return c, true
 		}
 	}
@@ -130,7 +113,7 @@ func TestNotebooksAreWellFormed(t *testing.T) {
 		var prose strings.Builder
 		for _, c := range nb.Cells {
 			if c.CellType == "markdown" {
-				prose.WriteString(text(c.Source))
+				prose.WriteString(jupytertest.Text(c.Source))
 			}
 		}
 		if title, ok := articles[path]; ok && !strings.Contains(prose.String(), title) {
@@ -145,7 +128,7 @@ func TestNotebooksAreWellFormed(t *testing.T) {
 	tour := readNotebook(t, "00-tour.ipynb")
 	var links strings.Builder
 	for _, c := range tour.Cells {
-		links.WriteString(text(c.Source))
+		links.WriteString(jupytertest.Text(c.Source))
 	}
 	for path := range articles {
 		if !strings.Contains(links.String(), "("+path+")") {

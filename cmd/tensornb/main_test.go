@@ -136,28 +136,13 @@ nbformat.write(nb, sys.argv[2])`
 		t.Fatal(err)
 	}
 	c := executed.Cells
-	if len(c[1].Outputs) != 1 || c[1].Outputs[0].OutputType != "execute_result" || textOf(c[1].Outputs[0].Data["text/plain"]) != "(12, 1, 4)" {
+	if len(c[1].Outputs) != 1 || c[1].Outputs[0].OutputType != "execute_result" || jupytertest.Text(c[1].Outputs[0].Data["text/plain"]) != "(12, 1, 4)" {
 		t.Errorf("the strides cell: %+v", c[1].Outputs)
 	}
 	if len(c[2].Outputs) != 1 || c[2].Outputs[0].OutputType != "display_data" || c[2].Outputs[0].Data["image/svg+xml"] == nil {
 		t.Errorf("the card cell: %+v", c[2].Outputs)
 	}
-	if len(c[3].Outputs) != 1 || !strings.Contains(textOf(c[3].Outputs[0].Text), "23") {
+	if len(c[3].Outputs) != 1 || !strings.Contains(jupytertest.Text(c[3].Outputs[0].Text), "23") {
 		t.Errorf("the print cell: %+v", c[3].Outputs)
 	}
-}
-
-// textOf joins a notebook's text field, a string or a list of strings.
-func textOf(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []any:
-		var b strings.Builder
-		for _, s := range v {
-			b.WriteString(s.(string))
-		}
-		return b.String()
-	}
-	return ""
 }

@@ -74,3 +74,22 @@ func Install(t *testing.T) (env []string, prefix string) {
 	}
 	return append(os.Environ(), "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter")), prefix
 }
+
+// Text joins a notebook's multi-line field (a cell's source, a stream's
+// text, a MIME value), which nbformat stores as a string or a list of
+// strings.
+func Text(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		var b strings.Builder
+		for _, s := range v {
+			if s, ok := s.(string); ok {
+				b.WriteString(s)
+			}
+		}
+		return b.String()
+	}
+	return ""
+}

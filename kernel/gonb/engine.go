@@ -302,7 +302,7 @@ func noValue(err error, cell arranged) bool {
 // run runs an arranged cell on the child.
 func (e *Engine) run(ctx context.Context, c *child, cell arranged, source []string, out front.Output) error {
 	c.ran = append(c.ran, ranCell{cell, source})
-	t := &translator{out: out, id: len(c.ran), ran: c.ran}
+	t := &translator{out: out, id: len(c.ran), ran: c.ran, module: e.opts.Module}
 	c.client.OnInput(func(prompt string, password bool) string {
 		v, err := out.Input(prompt, password)
 		if err != nil {

@@ -22,6 +22,9 @@ type translator struct {
 	out front.Output
 	id  int       // GoNB's id of the cell
 	ran []ranCell // the cells run so far, this one last (ran[id-1])
+	// module is the directory of the tensornb source cells build against;
+	// stacks name its files from "tensornb/".
+	module string
 
 	mu        sync.Mutex
 	panicking bool
@@ -132,11 +135,17 @@ var (
 	// mark: it maps positions chunk by chunk as the program's standard
 	// error reaches it, and misses those split across two reads.
 	mainGo = regexp.MustCompile(`(\S*/main\.go):(\d+)`)
+	// callArgs are the raw argument words of a stack frame, and pcOffset
+	// the program counter after a position: both change from run to run
+	// and mean nothing to the reader.
+	callArgs = regexp.MustCompile(`\((?:0x[0-9a-f]+|\{[^{}]*\}|\.\.\.)(?:, (?:0x[0-9a-f]+|\{[^{}]*\}|\.\.\.))*\)$`)
+	pcOffset = regexp.MustCompile(` \+0x[0-9a-f]+$`)
 )
 
 // panicError makes the held-back panic report an error: the panic value,
 // and the stack with positions in GoNB's generated main.go replaced by
-// lines of the cells.
+// lines of the cells, tensornb's files named from "tensornb/", and
+// argument words and program counters left out.
 func (t *translator) panicError() *front.CellError {
 	text := ansi.ReplaceAllString(t.panicText.String(), "")
 	value, stack, _ := strings.Cut(strings.TrimPrefix(text, "panic: "), "\n\n")
@@ -165,6 +174,10 @@ func (t *translator) panicError() *front.CellError {
 			}
 			return pos
 		})
+		line = pcOffset.ReplaceAllString(callArgs.ReplaceAllString(line, "(...)"), "")
+		if t.module != "" {
+			line = strings.ReplaceAll(line, t.module+"/", "tensornb/")
+		}
 		lines = append(lines, line)
 	}
 	return &front.CellError{Name: "panic", Value: value, Traceback: trimEmpty(lines)}
