@@ -4,9 +4,13 @@
 # step announces a stage of a long operation.
 step() { printf '\n== %s\n' "$*"; }
 
-# die prints what went wrong, then what to do, and exits.
+# die prints what went wrong (its first argument), then what to do (its
+# second, if any), and exits.
 die() {
-	printf '%s: %s\n' "$name" "$@" >&2
+	printf '%s: %s\n' "$name" "$1" >&2
+	if [ $# -gt 1 ]; then
+		printf '%s: %s\n' "$name" "$2" >&2
+	fi
 	exit 1
 }
 
