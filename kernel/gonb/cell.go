@@ -3,10 +3,10 @@ package gonb
 import (
 	"go/ast"
 	"go/parser"
-	"go/scanner"
-	"go/token"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tensornb/tensornb/kernel/cells"
 )
 
 // A cell as people write it mixes imports, declarations and statements in
@@ -97,9 +97,9 @@ func arrange(code string, showResult bool) arranged {
 	if usesGoNBSyntax(code) {
 		return identity(code)
 	}
-	var decls, stmts []unit
-	for _, u := range units(code) {
-		if u.declaration {
+	var decls, stmts []cells.Unit
+	for _, u := range cells.Split(code) {
+		if u.Declaration {
 			decls = append(decls, u)
 		} else {
 			stmts = append(stmts, u)
@@ -110,14 +110,14 @@ func arrange(code string, showResult bool) arranged {
 	}
 	var out arranged
 	if last := &stmts[len(stmts)-1]; showResult {
-		if expr, err := parser.ParseExpr(last.text); err == nil {
-			out.result, out.resultLine = true, last.line
+		if expr, err := parser.ParseExpr(last.Text); err == nil {
+			out.result, out.resultLine = true, last.Line
 			if call, ok := expr.(*ast.CallExpr); ok {
-				out.callee = last.text[call.Fun.Pos()-1 : call.Fun.End()-1]
+				out.callee = last.Text[call.Fun.Pos()-1 : call.Fun.End()-1]
 			}
-			last.text = resultImport + ".Result(" + last.text + ")"
-			last.offset = -1 // rewritten: no longer the cell's text
-			decls = append([]unit{{text: "import " + resultImport + ` "github.com/tensornb/tensornb/display"`, offset: -1}}, decls...)
+			last.Text = resultImport + ".Result(" + last.Text + ")"
+			last.Offset = -1 // rewritten: no longer the cell's text
+			decls = append([]cells.Unit{{Text: "import " + resultImport + ` "github.com/tensornb/tensornb/display"`, Offset: -1}}, decls...)
 		}
 	}
 	var b strings.Builder
@@ -135,11 +135,11 @@ func arrange(code string, showResult bool) arranged {
 		}
 	}
 	for _, u := range decls {
-		add(u.text, u.line, u.offset)
+		add(u.Text, u.Line, u.Offset)
 	}
 	add("%%", 0, -1)
 	for _, u := range stmts {
-		add(u.text, u.line, u.offset)
+		add(u.Text, u.Line, u.Offset)
 	}
 	out.code = b.String()
 	return out
@@ -162,87 +162,6 @@ func usesGoNBSyntax(code string) bool {
 		if strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!") {
 			return true
 		}
-	}
-	return false
-}
-
-// A unit is one top-level piece of a cell: a declaration or a statement,
-// with the comments before it.
-type unit struct {
-	text        string
-	line        int // the cell line it starts on
-	offset      int // the byte it starts at in the cell; -1 for added text
-	declaration bool
-}
-
-// units splits a cell into its top-level pieces: the source between the
-// semicolons (written or automatic) that fall outside all brackets.
-func units(code string) []unit {
-	fset := token.NewFileSet()
-	file := fset.AddFile("cell.go", -1, len(code))
-	var s scanner.Scanner
-	s.Init(file, []byte(code), nil, scanner.ScanComments)
-
-	var out []unit
-	start, depth := 0, 0
-	header := false                       // inside the clauses of a for, if, switch or select, before its {
-	var first token.Token = token.ILLEGAL // the first token of the current unit
-	flush := func(end int) {
-		text := code[start:end]
-		if strings.TrimSpace(text) != "" {
-			trimmed := strings.TrimLeft(text, "\n")
-			line := fset.Position(file.Pos(start + len(text) - len(trimmed))).Line
-			out = append(out, unit{text: strings.TrimRight(trimmed, "\n"), line: line, offset: start + len(text) - len(trimmed), declaration: isDeclaration(first, text)})
-		}
-		start, first = end, token.ILLEGAL
-	}
-	for {
-		pos, tok, lit := s.Scan()
-		if tok == token.EOF {
-			break
-		}
-		off := file.Offset(pos)
-		switch tok {
-		case token.FOR, token.IF, token.SWITCH, token.SELECT:
-			header = header || depth == 0
-		case token.LBRACE:
-			if depth == 0 {
-				header = false
-			}
-			depth++
-		case token.LPAREN, token.LBRACK:
-			depth++
-		case token.RPAREN, token.RBRACK, token.RBRACE:
-			depth--
-		case token.SEMICOLON:
-			if depth == 0 && !header {
-				end := off
-				if lit == ";" {
-					end++
-				}
-				flush(end)
-				continue
-			}
-		}
-		if first == token.ILLEGAL && tok != token.COMMENT {
-			first = tok
-		}
-	}
-	flush(len(code))
-	return out
-}
-
-// isDeclaration reports whether a unit beginning with first is a
-// top-level declaration: an import, a type, a var or a const, or a func
-// that parses as a function or method declaration (a func literal called
-// in place is a statement).
-func isDeclaration(first token.Token, text string) bool {
-	switch first {
-	case token.IMPORT, token.TYPE, token.VAR, token.CONST:
-		return true
-	case token.FUNC:
-		_, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text, parser.SkipObjectResolution)
-		return err == nil
 	}
 	return false
 }

@@ -1,0 +1,92 @@
+// Package cells splits a notebook cell of Go into its top-level pieces:
+// declarations (import, type, var, const, func) and statements, in any
+// order, as people write them. The engines arrange or evaluate the pieces.
+package cells
+
+import (
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"strings"
+)
+
+// A Unit is one top-level piece of a cell: a declaration or a statement,
+// with the comments before it.
+type Unit struct {
+	Text        string
+	Line        int // the cell line it starts on, from 1
+	Offset      int // the byte it starts at in the cell; -1 for added text
+	Declaration bool
+}
+
+// Split splits a cell into its top-level pieces: the source between the
+// semicolons (written or automatic) that fall outside all brackets.
+func Split(code string) []Unit {
+	fset := token.NewFileSet()
+	file := fset.AddFile("cell.go", -1, len(code))
+	var s scanner.Scanner
+	s.Init(file, []byte(code), nil, scanner.ScanComments)
+
+	var out []Unit
+	start, depth := 0, 0
+	header := false                       // inside the clauses of a for, if, switch or select, before its {
+	var first token.Token = token.ILLEGAL // the first token of the current unit
+	flush := func(end int) {
+		text := code[start:end]
+		if strings.TrimSpace(text) != "" {
+			trimmed := strings.TrimLeft(text, "\n")
+			line := fset.Position(file.Pos(start + len(text) - len(trimmed))).Line
+			out = append(out, Unit{Text: strings.TrimRight(trimmed, "\n"), Line: line, Offset: start + len(text) - len(trimmed), Declaration: isDeclaration(first, text)})
+		}
+		start, first = end, token.ILLEGAL
+	}
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := file.Offset(pos)
+		switch tok {
+		case token.FOR, token.IF, token.SWITCH, token.SELECT:
+			header = header || depth == 0
+		case token.LBRACE:
+			if depth == 0 {
+				header = false
+			}
+			depth++
+		case token.LPAREN, token.LBRACK:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			depth--
+		case token.SEMICOLON:
+			if depth == 0 && !header {
+				end := off
+				if lit == ";" {
+					end++
+				}
+				flush(end)
+				continue
+			}
+		}
+		if first == token.ILLEGAL && tok != token.COMMENT {
+			first = tok
+		}
+	}
+	flush(len(code))
+	return out
+}
+
+// isDeclaration reports whether a unit beginning with first is a
+// top-level declaration: an import, a type, a var or a const, or a func
+// that parses as a function or method declaration (a func literal called
+// in place is a statement).
+func isDeclaration(first token.Token, text string) bool {
+	switch first {
+	case token.IMPORT, token.TYPE, token.VAR, token.CONST:
+		return true
+	case token.FUNC:
+		_, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text, parser.SkipObjectResolution)
+		return err == nil
+	}
+	return false
+}
