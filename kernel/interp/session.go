@@ -8,9 +8,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/parser"
 	"go/token"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -18,7 +18,6 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/tensornb/tensornb/display"
-	"github.com/tensornb/tensornb/kernel/cells"
 	"github.com/tensornb/tensornb/kernel/front"
 	"github.com/tensornb/tensornb/kernel/interp/symbols"
 )
@@ -27,17 +26,17 @@ import (
 // before it is shown.
 const resultVar = "tensornbResult"
 
-// A Session interprets cells one after another in one yaegi interpreter.
+// A Session interprets cells one after another in one yaegi interpreter,
+// each first type-checked and rewritten by a checker.
 type Session struct {
-	in *interp.Interpreter
-	// imported maps each import path evaluated so far to the name it was
-	// imported under, so that a cell run again does not import it twice.
-	imported map[string]string
+	in    *interp.Interpreter
+	check *checker
 }
 
 // NewSession returns a session with the standard library, tensor and
-// display importable.
-func NewSession() (*Session, error) {
+// display importable; dir is a directory of the tensornb module, where the
+// go command finds the packages' type information.
+func NewSession(dir string) (*Session, error) {
 	in := interp.New(interp.Options{})
 	if err := in.Use(stdlib.Symbols); err != nil {
 		return nil, err
@@ -48,97 +47,82 @@ func NewSession() (*Session, error) {
 	if _, err := in.Eval("var " + resultVar + " interface{}"); err != nil {
 		return nil, err
 	}
-	return &Session{in: in, imported: map[string]string{}}, nil
+	fset := token.NewFileSet()
+	return &Session{in: in, check: newChecker(fset, newExportImporter(fset, dir), hasPackage)}, nil
 }
 
-// Run interprets a cell: its pieces in the order written, declarations
-// kept for later cells. If the cell ends with an expression that has a
-// value, the value is shown with display.Result, as Out[n]. A failure is
-// a *front.CellError naming the cell's line.
-func (s *Session) Run(ctx context.Context, code string) error {
-	units := cells.Split(code)
-	for i, u := range units {
-		last := i == len(units)-1
-		var err error
-		switch {
-		case u.Declaration && strings.HasPrefix(strings.TrimSpace(stripComments(u.Text)), "import"):
-			err = s.imports(ctx, u)
-		case last && !u.Declaration && isExpression(u.Text):
-			err = s.result(ctx, u)
-		default:
-			_, err = s.eval(ctx, u.Text)
-		}
-		if err != nil {
-			return cellError(err, u)
-		}
-	}
-	return nil
-}
-
-// imports evaluates the imports of u that the session does not have yet.
-// An import the session has under another name is an error, as Go would
-// report a name clash.
-func (s *Session) imports(ctx context.Context, u cells.Unit) error {
-	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+u.Text, parser.ImportsOnly)
-	if err != nil {
-		return err
-	}
-	for _, spec := range f.Imports {
-		path, _ := strconv.Unquote(spec.Path.Value)
-		name := ""
-		if spec.Name != nil {
-			name = spec.Name.Name
-		}
-		if had, ok := s.imported[path]; ok {
-			if had != name {
-				return fmt.Errorf("%s is imported already (as %q); import it once under one name", spec.Path.Value, had)
+// hasPackage reports whether yaegi has the package at path compiled in.
+func hasPackage(path string) bool {
+	for _, table := range []interp.Exports{stdlib.Symbols, symbols.Symbols} {
+		for key := range table {
+			if p, name, ok := cutLast(key, "/"); ok && p == path && name != "" {
+				return true
 			}
-			continue
 		}
-		if _, err := s.eval(ctx, "import "+name+" "+spec.Path.Value); err != nil {
-			return err
+	}
+	return false
+}
+
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
+}
+
+// Run type-checks a cell against the session, then interprets it: its
+// pieces in the order written, what they declare kept for later cells. If
+// the cell ends with an expression that has a value, the value is shown
+// with display.Result, as Out[n]. A failure is a *front.CellError naming
+// the cell's line.
+func (s *Session) Run(ctx context.Context, code string) error {
+	steps, err := s.check.check(code)
+	if err != nil {
+		return checkError(err)
+	}
+	for _, st := range steps {
+		if err := s.run(ctx, st); err != nil {
+			return runError(err, st)
 		}
-		s.imported[path] = name
+		s.check.commit(st)
 	}
 	return nil
 }
 
-// result evaluates the cell's last expression and shows its value. An
-// expression without a single value (a call of a function that returns
-// nothing) runs as a statement instead: yaegi refuses the assignment
-// before running anything.
-func (s *Session) result(ctx context.Context, u cells.Unit) error {
-	if _, err := s.eval(ctx, resultVar+" = ("+u.Text+")"); err != nil {
-		var compile interp.Panic
-		if errors.As(err, &compile) {
+// run interprets one step.
+func (s *Session) run(ctx context.Context, st step) error {
+	switch st.kind {
+	case importStep:
+		paths := make([]string, 0, len(st.imports))
+		for p := range st.imports {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			if _, err := s.eval(ctx, "import "+st.imports[p]+" "+strconv.Quote(p)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case resultStep:
+		if _, err := s.eval(ctx, resultVar+" = ("+st.text+")"); err != nil {
 			return err
 		}
-		if !noValue(err) {
+		v, err := s.eval(ctx, resultVar)
+		if err != nil {
 			return err
 		}
-		_, err = s.eval(ctx, u.Text)
+		if v.IsValid() && v.Kind() == reflect.Interface {
+			v = v.Elem()
+		}
+		if v.IsValid() {
+			display.Result(v.Interface())
+		}
+		_, err = s.eval(ctx, resultVar+" = nil")
 		return err
 	}
-	v, err := s.eval(ctx, resultVar)
-	if err != nil {
-		return err
-	}
-	if v.IsValid() && v.Kind() == reflect.Interface {
-		v = v.Elem()
-	}
-	if !v.IsValid() {
-		return nil // nil shows nothing, as None does in Python
-	}
-	display.Result(v.Interface())
-	_, err = s.eval(ctx, resultVar+" = nil")
+	_, err := s.eval(ctx, st.text)
 	return err
-}
-
-// noValue reports whether err is yaegi refusing to assign an expression
-// that has no single value.
-func noValue(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "used as value") || strings.Contains(msg, "assignment mismatch") || strings.Contains(msg, "invalid type in assignment")
 }
 
 // eval runs src, turning a panic inside yaegi into an error.
@@ -151,12 +135,6 @@ func (s *Session) eval(ctx context.Context, src string) (v reflect.Value, err er
 	return s.in.EvalWithContext(ctx, src)
 }
 
-// isExpression reports whether text is a single Go expression.
-func isExpression(text string) bool {
-	_, err := parser.ParseExpr(stripComments(text))
-	return err == nil
-}
-
 // stripComments drops the comment lines a unit starts with.
 func stripComments(text string) string {
 	lines := strings.Split(text, "\n")
@@ -166,20 +144,36 @@ func stripComments(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// cellError makes err the cell's error: a panic keeps its value as a
-// GoNB cell reports it (name "panic", value the panic's message), anything
-// else is a compile error at the unit's line.
-func cellError(err error, u cells.Unit) *front.CellError {
+// checkError makes a checker's refusal the cell's error.
+func checkError(err error) *front.CellError {
+	var ce *CompileError
+	if errors.As(err, &ce) {
+		return &front.CellError{Name: "CompileError", Value: ce.Error(), Traceback: []string{"CompileError: the cell does not compile", ce.Error()}}
+	}
+	var un *Unsupported
+	if errors.As(err, &un) {
+		return &front.CellError{Name: "Unsupported", Value: un.Error(), Traceback: []string{"Unsupported: " + un.Error()}}
+	}
+	return &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
+}
+
+// runError makes what failed while a step ran the cell's error: a panic
+// keeps its value as a GoNB cell reports it (name "panic", value the
+// panic's message); anything else is the interpreter's own failure.
+func runError(err error, st step) *front.CellError {
 	var p interp.Panic
 	if errors.As(err, &p) {
 		value := fmt.Sprint(p.Value)
 		if e, ok := p.Value.(error); ok {
 			value = e.Error()
 		}
-		return &front.CellError{Name: "panic", Value: value, Traceback: []string{"panic: " + value, fmt.Sprintf("cell line %d: %s", u.Line, firstLine(u.Text))}}
+		return &front.CellError{Name: "panic", Value: value, Traceback: []string{"panic: " + value, fmt.Sprintf("cell line %d: %s", st.line, firstLine(st.text))}}
 	}
-	msg := err.Error()
-	return &front.CellError{Name: "CompileError", Value: fmt.Sprintf("cell line %d: %s", u.Line, msg), Traceback: []string{"CompileError: the cell does not compile", fmt.Sprintf("cell line %d: %s", u.Line, msg)}}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return front.Interrupted()
+	}
+	msg := fmt.Sprintf("cell line %d: the interpreter failed: %v", st.line, err)
+	return &front.CellError{Name: "InterpreterError", Value: msg, Traceback: []string{"InterpreterError: " + msg}}
 }
 
 func firstLine(s string) string {

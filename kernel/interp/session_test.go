@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -31,7 +32,7 @@ func (s *shown) Display(b display.Bundle, _ string, result bool) error {
 
 func newSession(t *testing.T) (*Session, *shown) {
 	t.Helper()
-	s, err := NewSession()
+	s, err := NewSession("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,5 +96,81 @@ func TestPanicIsTheCellsError(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(ce.Traceback, "\n"), "cell line 2: y.View(-1)") {
 		t.Fatalf("traceback %q", ce.Traceback)
+	}
+}
+
+func results(t *testing.T, cells ...string) []string {
+	t.Helper()
+	s, out := newSession(t)
+	for _, c := range cells {
+		run(t, s, c)
+	}
+	return out.results
+}
+
+// What yaegi v0.16.1 runs differently from Go is rewritten: loop variables
+// captured by closures get one copy per iteration (Go 1.22), range over an
+// integer becomes a counted loop, min and max follow Go's rules.
+func TestRewrites(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		cells []string
+		want  string
+	}{
+		{"closures over a loop variable", []string{"import \"fmt\"\nvar fs []func() int\nfor i := 0; i < 3; i++ { fs = append(fs, func() int { return i }) }\nfmt.Sprint(fs[0](), fs[1](), fs[2]())"}, `"0 1 2"`},
+		{"closures over range variables", []string{"import \"fmt\"\nvar fs []func() int\nfor _, v := range []int{5, 6, 7} { fs = append(fs, func() int { return v }) }\nfmt.Sprint(fs[0](), fs[1](), fs[2]())"}, `"5 6 7"`},
+		{"range over an integer", []string{"s := 0\nfor i := range 4 { s += i }\nfor range 3 { s += 10 }\ns"}, "36"},
+		{"range over a typed integer, captured", []string{"import \"fmt\"\nvar n int8 = 3\nvar fs []func() int8\nfor i := range n { fs = append(fs, func() int8 { return i }) }\nfmt.Sprint(fs[0](), fs[1](), fs[2]())"}, `"0 1 2"`},
+		{"constant min", []string{"min(3, 2, 7)"}, "2"},
+		{"min of strings", []string{"a, b := \"pear\", \"apple\"\nmin(a, b)"}, `"apple"`},
+		{"max of floats", []string{"x := 1.5\nmax(x, 2, -1)"}, "2"},
+		{"min with NaN", []string{"import \"math\"\nx := 1.0\nmin(x, math.NaN())"}, "NaN"},
+		{"min of signed zeros", []string{"import \"math\"\nz, nz := 0.0, math.Copysign(0, -1)\n1 / min(z, nz)"}, "-Inf"},
+		{"nested min", []string{"a, b, c := 4, 9, 2\nmax(min(a, b), c)"}, "4"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := results(t, c.cells...); len(got) != 1 || got[0] != c.want {
+				t.Fatalf("results %q, want [%s]", got, c.want)
+			}
+		})
+	}
+}
+
+// What cannot be rewritten faithfully is refused, naming the construct and
+// suggesting %%gonb; nothing runs.
+func TestRefusals(t *testing.T) {
+	for _, c := range []struct {
+		name, cell, want string
+		line             int
+	}{
+		{"loop variable captured and changed", "var fs []func() int\nfor i := 0; i < 3; i++ {\n\tfs = append(fs, func() int { return i })\n\ti++\n}", "the loop variable i", 2},
+		{"range over a function", "func seq(yield func(int) bool) {}\nfor x := range seq {\n\t_ = x\n}", "range over a function", 2},
+		{"generic function", "func first[T any](xs []T) T { return xs[0] }", "the generic function first", 1},
+		{"generic type", "type Box[T any] struct{ v T }", "the generic type Box", 1},
+		{"package not compiled in", "import \"github.com/example/nothere\"", "package github.com/example/nothere", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, _ := newSession(t)
+			err := s.Run(context.Background(), c.cell)
+			var ce *front.CellError
+			if !errors.As(err, &ce) || ce.Name != "Unsupported" || !strings.Contains(ce.Value, c.want) ||
+				!strings.Contains(ce.Value, "%%gonb") || !strings.HasPrefix(ce.Value, fmt.Sprintf("cell line %d:", c.line)) {
+				t.Fatalf("error %#v", err)
+			}
+		})
+	}
+}
+
+// A cell that does not type-check gets go/types' message at its own line,
+// and runs nothing.
+func TestCompileErrors(t *testing.T) {
+	s, out := newSession(t)
+	err := s.Run(context.Background(), "x := 1\ny := \"a\" + 1\nx")
+	var ce *front.CellError
+	if !errors.As(err, &ce) || ce.Name != "CompileError" || !strings.HasPrefix(ce.Value, "cell line 2: ") || !strings.Contains(ce.Value, "mismatched types") {
+		t.Fatalf("error %#v", err)
+	}
+	if len(out.results) != 0 {
+		t.Fatalf("a cell that does not compile ran: %q", out.results)
 	}
 }

@@ -1,0 +1,491 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tensornb/tensornb/kernel/cells"
+)
+
+// A checker type-checks each cell with go/types against what the cells
+// before it declared, before yaegi runs it, so that a cell gets Go's own
+// errors at its own lines; and it rewrites, or refuses, what yaegi v0.16.1
+// would run differently from Go.
+type checker struct {
+	fset *token.FileSet
+	imp  types.Importer
+	// has reports whether yaegi has the package of an import path.
+	has func(path string) bool
+
+	imports map[string]string // import path → the name it was imported as ("" for its own)
+	// typeImports are packages the types of session variables come from
+	// without the cells importing them (hash, for a hash.Hash).
+	typeImports map[string]bool
+	decls       []sessionDecl
+}
+
+// A sessionDecl is what a cell declared, as Go source for checking later
+// cells: a type or func as written, a variable or constant by its type.
+type sessionDecl struct {
+	name string
+	src  string
+}
+
+// A step is a piece of a cell for yaegi, rewritten where needed.
+type step struct {
+	kind stepKind
+	text string
+	line int // the cell line it starts on
+	// decls are what the step declares for later cells, once it has run.
+	decls []sessionDecl
+	// imports are the imports the step adds: path → name.
+	imports map[string]string
+}
+
+type stepKind int
+
+const (
+	importStep stepKind = iota
+	declStep
+	stmtStep
+	resultStep // the cell's last expression, which has a value
+)
+
+// An Unsupported error is a cell the interpreter cannot run as Go would.
+type Unsupported struct {
+	Line int
+	What string
+}
+
+func (u *Unsupported) Error() string {
+	return fmt.Sprintf("cell line %d: the instant engine cannot run %s; put %%%%gonb on the cell's first line to compile it with GoNB", u.Line, u.What)
+}
+
+// A CompileError is a cell that does not type-check.
+type CompileError struct {
+	Line int
+	Msg  string
+}
+
+func (c *CompileError) Error() string { return fmt.Sprintf("cell line %d: %s", c.Line, c.Msg) }
+
+func newChecker(fset *token.FileSet, imp types.Importer, has func(string) bool) *checker {
+	return &checker{fset: fset, imp: imp, has: has, imports: map[string]string{}, typeImports: map[string]bool{}}
+}
+
+// cellFunc is the function the checked file wraps a cell's statements in.
+const cellFunc = "tensornbCell"
+
+// span is where a unit of the cell sits in the checked file.
+type span struct {
+	unit        cells.Unit
+	first, last int // file lines
+	offset      int // file byte offset of the unit's text
+}
+
+// check type-checks code and returns the steps to run it.
+func (c *checker) check(code string) ([]step, error) {
+	units := cells.Split(code)
+	var b strings.Builder
+	line := 1
+	write := func(s string) {
+		b.WriteString(s)
+		line += strings.Count(s, "\n")
+	}
+	write("package main\n")
+
+	// Imports: the session's, and the cell's own.
+	cellImports := map[string]string{}
+	for _, u := range units {
+		if !isImport(u) {
+			continue
+		}
+		ifs := token.NewFileSet()
+		f, err := parser.ParseFile(ifs, "", "package p\n"+u.Text, parser.ImportsOnly)
+		if err != nil {
+			var list scanner.ErrorList
+			if errors.As(err, &list) && len(list) > 0 {
+				return nil, &CompileError{Line: u.Line + list[0].Pos.Line - 2, Msg: list[0].Msg}
+			}
+			return nil, &CompileError{Line: u.Line, Msg: err.Error()}
+		}
+		for _, spec := range f.Imports {
+			path, _ := strconv.Unquote(spec.Path.Value)
+			name := ""
+			if spec.Name != nil {
+				name = spec.Name.Name
+			}
+			if !c.has(path) {
+				return nil, &Unsupported{Line: u.Line + ifs.Position(spec.Pos()).Line - 2, What: fmt.Sprintf("package %s, which it does not have compiled in", path)}
+			}
+			if had, ok := c.imports[path]; ok && had != name {
+				return nil, &CompileError{Line: u.Line, Msg: fmt.Sprintf("%s is imported already as %q; import it once, under one name", spec.Path.Value, had)}
+			}
+			cellImports[path] = name
+		}
+	}
+	all := map[string]string{}
+	for p := range c.typeImports {
+		all[p] = ""
+	}
+	for p, n := range c.imports {
+		all[p] = n
+	}
+	for p, n := range cellImports {
+		all[p] = n
+	}
+	paths := make([]string, 0, len(all))
+	for p := range all {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		write(fmt.Sprintf("import %s %q\n", all[p], p))
+	}
+
+	// The session's declarations, less those the cell declares again.
+	redeclared := map[string]bool{}
+	for _, u := range units {
+		if u.Declaration && !isImport(u) {
+			for _, n := range declaredNames(u.Text) {
+				redeclared[n] = true
+			}
+		}
+	}
+	sessionFirst := line
+	for _, d := range c.decls {
+		if !redeclared[d.name] {
+			write(d.src + "\n")
+		}
+	}
+	sessionLast := line
+
+	// The cell: declarations at top level, statements in a function.
+	var spans []span
+	add := func(u cells.Unit) {
+		s := span{unit: u, first: line, offset: b.Len()}
+		write(u.Text + "\n")
+		s.last = line - 1
+		spans = append(spans, s)
+	}
+	for _, u := range units {
+		if u.Declaration && !isImport(u) {
+			add(u)
+		}
+	}
+	write("func " + cellFunc + "() {\n")
+	for _, u := range units {
+		if !u.Declaration {
+			add(u)
+		}
+	}
+	write("}\n")
+	src := b.String()
+
+	// Positions in the file map back to cell lines.
+	lineToCell := func(l int) (int, bool) {
+		for _, s := range spans {
+			if l >= s.first && l <= s.last {
+				return s.unit.Line + l - s.first, true
+			}
+		}
+		return 0, false
+	}
+	cellLine := func(pos token.Pos) (int, bool) { return lineToCell(c.fset.Position(pos).Line) }
+
+	file, err := parser.ParseFile(c.fset, "cell.go", src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		var list scanner.ErrorList
+		if errors.As(err, &list) && len(list) > 0 {
+			l, ok := lineToCell(list[0].Pos.Line)
+			if !ok {
+				l = 1
+			}
+			return nil, &CompileError{Line: l, Msg: list[0].Msg}
+		}
+		return nil, &CompileError{Line: 1, Msg: err.Error()}
+	}
+
+	info := &types.Info{
+		Types:     map[ast.Expr]types.TypeAndValue{},
+		Defs:      map[*ast.Ident]types.Object{},
+		Uses:      map[*ast.Ident]types.Object{},
+		Scopes:    map[ast.Node]*types.Scope{},
+		Instances: map[*ast.Ident]types.Instance{},
+	}
+	var typeErrs []types.Error
+	conf := types.Config{Importer: c.imp, Error: func(err error) {
+		if te, ok := err.(types.Error); ok {
+			typeErrs = append(typeErrs, te)
+		}
+	}}
+	pkg, _ := conf.Check("main", c.fset, []*ast.File{file}, info)
+
+	var body *ast.FuncDecl
+	for _, d := range file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == cellFunc {
+			body = fd
+		}
+	}
+	topVars := map[string]bool{}
+	if sc := info.Scopes[body.Type]; sc != nil {
+		for _, n := range sc.Names() {
+			topVars[n] = true
+		}
+	}
+	for _, te := range typeErrs {
+		if te.Soft && (strings.Contains(te.Msg, "imported and not used") ||
+			(strings.HasPrefix(te.Msg, "declared and not used: ") && topVars[strings.TrimPrefix(te.Msg, "declared and not used: ")])) {
+			continue // the session keeps them for later cells
+		}
+		if strings.HasSuffix(te.Msg, " is not used") && len(spans) > 0 && spans[len(spans)-1].unit.Offset == units[len(units)-1].Offset &&
+			!units[len(units)-1].Declaration && c.fset.Position(te.Pos).Line >= spans[len(spans)-1].first {
+			continue // the cell's last expression: its value is the result
+		}
+		if l, ok := cellLine(te.Pos); ok {
+			return nil, &CompileError{Line: l, Msg: te.Msg}
+		}
+		if l := c.fset.Position(te.Pos).Line; l >= sessionFirst && l < sessionLast {
+			return nil, &CompileError{Line: 1, Msg: "an earlier cell's declaration no longer compiles with this cell's: " + te.Msg}
+		}
+		return nil, &CompileError{Line: 1, Msg: te.Msg}
+	}
+
+	// Rewrites and refusals, as edits of the file's text.
+	r := &rewriter{src: src, info: info, fset: c.fset, cellLine: cellLine, pkg: pkg, qualifier: c.qualifier(pkg)}
+	for _, s := range spans {
+		var node ast.Node
+		for _, d := range file.Decls {
+			if l := c.fset.Position(d.Pos()).Line; l >= s.first && l <= s.last {
+				node = d
+			}
+		}
+		if node == nil {
+			for _, st := range body.Body.List {
+				if l := c.fset.Position(st.Pos()).Line; l >= s.first && l <= s.last {
+					r.walk(st)
+				}
+			}
+		} else {
+			r.walk(node)
+		}
+	}
+	if r.refusal != nil {
+		return nil, r.refusal
+	}
+
+	// The steps, in the cell's order.
+	var steps []step
+	for _, u := range units {
+		if isImport(u) {
+			imports := map[string]string{}
+			f, _ := parser.ParseFile(token.NewFileSet(), "", "package p\n"+u.Text, parser.ImportsOnly)
+			for _, spec := range f.Imports {
+				path, _ := strconv.Unquote(spec.Path.Value)
+				if _, ok := c.imports[path]; !ok {
+					imports[path] = cellImports[path]
+				}
+			}
+			steps = append(steps, step{kind: importStep, line: u.Line, imports: imports})
+			continue
+		}
+		var sp span
+		for _, s := range spans {
+			if s.unit.Offset == u.Offset {
+				sp = s
+			}
+		}
+		text := r.apply(src, sp.offset, sp.offset+len(u.Text))
+		st := step{kind: stmtStep, text: text, line: u.Line}
+		if u.Declaration {
+			st.kind = declStep
+			st.decls = c.declsOf(file, info, sp, src)
+		} else {
+			st.decls = c.varsOf(body, info, sp)
+			if u.Offset == units[len(units)-1].Offset && hasValue(body, info, sp, c.fset) {
+				st.kind = resultStep
+			}
+		}
+		steps = append(steps, st)
+	}
+	return steps, nil
+}
+
+// commit records what a step that ran declared, for the cells after it.
+func (c *checker) commit(s step) {
+	for p, n := range s.imports {
+		c.imports[p] = n
+	}
+	for _, d := range s.decls {
+		kept := c.decls[:0]
+		for _, old := range c.decls {
+			if old.name != d.name {
+				kept = append(kept, old)
+			}
+		}
+		c.decls = append(kept, d)
+	}
+}
+
+// qualifier names packages in type strings as the session imports them.
+func (c *checker) qualifier(main *types.Package) types.Qualifier {
+	return func(p *types.Package) string {
+		if p == main {
+			return ""
+		}
+		if n, ok := c.imports[p.Path()]; ok && n != "" {
+			return n
+		}
+		if _, ok := c.imports[p.Path()]; !ok {
+			c.typeImports[p.Path()] = true
+		}
+		return p.Name()
+	}
+}
+
+// declsOf returns what a declaration unit declares: types and funcs as
+// written, variables and constants by type and value.
+func (c *checker) declsOf(file *ast.File, info *types.Info, sp span, src string) []sessionDecl {
+	var out []sessionDecl
+	for _, d := range file.Decls {
+		if l := c.fset.Position(d.Pos()).Line; l < sp.first || l > sp.last {
+			continue
+		}
+		text := src[c.fset.Position(d.Pos()).Offset:c.fset.Position(d.End()).Offset]
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			name := d.Name.Name
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				name = types.ExprString(d.Recv.List[0].Type) + "." + name
+			}
+			out = append(out, sessionDecl{name: name, src: text})
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch spec := spec.(type) {
+				case *ast.TypeSpec:
+					s := src[c.fset.Position(spec.Pos()).Offset:c.fset.Position(spec.End()).Offset]
+					out = append(out, sessionDecl{name: spec.Name.Name, src: "type " + s})
+				case *ast.ValueSpec:
+					for _, n := range spec.Names {
+						if obj := info.Defs[n]; obj != nil && n.Name != "_" {
+							out = append(out, c.objectDecl(obj))
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// varsOf returns the variables a statement unit defines at the top level
+// of the cell, which live on as session variables.
+func (c *checker) varsOf(body *ast.FuncDecl, info *types.Info, sp span) []sessionDecl {
+	var out []sessionDecl
+	for _, st := range body.Body.List {
+		if l := c.fset.Position(st.Pos()).Line; l < sp.first || l > sp.last {
+			continue
+		}
+		var idents []*ast.Ident
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE {
+				for _, e := range st.Lhs {
+					if id, ok := e.(*ast.Ident); ok {
+						idents = append(idents, id)
+					}
+				}
+			}
+		case *ast.DeclStmt:
+			if gd, ok := st.Decl.(*ast.GenDecl); ok {
+				for _, spec := range gd.Specs {
+					if vs, ok := spec.(*ast.ValueSpec); ok {
+						idents = append(idents, vs.Names...)
+					}
+				}
+			}
+		}
+		for _, id := range idents {
+			if obj := info.Defs[id]; obj != nil && id.Name != "_" {
+				out = append(out, c.objectDecl(obj))
+			}
+		}
+	}
+	return out
+}
+
+// objectDecl writes a variable or constant as a declaration by its type.
+func (c *checker) objectDecl(obj types.Object) sessionDecl {
+	q := c.qualifier(obj.Pkg())
+	if k, ok := obj.(*types.Const); ok {
+		if b, ok := k.Type().(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+			return sessionDecl{name: k.Name(), src: fmt.Sprintf("const %s = %s", k.Name(), k.Val().ExactString())}
+		}
+		return sessionDecl{name: k.Name(), src: fmt.Sprintf("const %s %s = %s", k.Name(), types.TypeString(k.Type(), q), k.Val().ExactString())}
+	}
+	return sessionDecl{name: obj.Name(), src: fmt.Sprintf("var %s %s", obj.Name(), types.TypeString(obj.Type(), q))}
+}
+
+// hasValue reports whether the statement unit at sp is an expression with
+// a single value.
+func hasValue(body *ast.FuncDecl, info *types.Info, sp span, fset *token.FileSet) bool {
+	for _, st := range body.Body.List {
+		if l := fset.Position(st.Pos()).Line; l < sp.first || l > sp.last {
+			continue
+		}
+		es, ok := st.(*ast.ExprStmt)
+		if !ok {
+			return false
+		}
+		tv, ok := info.Types[es.X]
+		if !ok || !tv.IsValue() {
+			return false
+		}
+		_, tuple := tv.Type.(*types.Tuple)
+		return !tuple
+	}
+	return false
+}
+
+// declaredNames lists the names a declaration unit declares.
+func declaredNames(text string) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			name := d.Name.Name
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				name = types.ExprString(d.Recv.List[0].Type) + "." + name
+			}
+			names = append(names, name)
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch spec := spec.(type) {
+				case *ast.TypeSpec:
+					names = append(names, spec.Name.Name)
+				case *ast.ValueSpec:
+					for _, n := range spec.Names {
+						names = append(names, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return names
+}
+
+func isImport(u cells.Unit) bool {
+	return u.Declaration && strings.HasPrefix(strings.TrimSpace(stripComments(u.Text)), "import")
+}

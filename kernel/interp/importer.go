@@ -1,0 +1,78 @@
+package interp
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"go/importer"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+)
+
+// exportImporter gives the type checker the packages cells import, from
+// the export data the go command writes into its build cache: `go list
+// -export` compiles each package once (a warm cache answers at once), run
+// in dir, the tensornb module, so that tensor and display resolve.
+type exportImporter struct {
+	dir string
+
+	mu    sync.Mutex
+	files map[string]string // import path → export data file
+	gc    types.Importer
+}
+
+func newExportImporter(fset *token.FileSet, dir string) *exportImporter {
+	e := &exportImporter{dir: dir, files: map[string]string{}}
+	e.gc = importer.ForCompiler(fset, "gc", e.lookup)
+	return e
+}
+
+// Import imports path, listing its export data first if needed.
+func (e *exportImporter) Import(path string) (*types.Package, error) {
+	e.mu.Lock()
+	_, known := e.files[path]
+	e.mu.Unlock()
+	if !known {
+		if err := e.list(path); err != nil {
+			return nil, err
+		}
+	}
+	return e.gc.Import(path)
+}
+
+// list asks the go command for the export data of path and of every
+// package it depends on.
+func (e *exportImporter) list(path string) error {
+	cmd := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}} {{.Export}}", path)
+	cmd.Dir = e.dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("package %s is not available: %s", path, strings.TrimSpace(stderr.String()))
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if p, file, ok := strings.Cut(sc.Text(), " "); ok && file != "" {
+			e.files[p] = file
+		}
+	}
+	return sc.Err()
+}
+
+func (e *exportImporter) lookup(path string) (io.ReadCloser, error) {
+	e.mu.Lock()
+	file, ok := e.files[path]
+	e.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("no export data for %s", path)
+	}
+	return os.Open(file)
+}

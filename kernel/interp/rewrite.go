@@ -1,0 +1,297 @@
+package interp
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// A rewriter turns what yaegi v0.16.1 would run differently from Go 1.22+
+// into code it runs right, as text edits of the checked file, and refuses
+// what it cannot rewrite faithfully:
+//
+//   - `for i := range n` over an integer becomes a three-clause loop;
+//   - min and max of ordered basic types become their constant value, or a
+//     call of a function literal with Go's rules for NaN and signed zeros;
+//   - a loop variable captured by a closure gets a copy per iteration (Go
+//     1.22's semantics; yaegi shares one variable, so closures would all
+//     see its last value), unless the loop body changes it: refused;
+//   - range over a function, generic declarations, and generic functions
+//     or types of compiled packages are refused.
+type rewriter struct {
+	src       string // the checked file
+	info      *types.Info
+	fset      *token.FileSet
+	pkg       *types.Package
+	qualifier types.Qualifier
+	cellLine  func(token.Pos) (int, bool)
+
+	edits   []edit
+	temps   int
+	refusal *Unsupported
+}
+
+// An edit replaces the file's bytes [from, to) with text.
+type edit struct {
+	from, to int
+	text     string
+}
+
+func (r *rewriter) refuse(pos token.Pos, what string) {
+	if r.refusal == nil {
+		line, _ := r.cellLine(pos)
+		r.refusal = &Unsupported{Line: line, What: what}
+	}
+}
+
+func (r *rewriter) offset(p token.Pos) int { return r.fset.Position(p).Offset }
+
+// source is the text of n as written in the checked file.
+func (r *rewriter) source(n ast.Node) string { return r.src[r.offset(n.Pos()):r.offset(n.End())] }
+
+func (r *rewriter) temp() string {
+	r.temps++
+	return fmt.Sprintf("tensornbN%d", r.temps)
+}
+
+// walk looks for what needs rewriting in n.
+func (r *rewriter) walk(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Type.TypeParams != nil {
+				r.refuse(n.Pos(), "the generic function "+n.Name.Name)
+			}
+		case *ast.TypeSpec:
+			if n.TypeParams != nil {
+				r.refuse(n.Pos(), "the generic type "+n.Name.Name)
+			}
+		case *ast.Ident:
+			if inst, ok := r.info.Instances[n]; ok {
+				if obj := r.info.Uses[n]; obj != nil && obj.Pkg() != nil && obj.Pkg() != r.pkg {
+					r.refuse(n.Pos(), fmt.Sprintf("%s.%s, a generic %s of a compiled package (instantiated as %s)", obj.Pkg().Name(), obj.Name(), kindOf(obj), types.TypeString(inst.Type, r.qualifier)))
+				}
+			}
+		case *ast.RangeStmt:
+			r.rangeStmt(n)
+		case *ast.ForStmt:
+			if init, ok := n.Init.(*ast.AssignStmt); ok && init.Tok == token.DEFINE {
+				r.captured(n.Body, identsOf(init.Lhs))
+			}
+		case *ast.CallExpr:
+			r.minMax(n)
+		}
+		return true
+	})
+}
+
+func kindOf(obj types.Object) string {
+	if _, ok := obj.(*types.TypeName); ok {
+		return "type"
+	}
+	return "function"
+}
+
+func identsOf(exprs []ast.Expr) []*ast.Ident {
+	var out []*ast.Ident
+	for _, e := range exprs {
+		if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// rangeStmt rewrites range over an integer and refuses range over a
+// function; both kinds of defined loop variables get per-iteration copies
+// when closures capture them.
+func (r *rewriter) rangeStmt(n *ast.RangeStmt) {
+	tv := r.info.Types[n.X]
+	under := tv.Type
+	if under != nil {
+		under = under.Underlying()
+	}
+	if _, ok := under.(*types.Signature); ok {
+		r.refuse(n.Pos(), "range over a function (an iterator)")
+		return
+	}
+	var defined []*ast.Ident
+	if n.Tok == token.DEFINE {
+		defined = identsOf([]ast.Expr{n.Key, n.Value})
+	}
+	if b, ok := under.(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+		if n.Tok == token.ASSIGN {
+			r.refuse(n.Pos(), "range over an integer into an existing variable (for i = range n)")
+			return
+		}
+		typ := "int"
+		if b.Info()&types.IsUntyped == 0 {
+			typ = types.TypeString(tv.Type, r.qualifier)
+		}
+		i := r.temp()
+		if len(defined) == 1 {
+			i = defined[0].Name
+		}
+		limit := r.temp()
+		// The bounds are edited around n.X, so that edits inside it stay.
+		r.edits = append(r.edits,
+			edit{r.offset(n.For), r.offset(n.X.Pos()), fmt.Sprintf("for %s, %s := %s(0), %s(", i, limit, typ, typ)},
+			edit{r.offset(n.X.End()), r.offset(n.Body.Lbrace), fmt.Sprintf("); %s < %s; %s++ ", i, limit, i)})
+	}
+	r.captured(n.Body, defined)
+}
+
+// captured gives the loop variables vars a copy per iteration if a closure
+// in body refers to one, and refuses if the body also changes it.
+func (r *rewriter) captured(body *ast.BlockStmt, vars []*ast.Ident) {
+	objs := map[types.Object]*ast.Ident{}
+	for _, v := range vars {
+		if obj := r.info.Defs[v]; obj != nil {
+			objs[obj] = v
+		}
+	}
+	if len(objs) == 0 {
+		return
+	}
+	// The uses of the loop variables inside closures.
+	uses := map[types.Object][]*ast.Ident{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		lit, ok := n.(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if obj := r.info.Uses[id]; obj != nil && objs[obj] != nil {
+					uses[obj] = append(uses[obj], id)
+				}
+			}
+			return true
+		})
+		return false
+	})
+	if len(uses) == 0 {
+		return
+	}
+	changed := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		var targets []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			targets = n.Lhs
+		case *ast.IncDecStmt:
+			targets = []ast.Expr{n.X}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				targets = []ast.Expr{n.X}
+			}
+		}
+		for _, t := range targets {
+			if id, ok := t.(*ast.Ident); ok {
+				if obj := r.info.Uses[id]; obj != nil && uses[obj] != nil {
+					changed[obj] = true
+				}
+			}
+		}
+		return true
+	})
+	// Each captured variable gets a copy made at the top of the body, and
+	// the closures use the copy. (A copy under the same name, i := i, makes
+	// yaegi v0.16.1 loop forever or read wrong values.)
+	objsInOrder := make([]types.Object, 0, len(uses))
+	for obj := range uses {
+		objsInOrder = append(objsInOrder, obj)
+	}
+	sort.Slice(objsInOrder, func(i, j int) bool { return objsInOrder[i].Pos() < objsInOrder[j].Pos() })
+	var copies []string
+	for _, obj := range objsInOrder {
+		if changed[obj] {
+			r.refuse(objs[obj].Pos(), fmt.Sprintf("the loop variable %s, which a closure captures and the loop body changes (Go gives each iteration its own copy; the interpreter shares one)", obj.Name()))
+			return
+		}
+		cp := r.temp()
+		copies = append(copies, fmt.Sprintf(" %s := %s;", cp, obj.Name()))
+		for _, id := range uses[obj] {
+			r.edits = append(r.edits, edit{r.offset(id.Pos()), r.offset(id.End()), cp})
+		}
+	}
+	at := r.offset(body.Lbrace) + 1
+	r.edits = append(r.edits, edit{at, at, strings.Join(copies, "")})
+}
+
+// minMax replaces a call of the builtin min or max.
+func (r *rewriter) minMax(call *ast.CallExpr) {
+	id, ok := call.Fun.(*ast.Ident)
+	if !ok {
+		return
+	}
+	if _, builtin := r.info.Uses[id].(*types.Builtin); !builtin || (id.Name != "min" && id.Name != "max") {
+		return
+	}
+	tv := r.info.Types[call]
+	typ := types.TypeString(tv.Type, r.qualifier)
+	if tv.Value != nil {
+		// A constant: the argument that wins, as written.
+		for _, a := range call.Args {
+			if av := r.info.Types[a].Value; av != nil && constant.Compare(av, token.EQL, tv.Value) {
+				text := "(" + r.source(a) + ")"
+				if b, ok := tv.Type.(*types.Basic); !ok || b.Info()&types.IsUntyped == 0 {
+					text = typ + text
+				}
+				r.edits = append(r.edits, edit{r.offset(call.Pos()), r.offset(call.End()), text})
+				return
+			}
+		}
+	}
+	b, _ := tv.Type.Underlying().(*types.Basic)
+	if b == nil || b.Info()&types.IsOrdered == 0 {
+		r.refuse(call.Pos(), id.Name+" of "+typ)
+		return
+	}
+	better := "v < m"
+	if id.Name == "max" {
+		better = "v > m"
+	}
+	var body string
+	if b.Info()&types.IsFloat != 0 {
+		// Go's min and max: NaN wins; of two zeros, min is -0 and max +0.
+		zero := "1/v < 0"
+		if id.Name == "max" {
+			zero = "1/v > 0"
+		}
+		body = fmt.Sprintf("if m != m { return m }; for _, v := range vs { if v != v { return v }; if %s || (v == 0 && m == 0 && %s) { m = v } }; return m", better, zero)
+	} else {
+		body = fmt.Sprintf("for _, v := range vs { if %s { m = v } }; return m", better)
+	}
+	// Only the callee is replaced, so that edits inside the arguments stay.
+	text := fmt.Sprintf("func(m %s, vs ...%s) %s { %s }(", typ, typ, typ, body)
+	r.edits = append(r.edits, edit{r.offset(call.Fun.Pos()), r.offset(call.Lparen) + 1, text})
+}
+
+// apply returns src[from:to] with the edits inside it made. An edit inside
+// one already made (an argument of a constant min) goes with it.
+func (r *rewriter) apply(src string, from, to int) string {
+	var in []edit
+	for _, e := range r.edits {
+		if e.from >= from && e.to <= to {
+			in = append(in, e)
+		}
+	}
+	sort.Slice(in, func(i, j int) bool { return in[i].from < in[j].from })
+	var b strings.Builder
+	at := from
+	for _, e := range in {
+		if e.from < at {
+			continue // inside an edit already made
+		}
+		b.WriteString(src[at:e.from])
+		b.WriteString(e.text)
+		at = e.to
+	}
+	b.WriteString(src[at:to])
+	return b.String()
+}
