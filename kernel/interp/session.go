@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"io"
 	"reflect"
 	"sort"
 	"strconv"
@@ -35,9 +36,10 @@ type Session struct {
 
 // NewSession returns a session with the standard library, tensor and
 // display importable; dir is a directory of the tensornb module, where the
-// go command finds the packages' type information.
-func NewSession(dir string) (*Session, error) {
-	in := interp.New(interp.Options{})
+// go command finds the packages' type information. Interpreted code's
+// os.Stderr, and yaegi's own messages, go to stderr.
+func NewSession(dir string, stderr io.Writer) (*Session, error) {
+	in := interp.New(interp.Options{Stderr: stderr})
 	if err := in.Use(stdlib.Symbols); err != nil {
 		return nil, err
 	}

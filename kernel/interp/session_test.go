@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -32,7 +33,7 @@ func (s *shown) Display(b display.Bundle, _ string, result bool) error {
 
 func newSession(t *testing.T) (*Session, *shown) {
 	t.Helper()
-	s, err := NewSession("../..")
+	s, err := NewSession("../..", io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,14 @@
+//go:build !linux
+
+package interp
+
+import "errors"
+
+// A capture would send file descriptors 1 and 2 as events; it needs Linux.
+type capture struct{}
+
+func captureStreams(*events) (*capture, error) {
+	return nil, errors.New("the instant engine captures cell output on Linux only; use the compiled kernel (GoNB)")
+}
+
+func (*capture) sync() {}

@@ -1,0 +1,246 @@
+package interp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"github.com/tensornb/tensornb/kernel/front"
+)
+
+// An Engine runs cells in a worker process (see Serve), started on first
+// use and again after it dies or is interrupted. The worker keeps the
+// session's state; a new worker starts empty, and the first cell it runs
+// says so.
+type Engine struct {
+	// Command is the worker's command line: a program whose main calls
+	// Serve (tensornb worker DIR). Env is added to its environment.
+	Command []string
+	Env     []string
+
+	mu     sync.Mutex
+	w      *workerProc
+	lost   string // why the last worker ended, for the next cell to say
+	closed bool
+}
+
+// A workerProc is one running worker.
+type workerProc struct {
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	events  *bufio.Scanner
+	stderr  *bytes.Buffer // what it wrote to stderr before capturing it
+	crashed *bytes.Buffer // what the Go runtime reported when it died
+	exited  chan struct{} // closed once it ended and both were read
+}
+
+// NewEngine returns an engine whose workers run command.
+func NewEngine(command ...string) *Engine { return &Engine{Command: command} }
+
+// start launches a worker.
+func (e *Engine) start() (*workerProc, error) {
+	cmd := exec.Command(e.Command[0], e.Command[1:]...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	eventsR, eventsW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	crashR, crashW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.ExtraFiles = []*os.File{eventsW, crashW} // fds 3 and 4
+	cmd.Env = append(os.Environ(), e.Env...)
+	w := &workerProc{cmd: cmd, in: in, stderr: &bytes.Buffer{}, crashed: &bytes.Buffer{}, exited: make(chan struct{})}
+	cmd.Stderr = w.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the interpreter (%s): %w", strings.Join(e.Command, " "), err)
+	}
+	eventsW.Close()
+	crashW.Close()
+	w.events = bufio.NewScanner(eventsR)
+	w.events.Buffer(make([]byte, 1<<20), 256<<20)
+	copied := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(w.crashed, crashR)
+		close(copied)
+	}()
+	go func() {
+		_ = cmd.Wait()
+		<-copied
+		close(w.exited)
+	}()
+	return w, nil
+}
+
+// running returns the live worker, starting one if needed, and the note
+// to show if an earlier worker's state was lost.
+func (e *Engine) running() (*workerProc, string, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, "", fmt.Errorf("the engine was shut down")
+	}
+	if e.w != nil {
+		select {
+		case <-e.w.exited:
+			e.w = nil
+		default:
+			return e.w, "", nil
+		}
+	}
+	w, err := e.start()
+	if err != nil {
+		return nil, "", err
+	}
+	e.w = w
+	note := ""
+	if e.lost != "" {
+		note = "tensornb: " + e.lost + "; the interpreter was restarted and what earlier cells declared is gone: run them again.\n"
+		e.lost = ""
+	}
+	return w, note, nil
+}
+
+// stop kills a worker and records why, for the next cell.
+func (e *Engine) stop(w *workerProc, why string) {
+	_ = w.cmd.Process.Kill()
+	<-w.exited
+	e.mu.Lock()
+	if e.w == w {
+		e.w = nil
+	}
+	e.lost = why
+	e.mu.Unlock()
+}
+
+// Execute runs a cell in the worker.
+func (e *Engine) Execute(ctx context.Context, code string, out front.Output) error {
+	w, note, err := e.running()
+	if err != nil {
+		return &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
+	}
+	if note != "" {
+		out.Stream("stderr", note)
+	}
+	req, _ := json.Marshal(request{Code: code})
+	if _, err := w.in.Write(append(req, '\n')); err != nil {
+		e.stop(w, "the interpreter stopped")
+		return e.died(w)
+	}
+	type result struct {
+		err  error
+		done bool
+	}
+	done := make(chan result, 1)
+	go func() {
+		for w.events.Scan() {
+			var ev event
+			if json.Unmarshal(w.events.Bytes(), &ev) != nil {
+				continue
+			}
+			switch ev.Type {
+			case "stream":
+				out.Stream(ev.Name, ev.Text)
+			case "display":
+				data := map[string]any{}
+				for k, v := range ev.Data {
+					data[k] = v
+				}
+				if ev.Result {
+					out.Result(data, map[string]any{})
+				} else {
+					out.Display(data, map[string]any{}, ev.ID, ev.ID != "")
+				}
+			case "done":
+				if ev.Error != nil {
+					done <- result{err: ev.Error, done: true}
+				} else {
+					done <- result{done: true}
+				}
+				return
+			}
+		}
+		done <- result{}
+	}()
+	select {
+	case r := <-done:
+		if r.done {
+			return r.err
+		}
+		<-w.exited
+		e.mu.Lock()
+		if e.w == w {
+			e.w = nil
+		}
+		e.lost = "the interpreter stopped while running a cell"
+		e.mu.Unlock()
+		return e.died(w)
+	case <-ctx.Done():
+		// yaegi v0.16.1 can resume a cancelled cell when the next one
+		// starts: the only safe stop is the worker's end.
+		e.stop(w, "a cell was interrupted")
+		<-done
+		ce := front.Interrupted()
+		ce.Value = "the cell was interrupted; the interpreter was restarted, so what earlier cells declared is gone"
+		ce.Traceback = []string{"Interrupted: " + ce.Value}
+		return ce
+	}
+}
+
+// died is the error of a cell whose worker ended: the Go runtime's report
+// (a panic in a goroutine, memory exhausted), or the exit status.
+func (e *Engine) died(w *workerProc) error {
+	<-w.exited
+	report := strings.TrimSpace(w.crashed.String() + "\n" + w.stderr.String())
+	status := "the interpreter ended"
+	if w.cmd.ProcessState != nil {
+		status = "the interpreter ended: " + w.cmd.ProcessState.String()
+	}
+	lines := []string{"InterpreterDied: " + status}
+	value := status
+	if report != "" {
+		first, _, _ := strings.Cut(report, "\n")
+		value = first
+		lines = append(lines, strings.Split(report, "\n")...)
+	}
+	lines = append(lines, "The next cell starts a new interpreter; what earlier cells declared is gone.")
+	return &front.CellError{Name: "InterpreterDied", Value: value, Traceback: lines}
+}
+
+// Complete offers no completions yet: the instant engine answers with an
+// empty list, which Jupyter shows as "no completions".
+func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.Completion, error) {
+	return front.Completion{CursorStart: cursor, CursorEnd: cursor}, nil
+}
+
+// Inspect finds nothing yet.
+func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (map[string]any, bool, error) {
+	return nil, false, nil
+}
+
+// Shutdown stops the worker; a later cell starts a new one unless the
+// engine is shut down for good.
+func (e *Engine) Shutdown(restart bool) error {
+	e.mu.Lock()
+	w := e.w
+	e.w = nil
+	e.closed = !restart
+	e.mu.Unlock()
+	if w != nil {
+		_ = w.in.Close()
+		_ = w.cmd.Process.Kill()
+		<-w.exited
+	}
+	return nil
+}

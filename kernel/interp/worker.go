@@ -1,0 +1,155 @@
+package interp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/kernel/front"
+)
+
+// The worker is the process that interprets cells, so that whatever a
+// cell does to it (a panic in a goroutine, memory exhausted, a crash)
+// ends the worker and not the kernel. It reads one request per line from
+// standard input and writes events, one JSON object per line, to the
+// events file, in the order the cell produced them: the cell's standard
+// output and error (captured from file descriptors 1 and 2, so compiled
+// code's prints are caught too), its displays and result, then done.
+
+// A request asks the worker to run a cell.
+type request struct {
+	Code string `json:"code"`
+}
+
+// An event is something a running cell produced.
+type event struct {
+	Type string `json:"type"` // "stream", "display", "done"
+	// stream
+	Name string `json:"name,omitempty"`
+	Text string `json:"text,omitempty"`
+	// display
+	Data   display.Bundle `json:"data,omitempty"`
+	ID     string         `json:"id,omitempty"`
+	Result bool           `json:"result,omitempty"`
+	// done
+	Error *front.CellError `json:"error,omitempty"`
+}
+
+// events writes events, one at a time.
+type events struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+func (e *events) send(ev event) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.enc.Encode(ev)
+}
+
+// Serve runs a worker: dir is a directory of the tensornb module (for the
+// type checker), requests come from in, events go to out, and crash
+// reports (a panic in a goroutine, a fatal error) to crash, which outlives
+// the process.
+func Serve(dir string, in io.Reader, out, crash *os.File) error {
+	if crash != nil {
+		_ = debug.SetCrashOutput(crash, debug.CrashOptions{})
+	}
+	// Under memory pressure the kernel's OOM killer takes the worker
+	// first, not the kernel or Jupyter; and the worker ends itself when
+	// its heap passes its limit.
+	_ = os.WriteFile("/proc/self/oom_score_adj", []byte("1000"), 0)
+	go watchMemory(memoryLimit(), crash)
+
+	ev := &events{enc: json.NewEncoder(out)}
+	streams, err := captureStreams(ev)
+	if err != nil {
+		return err
+	}
+	display.SetSink(display.SinkFunc(func(b display.Bundle, id string, result bool) error {
+		streams.sync()
+		return ev.send(event{Type: "display", Data: b, ID: id, Result: result})
+	}))
+	session, err := NewSession(dir, yaegiNoise(os.Stderr))
+	if err != nil {
+		return err
+	}
+	lines := bufio.NewScanner(in)
+	lines.Buffer(make([]byte, 1<<20), 64<<20)
+	for lines.Scan() {
+		var req request
+		if err := json.Unmarshal(lines.Bytes(), &req); err != nil {
+			return fmt.Errorf("a request the worker cannot read: %w", err)
+		}
+		runErr := session.Run(context.Background(), req.Code)
+		streams.sync()
+		done := event{Type: "done"}
+		var ce *front.CellError
+		if errors.As(runErr, &ce) {
+			done.Error = ce
+		} else if runErr != nil {
+			done.Error = &front.CellError{Name: "EngineError", Value: runErr.Error(), Traceback: []string{runErr.Error()}}
+		}
+		if err := ev.send(done); err != nil {
+			return err
+		}
+	}
+	return lines.Err()
+}
+
+// memoryLimit is the heap a worker may use: $TENSORNB_MEMORY_LIMIT in
+// bytes, or half of the machine's memory.
+func memoryLimit() uint64 {
+	if v, err := strconv.ParseUint(os.Getenv("TENSORNB_MEMORY_LIMIT"), 10, 64); err == nil && v > 0 {
+		return v
+	}
+	data, err := os.ReadFile("/proc/meminfo")
+	if err == nil {
+		var kb uint64
+		if _, err := fmt.Sscanf(string(data), "MemTotal: %d kB", &kb); err == nil {
+			return kb * 1024 / 2
+		}
+	}
+	return 4 << 30
+}
+
+// watchMemory ends the process, with a report, when its heap passes limit.
+func watchMemory(limit uint64, report io.Writer) {
+	for range time.Tick(50 * time.Millisecond) {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		if m.HeapAlloc > limit {
+			if report != nil {
+				fmt.Fprintf(report, "memory: the cell allocated more than %d MiB, the interpreter's limit (set TENSORNB_MEMORY_LIMIT, in bytes, to change it)\n", limit>>20)
+			}
+			os.Exit(3)
+		}
+	}
+}
+
+// yaegiNoise passes writes on to w, except the line yaegi v0.16.1 prints
+// by itself when interpreted code panics ("1:46: panic: main(...)"): the
+// panic is the cell's error already.
+func yaegiNoise(w io.Writer) io.Writer { return noiseFilter{w} }
+
+type noiseFilter struct{ w io.Writer }
+
+var yaegiPanicLine = regexp.MustCompile(`^\d+:\d+: panic: .*\n$`)
+
+func (f noiseFilter) Write(p []byte) (int, error) {
+	if yaegiPanicLine.Match(p) {
+		return len(p), nil
+	}
+	return f.w.Write(p)
+}
