@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/internal/jupytertest"
+	"github.com/tensornb/tensornb/kernel/install"
 )
 
 // A notebook as stored on disk, with what the tests read of it.
@@ -137,20 +138,27 @@ func TestNotebooksAreWellFormed(t *testing.T) {
 	}
 }
 
-// TestNotebooks executes every notebook on the installed kernel, then
-// checks the articles' numbers in the fresh outputs and the notebooks in
-// a browser.
+// TestNotebooks executes every notebook under both kernelspecs, the
+// instant engine and GoNB, each run compared with the stored outputs (so
+// the two engines must agree); then it checks the articles' numbers in
+// the instant engine's outputs, and the notebooks in a browser.
 func TestNotebooks(t *testing.T) {
 	jupytertest.Require(t, "nbclient", "nbformat", "nbconvert")
 	env, _ := jupytertest.Install(t)
 	paths := notebookPaths(t)
-	out := t.TempDir()
-	run := exec.Command(jupytertest.Python, append([]string{filepath.Join("testdata", "execute.py"), "check", out}, paths...)...)
-	run.Env = env
-	output, err := run.CombinedOutput()
-	t.Logf("%s", output)
-	if err != nil {
-		t.Fatalf("executing the notebooks failed: %v (see the log above)", err)
+	var out string
+	for _, kernel := range []string{install.Name, install.CompiledName} {
+		dir := t.TempDir()
+		if kernel == install.Name {
+			out = dir
+		}
+		run := exec.Command(jupytertest.Python, append([]string{filepath.Join("testdata", "execute.py"), "--kernel", kernel, "check", dir}, paths...)...)
+		run.Env = env
+		output, err := run.CombinedOutput()
+		t.Logf("under %s:\n%s", kernel, output)
+		if err != nil {
+			t.Fatalf("executing the notebooks under %s failed: %v (see the log above)", kernel, err)
+		}
 	}
 	t.Run("numbers", func(t *testing.T) {
 		for path, want := range articleNumbers {

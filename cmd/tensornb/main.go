@@ -2,7 +2,8 @@
 //
 //	tensornb install [-prefix DIR | -sys-prefix]    build the tools, write the kernelspec
 //	tensornb uninstall [-prefix DIR | -sys-prefix] [-purge]
-//	tensornb kernel CONNECTION_FILE                 what the kernelspec runs
+//	tensornb kernel [-engine gonb] CONNECTION_FILE  what the kernelspecs run
+//	tensornb worker DIR                             the instant engine's interpreter process
 //	tensornb version
 package main
 
@@ -22,6 +23,7 @@ import (
 	"github.com/tensornb/tensornb"
 	"github.com/tensornb/tensornb/kernel/front"
 	"github.com/tensornb/tensornb/kernel/install"
+	"github.com/tensornb/tensornb/kernel/interp"
 	"github.com/tensornb/tensornb/kernel/wire"
 )
 
@@ -30,7 +32,9 @@ const usage = `tensornb: a Jupyter kernel for literate tensor notebooks in Go
 usage:
   tensornb install [-prefix DIR | -sys-prefix]   build the pinned tools, install the kernel "Go (tensornb)"
   tensornb uninstall [-prefix DIR | -sys-prefix] [-purge]
-  tensornb kernel CONNECTION_FILE                run the kernel (Jupyter does this)
+  tensornb kernel [-engine gonb] CONNECTION_FILE run the kernel (Jupyter does this); -engine gonb
+                                                 compiles every cell with GoNB, as "Go (tensornb, compiled)" does
+  tensornb worker DIR                            the instant engine's interpreter (the kernel starts it)
   tensornb version
 `
 
@@ -47,6 +51,8 @@ func main() {
 		err = uninstallCmd(args)
 	case "kernel":
 		err = kernelCmd(args)
+	case "worker":
+		err = workerCmd(args)
 	case "version":
 		fmt.Println("tensornb", tensornb.Version)
 	case "help", "-h", "-help", "--help":
@@ -113,8 +119,14 @@ func uninstallCmd(args []string) error {
 // kernelCmd serves one notebook's kernel. The installation is the one the
 // running binary belongs to: <home>/bin/tensornb.
 func kernelCmd(args []string) error {
-	if len(args) != 1 {
-		return fmt.Errorf("usage: tensornb kernel CONNECTION_FILE")
+	fs := flag.NewFlagSet("kernel", flag.ContinueOnError)
+	engineName := fs.String("engine", "instant", "`instant` (interpreted cells, %%gonb to compile one) or gonb (every cell compiled)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	args = fs.Args()
+	if len(args) != 1 || (*engineName != "instant" && *engineName != "gonb") {
+		return fmt.Errorf("usage: tensornb kernel [-engine instant|gonb] CONNECTION_FILE")
 	}
 	conn, err := wire.ReadConnection(args[0])
 	if err != nil {
@@ -129,22 +141,34 @@ func kernelCmd(args []string) error {
 	if os.Getenv("TENSORNB_DEBUG") != "" {
 		gonbLog = os.Stderr
 	}
-	engine := install.NewEngine(install.Layout{Home: home}, kernelID(args[0]), gonbLog)
+	layout := install.Layout{Home: home}
+	var engine front.Engine
+	banner := "tensornb " + tensornb.Version + ": Go notebooks for tensors"
+	if *engineName == "gonb" {
+		compiled := install.NewCompiledEngine(layout, kernelID(args[0]), gonbLog)
+		go compiled.Start() // while the user writes the first cell
+		engine, banner = compiled, banner+" (every cell compiled by GoNB)"
+	} else {
+		instant := install.NewEngine(layout, kernelID(args[0]), gonbLog)
+		go instant.Instant.Start()
+		go instant.Compiled.Start() // for %%gonb cells and completion
+		engine, banner = instant, banner+" (cells interpreted; %%gonb compiles one with GoNB)"
+	}
 	k, err := front.New(conn, engine, front.Info{
 		Implementation: "tensornb",
 		Version:        tensornb.Version,
 		GoVersion:      goVersion(),
-		Banner:         "tensornb " + tensornb.Version + ": Go notebooks for tensors (GoNB engine)",
+		Banner:         banner,
 		HelpLinks: []front.HelpLink{
 			{Text: "tensornb", URL: "https://github.com/tensornb/tensornb"},
 			{Text: "Go documentation", URL: "https://go.dev/doc/"},
 			{Text: "GoNB", URL: "https://github.com/janpfeifer/gonb"},
+			{Text: "yaegi", URL: "https://github.com/traefik/yaegi"},
 		},
 	})
 	if err != nil {
 		return err
 	}
-	go engine.Start() // while the user writes the first cell
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	interrupts := make(chan os.Signal, 1)
@@ -156,6 +180,15 @@ func kernelCmd(args []string) error {
 	}()
 	defer engine.Shutdown(false)
 	return k.Run(ctx)
+}
+
+// workerCmd is the instant engine's interpreter process: DIR is the
+// installation's module source, where it finds type information.
+func workerCmd(args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("usage: tensornb worker DIR (the kernel starts it)")
+	}
+	return interp.Serve(args[0], os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash"))
 }
 
 // kernelID returns the id Jupyter gave the kernel, which it writes into

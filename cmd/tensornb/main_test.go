@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tensornb/tensornb/internal/jupytertest"
+	"github.com/tensornb/tensornb/kernel/install"
 )
 
 // These tests install the kernel in scratch directories and drive it with
@@ -64,8 +65,8 @@ func TestInstallWritesTheKernelspec(t *testing.T) {
 }
 
 // TestConformance runs jupyter_kernel_test's suite and tensornb's own
-// additions (kernel/testdata/test_conformance.py) against the installed
-// kernel.
+// additions (kernel/testdata/test_conformance.py) against both installed
+// kernelspecs: the instant engine and GoNB.
 func TestConformance(t *testing.T) {
 	requireJupyter(t, "jupyter_kernel_test", "pytest")
 	env := installed(t)
@@ -73,13 +74,17 @@ func TestConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(jupyterPython, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite)
-	cmd.Env = env
-	cmd.Dir = t.TempDir()
-	out, err := cmd.CombinedOutput()
-	t.Logf("%s", out)
-	if err != nil {
-		t.Fatalf("the conformance suite failed: %v", err)
+	for _, kernel := range []string{install.Name, install.CompiledName} {
+		t.Run(kernel, func(t *testing.T) {
+			cmd := exec.Command(jupyterPython, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite)
+			cmd.Env = append(env, "TENSORNB_KERNEL="+kernel)
+			cmd.Dir = t.TempDir()
+			out, err := cmd.CombinedOutput()
+			t.Logf("%s", out)
+			if err != nil {
+				t.Fatalf("the conformance suite failed for %s: %v", kernel, err)
+			}
+		})
 	}
 }
 

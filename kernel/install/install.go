@@ -19,20 +19,31 @@ import (
 	"time"
 
 	"github.com/tensornb/tensornb"
+	"github.com/tensornb/tensornb/kernel/dual"
 	"github.com/tensornb/tensornb/kernel/gonb"
+	"github.com/tensornb/tensornb/kernel/interp"
 	"github.com/tensornb/tensornb/kernel/tools"
 )
 
-// Name is the kernelspec's name; DisplayName is what Jupyter's menus show.
+// The two kernelspecs: Name runs cells on the instant engine (with
+// %%gonb for a compiled cell), CompiledName on GoNB only. The display
+// names are what Jupyter's menus show.
 const (
-	Name        = "tensornb"
-	DisplayName = "Go (tensornb)"
+	Name                = "tensornb"
+	DisplayName         = "Go (tensornb)"
+	CompiledName        = "tensornb-compiled"
+	CompiledDisplayName = "Go (tensornb, compiled)"
 )
 
 // Layout says where an installation lives.
 type Layout struct {
 	Home       string // tensornb's own files: bin/ and src/
-	Kernelspec string // the kernelspec directory Jupyter reads
+	Kernelspec string // the directory of the kernelspec Name; CompiledName's is beside it
+}
+
+// CompiledKernelspec is the directory of the kernelspec CompiledName.
+func (l Layout) CompiledKernelspec() string {
+	return filepath.Join(filepath.Dir(l.Kernelspec), CompiledName)
 }
 
 // Bin is the directory of the tools and of the tensornb binary.
@@ -101,21 +112,26 @@ func Install(l Layout, log io.Writer) error {
 		return fmt.Errorf("downloading the modules tensornb needs (go mod download in %s): %w", l.Source(), err)
 	}
 
-	step("a first cell, to warm Go's build cache")
+	step("a first cell on each engine, to warm Go's build cache")
 	start := time.Now()
 	if err := warm(l, log); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "    done in %.1f s\n", time.Since(start).Seconds())
 
-	step("the kernelspec %q in %s", DisplayName, l.Kernelspec)
-	return writeKernelspec(l)
+	step("the kernelspecs %q in %s and %q in %s", DisplayName, l.Kernelspec, CompiledDisplayName, l.CompiledKernelspec())
+	if err := writeKernelspec(l.Kernelspec, DisplayName, l.Binary(), "kernel", "{connection_file}"); err != nil {
+		return err
+	}
+	return writeKernelspec(l.CompiledKernelspec(), CompiledDisplayName, l.Binary(), "kernel", "-engine", "gonb", "{connection_file}")
 }
 
 // Uninstall removes the kernelspec, and with purge tensornb's files too.
 func Uninstall(l Layout, purge bool) error {
-	if err := os.RemoveAll(l.Kernelspec); err != nil {
-		return err
+	for _, dir := range []string{l.Kernelspec, l.CompiledKernelspec()} {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
 	}
 	if purge {
 		return os.RemoveAll(l.Home)
@@ -179,7 +195,7 @@ x := tensor.Float32.Arange(12).View(3, 4)
 display.Show(display.Layout(x.T()))
 fmt.Println(x.Strides())`
 
-// warm runs WarmCell on a GoNB engine set up as the kernel sets it up.
+// warm runs WarmCell on both engines, set up as the kernel sets them up.
 func warm(l Layout, log io.Writer) error {
 	e := NewEngine(l, "", nil)
 	defer e.Shutdown(false)
@@ -189,13 +205,26 @@ func warm(l Layout, log io.Writer) error {
 	if err := e.Execute(ctx, WarmCell, out); err != nil {
 		return fmt.Errorf("the warm-up cell failed: %w", err)
 	}
+	if err := e.Execute(ctx, dual.Magic+"\n"+WarmCell, out); err != nil {
+		return fmt.Errorf("the warm-up cell failed under GoNB: %w", err)
+	}
 	return nil
 }
 
-// NewEngine returns the GoNB engine of an installation, for the kernel
-// Jupyter knows by kernelID (empty outside Jupyter); GoNB's own log goes
-// to log (nil discards it).
-func NewEngine(l Layout, kernelID string, log io.Writer) *gonb.Engine {
+// NewEngine returns the engine of the kernelspec Name for an
+// installation: the instant engine, with GoNB for %%gonb cells, completion
+// and widgets; kernelID is the id Jupyter gave the kernel (empty outside
+// Jupyter), and GoNB's own log goes to log (nil discards it).
+func NewEngine(l Layout, kernelID string, log io.Writer) *dual.Engine {
+	return &dual.Engine{
+		Instant:  interp.NewEngine(l.Binary(), "worker", l.Source()),
+		Compiled: NewCompiledEngine(l, kernelID, log),
+	}
+}
+
+// NewCompiledEngine returns the GoNB engine of an installation, the one
+// of the kernelspec CompiledName.
+func NewCompiledEngine(l Layout, kernelID string, log io.Writer) *gonb.Engine {
 	return gonb.New(gonb.Options{
 		GoNB:     tools.GoNB.Path(l.Bin()),
 		ToolsDir: l.Bin(),
@@ -220,13 +249,13 @@ func (d *discard) Comm(string, json.RawMessage)                         {}
 func (d *discard) Input(string, bool) (string, error)                   { return "", nil }
 
 // writeKernelspec writes kernel.json and the logos.
-func writeKernelspec(l Layout) error {
-	if err := os.MkdirAll(l.Kernelspec, 0o755); err != nil {
+func writeKernelspec(dir, displayName string, argv ...string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	spec := map[string]any{
-		"argv":           []string{l.Binary(), "kernel", "{connection_file}"},
-		"display_name":   DisplayName,
+		"argv":           argv,
+		"display_name":   displayName,
 		"language":       "go",
 		"interrupt_mode": "message",
 		"metadata":       map[string]any{"tensornb_version": tensornb.Version},
@@ -235,15 +264,15 @@ func writeKernelspec(l Layout) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(l.Kernelspec, "kernel.json"), append(data, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "kernel.json"), append(data, '\n'), 0o644); err != nil {
 		return err
 	}
 	for _, size := range []int{32, 64} {
-		if err := writePNG(filepath.Join(l.Kernelspec, fmt.Sprintf("logo-%dx%d.png", size, size)), logoPNG(size)); err != nil {
+		if err := writePNG(filepath.Join(dir, fmt.Sprintf("logo-%dx%d.png", size, size)), logoPNG(size)); err != nil {
 			return err
 		}
 	}
-	return os.WriteFile(filepath.Join(l.Kernelspec, "logo-svg.svg"), []byte(logoSVG()), 0o644)
+	return os.WriteFile(filepath.Join(dir, "logo-svg.svg"), []byte(logoSVG()), 0o644)
 }
 
 // logoShapes calls draw for each rectangle of the logo, in a 64×64 frame:

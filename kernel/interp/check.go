@@ -91,8 +91,31 @@ type span struct {
 	offset      int // file byte offset of the unit's text
 }
 
-// check type-checks code and returns the steps to run it.
+// check type-checks code and returns the steps to run it. A package the
+// cell uses without importing it is imported for it, as goimports does
+// for GoNB's cells, when its name says which package it is.
 func (c *checker) check(code string) ([]step, error) {
+	auto := map[string]bool{}
+	for {
+		steps, missing, err := c.checkWith(code, auto)
+		if err == nil || len(missing) == 0 {
+			return steps, err
+		}
+		for _, p := range missing {
+			auto[p] = true
+		}
+	}
+}
+
+// checkWith is check with the packages auto imported. When the cell does
+// not type-check, missing lists packages to import before trying again.
+func (c *checker) checkWith(code string, auto map[string]bool) (_ []step, missing []string, _ error) {
+	steps, err := c.checkCell(code, auto, &missing)
+	return steps, missing, err
+}
+
+// checkCell does the work of check; see checkWith.
+func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string) ([]step, error) {
 	units := cells.Split(code)
 	var b strings.Builder
 	line := 1
@@ -130,6 +153,11 @@ func (c *checker) check(code string) ([]step, error) {
 				return nil, &CompileError{Line: u.Line, Msg: fmt.Sprintf("%s is imported already as %q; import it once, under one name", spec.Path.Value, had)}
 			}
 			cellImports[path] = name
+		}
+	}
+	for p := range auto {
+		if _, ok := c.imports[p]; !ok {
+			cellImports[p] = ""
 		}
 	}
 	all := map[string]string{}
@@ -242,6 +270,16 @@ func (c *checker) check(code string) ([]step, error) {
 		}
 	}
 	for _, te := range typeErrs {
+		if name, ok := strings.CutPrefix(te.Msg, "undefined: "); ok {
+			if p := packageNamed(name, c.has); p != "" && !auto[p] {
+				*missing = append(*missing, p)
+			}
+		}
+	}
+	if len(*missing) > 0 {
+		return nil, &CompileError{Line: 1, Msg: "missing imports"}
+	}
+	for _, te := range typeErrs {
 		if te.Soft && (strings.Contains(te.Msg, "imported and not used") ||
 			(strings.HasPrefix(te.Msg, "declared and not used: ") && topVars[strings.TrimPrefix(te.Msg, "declared and not used: ")])) {
 			continue // the session keeps them for later cells
@@ -282,8 +320,17 @@ func (c *checker) check(code string) ([]step, error) {
 		return nil, r.refusal
 	}
 
-	// The steps, in the cell's order.
+	// The steps, in the cell's order, after the imports added for it.
 	var steps []step
+	if len(auto) > 0 {
+		imports := map[string]string{}
+		for p := range auto {
+			if _, ok := c.imports[p]; !ok {
+				imports[p] = ""
+			}
+		}
+		steps = append(steps, step{kind: importStep, line: 1, imports: imports})
+	}
 	for _, u := range units {
 		if isImport(u) {
 			imports := map[string]string{}
@@ -484,6 +531,21 @@ func declaredNames(text string) []string {
 		}
 	}
 	return names
+}
+
+// packageNamed returns the import path of the one package yaegi has under
+// name, or "" if it has none or several (rand: math/rand or crypto/rand).
+func packageNamed(name string, has func(string) bool) string {
+	found := ""
+	for _, p := range knownPackages() {
+		if p[strings.LastIndex(p, "/")+1:] == name && has(p) {
+			if found != "" {
+				return ""
+			}
+			found = p
+		}
+	}
+	return found
 }
 
 func isImport(u cells.Unit) bool {

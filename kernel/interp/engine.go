@@ -15,6 +15,13 @@ import (
 	"github.com/tensornb/tensornb/kernel/front"
 )
 
+// Worker file descriptors: Serve's arguments in the worker process.
+const (
+	EventsFD   = 3
+	CrashFD    = 4
+	RequestsFD = 5
+)
+
 // An Engine runs cells in a worker process (see Serve), started on first
 // use and again after it dies or is interrupted. The worker keeps the
 // session's state; a new worker starts empty, and the first cell it runs
@@ -47,7 +54,9 @@ func NewEngine(command ...string) *Engine { return &Engine{Command: command} }
 // start launches a worker.
 func (e *Engine) start() (*workerProc, error) {
 	cmd := exec.Command(e.Command[0], e.Command[1:]...)
-	in, err := cmd.StdinPipe()
+	// Requests go on a pipe of their own, so that a cell reading standard
+	// input reads nothing (/dev/null) rather than the next request.
+	requestsR, in, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +68,7 @@ func (e *Engine) start() (*workerProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd.ExtraFiles = []*os.File{eventsW, crashW} // fds 3 and 4
+	cmd.ExtraFiles = []*os.File{eventsW, crashW, requestsR} // EventsFD, CrashFD, RequestsFD
 	cmd.Env = append(os.Environ(), e.Env...)
 	w := &workerProc{cmd: cmd, in: in, stderr: &bytes.Buffer{}, crashed: &bytes.Buffer{}, exited: make(chan struct{})}
 	cmd.Stderr = w.stderr
@@ -68,6 +77,7 @@ func (e *Engine) start() (*workerProc, error) {
 	}
 	eventsW.Close()
 	crashW.Close()
+	requestsR.Close()
 	w.events = bufio.NewScanner(eventsR)
 	w.events.Buffer(make([]byte, 1<<20), 256<<20)
 	copied := make(chan struct{})
@@ -82,6 +92,9 @@ func (e *Engine) start() (*workerProc, error) {
 	}()
 	return w, nil
 }
+
+// Start starts a worker now rather than with the first cell.
+func (e *Engine) Start() { _, _, _ = e.running() }
 
 // running returns the live worker, starting one if needed, and the note
 // to show if an earlier worker's state was lost.
@@ -216,17 +229,6 @@ func (e *Engine) died(w *workerProc) error {
 	}
 	lines = append(lines, "The next cell starts a new interpreter; what earlier cells declared is gone.")
 	return &front.CellError{Name: "InterpreterDied", Value: value, Traceback: lines}
-}
-
-// Complete offers no completions yet: the instant engine answers with an
-// empty list, which Jupyter shows as "no completions".
-func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.Completion, error) {
-	return front.Completion{CursorStart: cursor, CursorEnd: cursor}, nil
-}
-
-// Inspect finds nothing yet.
-func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (map[string]any, bool, error) {
-	return nil, false, nil
 }
 
 // Shutdown stops the worker; a later cell starts a new one unless the

@@ -17,7 +17,7 @@ import (
 // serves instead of testing.
 func TestMain(m *testing.M) {
 	if os.Getenv("TENSORNB_TEST_WORKER") != "" {
-		if err := Serve("../..", os.Stdin, os.NewFile(3, "events"), os.NewFile(4, "crash")); err != nil {
+		if err := Serve("../..", os.NewFile(RequestsFD, "requests"), os.NewFile(EventsFD, "events"), os.NewFile(CrashFD, "crash")); err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
 		}

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -55,22 +56,28 @@ func NewSession(dir string, stderr io.Writer) (*Session, error) {
 
 // hasPackage reports whether yaegi has the package at path compiled in.
 func hasPackage(path string) bool {
-	for _, table := range []interp.Exports{stdlib.Symbols, symbols.Symbols} {
-		for key := range table {
-			if p, name, ok := cutLast(key, "/"); ok && p == path && name != "" {
-				return true
-			}
+	for _, p := range knownPackages() {
+		if p == path {
+			return true
 		}
 	}
 	return false
 }
 
-func cutLast(s, sep string) (before, after string, found bool) {
-	if i := strings.LastIndex(s, sep); i >= 0 {
-		return s[:i], s[i+len(sep):], true
+// knownPackages lists the import paths yaegi has compiled in: the keys of
+// its symbol tables, "path/name", less the name.
+var knownPackages = sync.OnceValue(func() []string {
+	var paths []string
+	for _, table := range []interp.Exports{stdlib.Symbols, symbols.Symbols} {
+		for key := range table {
+			if i := strings.LastIndex(key, "/"); i > 0 {
+				paths = append(paths, key[:i])
+			}
+		}
 	}
-	return s, "", false
-}
+	sort.Strings(paths)
+	return paths
+})
 
 // Run type-checks a cell against the session, then interprets it: its
 // pieces in the order written, what they declare kept for later cells. If

@@ -175,3 +175,18 @@ func TestCompileErrors(t *testing.T) {
 		t.Fatalf("a cell that does not compile ran: %q", out.results)
 	}
 }
+
+// Packages used without an import are imported, as goimports does for
+// GoNB's cells: when one package has that name.
+func TestAutoImports(t *testing.T) {
+	got := results(t, "x := strings.Repeat(\"ab\", 2)\ntensor.Arange(3).Strides()", "fmt.Sprint(x)")
+	if strings.Join(got, "|") != `(1,)|"abab"` {
+		t.Fatalf("results %q", got)
+	}
+	s, _ := newSession(t)
+	err := s.Run(context.Background(), "rand.Int()")
+	var ce *front.CellError
+	if !errors.As(err, &ce) || ce.Value != "cell line 1: undefined: rand" {
+		t.Fatalf("an ambiguous package name: %#v", err)
+	}
+}

@@ -3,12 +3,14 @@ conformance suite, plus the checks the issue adds: a panic is one error, an
 interrupted infinite loop recovers, a forged message is not run, 10 MB of
 output arrive whole, and 200 quick executes leave the kernel healthy.
 
-Run by kernel/conformance_test.go with the kernel installed in a scratch
-JUPYTER_DATA_DIR; by hand:
+Run by cmd/tensornb/main_test.go, once per kernelspec (TENSORNB_KERNEL:
+tensornb, the instant engine, or tensornb-compiled, GoNB), with the kernel
+installed in a scratch JUPYTER_PATH; by hand:
 
-    JUPYTER_DATA_DIR=... /usr/bin/python3 -m pytest -q kernel/testdata/test_conformance.py
+    TENSORNB_KERNEL=tensornb JUPYTER_PATH=... /usr/bin/python3 -m pytest -q kernel/testdata/test_conformance.py
 """
 
+import os
 import time
 import unittest
 
@@ -19,7 +21,7 @@ TIMEOUT = 60
 
 
 class TensornbKernelTests(jupyter_kernel_test.KernelTests):
-    kernel_name = "tensornb"
+    kernel_name = os.environ.get("TENSORNB_KERNEL", "tensornb")
     language_name = "go"
     file_extension = ".go"
 
@@ -60,11 +62,12 @@ class TensornbKernelTests(jupyter_kernel_test.KernelTests):
 
     def test_compile_error_names_the_cell_line(self):
         self.flush_channels()
-        reply, outputs = self.execute_helper('fmt.Println(1)\ny := 2')
+        reply, outputs = self.execute_helper('fmt.Println(1)\nvar y int = "a"')
         self.assertEqual(reply["content"]["status"], "error")
         self.assertEqual([m["msg_type"] for m in outputs], ["error"])
         self.assertEqual(outputs[0]["content"]["ename"], "CompileError")
-        self.assertEqual(outputs[0]["content"]["evalue"], "cell line 2: declared and not used: y")
+        self.assertEqual(outputs[0]["content"]["evalue"],
+                         'cell line 2: cannot use "a" (untyped string constant) as int value in variable declaration')
 
     def test_interrupt_recovers(self):
         self.flush_channels()
