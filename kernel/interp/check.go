@@ -43,10 +43,13 @@ type sessionDecl struct {
 type step struct {
 	kind stepKind
 	text string
-	line int // the cell line it starts on
+	// texts, if set, are what yaegi runs instead of text, one after the
+	// other (see varStatements).
+	texts []string
+	line  int // the cell line it starts on
 	// decls are what the step declares for later cells, once it has run.
 	decls []sessionDecl
-	// imports are the imports the step adds: path → name.
+	// imports are the imports the step adds, before it runs: path → name.
 	imports map[string]string
 }
 
@@ -355,8 +358,10 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 		if u.Declaration {
 			st.kind = declStep
 			st.decls = c.declsOf(file, info, sp, src)
+			st.texts, st.imports = c.definitions(file, body, info, sp, r, cellImports)
 		} else {
 			st.decls = c.varsOf(body, info, sp)
+			st.texts, st.imports = c.definitions(file, body, info, sp, r, cellImports)
 			if u.Offset == units[len(units)-1].Offset && hasValue(body, info, sp, c.fset) {
 				st.kind = resultStep
 			}
@@ -431,6 +436,136 @@ func (c *checker) declsOf(file *ast.File, info *types.Info, sp span, src string)
 		}
 	}
 	return out
+}
+
+// definitions returns the statements yaegi runs for a var declaration
+// unit, or for a statement unit that is a single x := e: each new
+// variable declared with its type (var x T), then the values assigned
+// (x = e). yaegi v0.16.1 gets some definitions wrong when it infers their
+// types itself: x := e where e indexes a compiled package's slice type
+// ("constant definition loop"), and a package-level var initialized from
+// another ("variable definition loop"). It returns nil for other units,
+// and imports lists packages the types need imported first.
+func (c *checker) definitions(file *ast.File, body *ast.FuncDecl, info *types.Info, sp span, r *rewriter, cellImports map[string]string) (texts []string, imports map[string]string) {
+	inSpan := func(n ast.Node) bool {
+		l := c.fset.Position(n.Pos()).Line
+		return l >= sp.first && l <= sp.last
+	}
+	imports = map[string]string{}
+	var out []string
+	define := func(idents []*ast.Ident, typ ast.Expr, values []ast.Expr) bool {
+		var lhs []string
+		for _, id := range idents {
+			lhs = append(lhs, id.Name)
+			obj, _ := info.Defs[id].(*types.Var)
+			if obj == nil || id.Name == "_" {
+				continue // not new: x, err := … with x declared before
+			}
+			t := ""
+			if typ != nil {
+				t = r.source(typ)
+			} else if t = c.typeFor(obj.Type(), r.pkg, cellImports, imports); t == "" {
+				return false
+			}
+			out = append(out, "var "+id.Name+" "+t)
+		}
+		if len(values) > 0 {
+			out = append(out, strings.Join(lhs, ", ")+" = "+r.apply(r.src, r.offset(values[0].Pos()), r.offset(values[len(values)-1].End())))
+		}
+		return true
+	}
+	for _, d := range file.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR || !inSpan(gd) {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			if !define(vs.Names, vs.Type, vs.Values) {
+				return nil, nil
+			}
+		}
+		return out, imports
+	}
+	for _, st := range body.Body.List {
+		if !inSpan(st) {
+			continue
+		}
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(body.Body.List) == 0 {
+			return nil, nil
+		}
+		var idents []*ast.Ident
+		for _, e := range as.Lhs {
+			id, ok := e.(*ast.Ident)
+			if !ok {
+				return nil, nil
+			}
+			idents = append(idents, id)
+		}
+		if !define(idents, nil, as.Rhs) {
+			return nil, nil
+		}
+		return out, imports
+	}
+	return nil, nil
+}
+
+// typeFor writes t as yaegi can read it in the session: its packages by
+// the names the session or the cell imports them under, and others added
+// to imports. It returns "" for a type that cannot be written (an
+// unexported type of a compiled package, a package yaegi lacks).
+func (c *checker) typeFor(t types.Type, main *types.Package, cellImports, imports map[string]string) string {
+	ok := true
+	q := func(p *types.Package) string {
+		if p == main {
+			return ""
+		}
+		for _, known := range []map[string]string{c.imports, cellImports} {
+			if n, found := known[p.Path()]; found {
+				if n == "" {
+					return p.Name()
+				}
+				return n
+			}
+		}
+		if !c.has(p.Path()) {
+			ok = false
+		}
+		imports[p.Path()] = ""
+		return p.Name()
+	}
+	var exported func(types.Type)
+	seen := map[types.Type]bool{}
+	exported = func(t types.Type) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Named:
+			if t.Obj().Pkg() != nil && t.Obj().Pkg() != main && !t.Obj().Exported() {
+				ok = false
+			}
+		case *types.Pointer:
+			exported(t.Elem())
+		case *types.Slice:
+			exported(t.Elem())
+		case *types.Array:
+			exported(t.Elem())
+		case *types.Map:
+			exported(t.Key())
+			exported(t.Elem())
+		case *types.Chan:
+			exported(t.Elem())
+		}
+	}
+	exported(t)
+	s := types.TypeString(t, q)
+	if !ok {
+		return ""
+	}
+	return s
 }
 
 // varsOf returns the variables a statement unit defines at the top level

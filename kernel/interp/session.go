@@ -31,8 +31,9 @@ const resultVar = "tensornbResult"
 // A Session interprets cells one after another in one yaegi interpreter,
 // each first type-checked and rewritten by a checker.
 type Session struct {
-	in    *interp.Interpreter
-	check *checker
+	in         *interp.Interpreter
+	check      *checker
+	statements int // statements run so far, to name their functions
 }
 
 // NewSession returns a session with the standard library, tensor and
@@ -100,18 +101,18 @@ func (s *Session) Run(ctx context.Context, code string) error {
 
 // run interprets one step.
 func (s *Session) run(ctx context.Context, st step) error {
+	paths := make([]string, 0, len(st.imports))
+	for p := range st.imports {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if _, err := s.eval(ctx, "import "+st.imports[p]+" "+strconv.Quote(p)); err != nil {
+			return err
+		}
+	}
 	switch st.kind {
 	case importStep:
-		paths := make([]string, 0, len(st.imports))
-		for p := range st.imports {
-			paths = append(paths, p)
-		}
-		sort.Strings(paths)
-		for _, p := range paths {
-			if _, err := s.eval(ctx, "import "+st.imports[p]+" "+strconv.Quote(p)); err != nil {
-				return err
-			}
-		}
 		return nil
 	case resultStep:
 		if _, err := s.eval(ctx, resultVar+" = ("+st.text+")"); err != nil {
@@ -128,6 +129,28 @@ func (s *Session) run(ctx context.Context, st step) error {
 			display.Result(v.Interface())
 		}
 		_, err = s.eval(ctx, resultVar+" = nil")
+		return err
+	}
+	if st.texts != nil {
+		for _, text := range st.texts {
+			if _, err := s.eval(ctx, text); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if st.kind == stmtStep {
+		// A statement runs as the body of a function of its own, declared
+		// then called: yaegi v0.16.1 loses variables defined inside a
+		// top-level compound statement (a, err := f() in a for loop reads
+		// "undefined: err"), and runs a top-level func(){…}() again at
+		// every later evaluation.
+		s.statements++
+		name := fmt.Sprintf("tensornbStatement%d", s.statements)
+		if _, err := s.eval(ctx, "func "+name+"() {\n"+st.text+"\n}"); err != nil {
+			return err
+		}
+		_, err := s.eval(ctx, name+"()")
 		return err
 	}
 	_, err := s.eval(ctx, st.text)

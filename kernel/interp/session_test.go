@@ -190,3 +190,26 @@ func TestAutoImports(t *testing.T) {
 		t.Fatalf("an ambiguous package name: %#v", err)
 	}
 }
+
+// Package-level variables may be initialized from one another, in one
+// cell or across cells (yaegi alone reports a "variable definition loop").
+func TestVariablesFromVariables(t *testing.T) {
+	got := results(t, "import \"github.com/tensornb/tensornb/tensor\"\nvar a = tensor.Int32.Arange(12)\nvar b = a.Reshape(3, 4)", "var c = b.T()\nvar n int = c.Size(0)\nvar (\n\tp, q = n, 2\n)\np * q")
+	if strings.Join(got, "|") != "8" {
+		t.Fatalf("results %q", got)
+	}
+}
+
+// Every statement runs once, when its cell runs (yaegi alone runs some
+// again at later evaluations), and variables defined inside a loop work
+// (yaegi alone loses them at the top level).
+func TestStatementsRunOnce(t *testing.T) {
+	s, out := newSession(t)
+	run(t, s, "import \"github.com/tensornb/tensornb/display\"\nvar b = tensor.Int32.Arange(12).Reshape(3, 4)\ndisplay.Show(display.Layout(b))")
+	run(t, s, "var c = b.T()\nsum := 0\nfunc f(x int) (int, error) { return x, nil }")
+	run(t, s, "for _, v := range []int{1, 2, 3} {\n\ta, err := f(v)\n\tif err != nil {\n\t\tcontinue\n\t}\n\tsum += a\n}")
+	run(t, s, "x := 1\nsum + x")
+	if len(out.shows) != 1 || strings.Join(out.results, "|") != "7" {
+		t.Fatalf("shows %d, results %q", len(out.shows), out.results)
+	}
+}
