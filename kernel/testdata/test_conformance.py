@@ -88,6 +88,22 @@ class TensornbKernelTests(jupyter_kernel_test.KernelTests):
         self.assertEqual(reply["content"]["status"], "ok")
         self.assertEqual(outputs[-1]["content"]["text"], "after\n")
 
+    def test_gonb_magic(self):
+        if self.kernel_name != "tensornb":
+            raise unittest.SkipTest("%%gonb belongs to the instant engine's kernelspec")
+        self.flush_channels()
+        reply, _ = self.execute_helper("var kept = 41")
+        self.assertEqual(reply["content"]["status"], "ok")
+        reply, outputs = self.execute_helper('%%gonb\nfmt.Println("compiled", 1+1)')
+        self.assertEqual(reply["content"]["status"], "ok")
+        self.assertEqual(outputs[-1]["content"]["text"], "compiled 2\n")
+        reply, outputs = self.execute_helper("%%gonb\nfmt.Println(kept)")
+        self.assertEqual(reply["content"]["status"], "error")  # GoNB does not see interpreted state
+        self.assertIn("undefined: kept", outputs[-1]["content"]["evalue"])
+        reply, outputs = self.execute_helper("kept + 1")
+        self.assertEqual(reply["content"]["status"], "ok")
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "42")
+
     def test_forged_message_is_not_executed(self):
         self.flush_channels()
         forger = Session(key=b"not-the-key", session=self.kc.session.session)
