@@ -182,12 +182,21 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 		write(fmt.Sprintf("import %s %q\n", all[p], p))
 	}
 
-	// The session's declarations, less those the cell declares again.
+	// The session's declarations, less those the cell declares again. A
+	// type may be declared again only as it was: yaegi v0.16.1 keeps the
+	// first definition of a type.
 	redeclared := map[string]bool{}
 	for _, u := range units {
 		if u.Declaration && !isImport(u) {
 			for _, n := range declaredNames(u.Text) {
 				redeclared[n] = true
+			}
+			for name, src := range typeSpecs(u.Text) {
+				for _, d := range c.decls {
+					if d.name == name && strings.HasPrefix(d.src, "type ") && normalize(d.src) != normalize("type "+src) {
+						return nil, &Unsupported{Line: u.Line, What: "a new definition of the type " + name + " (it keeps the first one; restart the kernel to define it anew)"}
+					}
+				}
 			}
 		}
 	}
@@ -682,6 +691,29 @@ func packageNamed(name string, has func(string) bool) string {
 	}
 	return found
 }
+
+// typeSpecs returns the type specs a declaration unit holds, by name.
+func typeSpecs(text string) map[string]string {
+	src := "package p\n" + text
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				out[ts.Name.Name] = src[fset.Position(ts.Pos()).Offset:fset.Position(ts.End()).Offset]
+			}
+		}
+	}
+	return out
+}
+
+// normalize drops the spaces of a declaration, to compare two of them.
+func normalize(s string) string { return strings.Join(strings.Fields(s), "") }
 
 func isImport(u cells.Unit) bool {
 	return u.Declaration && strings.HasPrefix(strings.TrimSpace(stripComments(u.Text)), "import")

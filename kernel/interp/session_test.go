@@ -149,10 +149,17 @@ func TestRefusals(t *testing.T) {
 		{"generic function", "func first[T any](xs []T) T { return xs[0] }", "the generic function first", 1},
 		{"generic type", "type Box[T any] struct{ v T }", "the generic type Box", 1},
 		{"package not compiled in", "import \"github.com/example/nothere\"", "package github.com/example/nothere", 1},
+		{"generic function of a compiled package", "import \"slices\"\nxs := []int{3, 1}\nslices.Contains(xs, 1)", "slices.Contains, a generic function of a compiled package", 3},
+		{"a type defined anew", "type T struct{ A int }\n%%\ntype T struct{ B string }", "a new definition of the type T", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, _ := newSession(t)
-			err := s.Run(context.Background(), c.cell)
+			cell := c.cell
+			if before, after, ok := strings.Cut(cell, "\n%%\n"); ok { // an earlier cell first
+				run(t, s, before)
+				cell = after
+			}
+			err := s.Run(context.Background(), cell)
 			var ce *front.CellError
 			if !errors.As(err, &ce) || ce.Name != "Unsupported" || !strings.Contains(ce.Value, c.want) ||
 				!strings.Contains(ce.Value, "%%gonb") || !strings.HasPrefix(ce.Value, fmt.Sprintf("cell line %d:", c.line)) {
