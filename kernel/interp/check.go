@@ -100,7 +100,8 @@ type span struct {
 func (c *checker) check(code string) ([]step, error) {
 	auto := map[string]bool{}
 	for {
-		steps, missing, err := c.checkWith(code, auto)
+		var missing []string
+		steps, err := c.checkCell(code, auto, &missing)
 		if err == nil || len(missing) == 0 {
 			return steps, err
 		}
@@ -110,14 +111,9 @@ func (c *checker) check(code string) ([]step, error) {
 	}
 }
 
-// checkWith is check with the packages auto imported. When the cell does
-// not type-check, missing lists packages to import before trying again.
-func (c *checker) checkWith(code string, auto map[string]bool) (_ []step, missing []string, _ error) {
-	steps, err := c.checkCell(code, auto, &missing)
-	return steps, missing, err
-}
-
-// checkCell does the work of check; see checkWith.
+// checkCell does the work of check with the packages in auto imported.
+// When the cell uses packages it does not import, it lists them in
+// missing and returns an error, for check to try again.
 func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string) ([]step, error) {
 	units := cells.Split(code)
 	var b strings.Builder
