@@ -54,8 +54,8 @@ type Engine struct {
 
 	mu    sync.Mutex
 	child *child
-	// void holds the functions found to return nothing: a cell ending with
-	// a call to one is not rewritten to show a result.
+	// void holds the functions found to return nothing or several values:
+	// a cell ending with a call to one is not rewritten to show a result.
 	void map[string]bool
 
 	// Comms: where to publish what GoNB sends in answer to a forwarded
@@ -276,19 +276,42 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 		cell = arrange(code, false)
 	}
 	e.mu.Unlock()
-	err = e.run(ctx, c, cell, strings.Split(code, "\n"), out)
+	shown := &resultSeen{Output: out}
+	err = e.run(ctx, c, cell, strings.Split(code, "\n"), shown)
+	if cell.result && cell.callee != "" && err == nil && !shown.seen {
+		// The call returned several values (fmt.Println), which
+		// display.Result does not show: remember it, so that later cells
+		// ending with it are not rewritten and need not link display.
+		e.markVoid(cell.callee)
+	}
 	if cell.result && noValue(err, cell) {
 		// The cell ends with a call of a function that returns nothing:
 		// remember it, and run the cell as written.
-		e.mu.Lock()
-		if e.void == nil {
-			e.void = map[string]bool{}
-		}
-		e.void[cell.callee] = true
-		e.mu.Unlock()
+		e.markVoid(cell.callee)
 		err = e.run(ctx, c, arrange(code, false), strings.Split(code, "\n"), out)
 	}
 	return err
+}
+
+// markVoid remembers that callee has no single value to show.
+func (e *Engine) markVoid(callee string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.void == nil {
+		e.void = map[string]bool{}
+	}
+	e.void[callee] = true
+}
+
+// resultSeen is an Output that notes whether the cell showed a result.
+type resultSeen struct {
+	front.Output
+	seen bool
+}
+
+func (r *resultSeen) Result(data, metadata map[string]any) {
+	r.seen = true
+	r.Output.Result(data, metadata)
 }
 
 // noValue reports whether err is the compile error of showing the result

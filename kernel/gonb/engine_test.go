@@ -235,11 +235,19 @@ func TestLastExpressionIsTheResult(t *testing.T) {
 			t.Fatalf("%q: results %v, %v", c.code, r.results, err)
 		}
 	}
-	for _, code := range []string{"fmt.Println(\"printed\")", "func hello() { fmt.Println(\"printed\") }\nhello()", "hello()"} {
+	for _, code := range []string{"fmt.Println(\"printed\")", "func hello() { fmt.Println(\"printed\") }\nhello()", "hello()", "fmt.Println(\"printed\")"} {
 		r, err := run(t, e, code)
 		if err != nil || len(r.results) != 0 || r.streams["stdout"] != "printed\n" {
 			t.Fatalf("%q: results %v, streams %q, %v", code, r.results, r.streams, err)
 		}
+	}
+	// Calls found to have no single value to show are not rewritten again,
+	// so that their cells need not link the display package.
+	if !e.void["fmt.Println"] || !e.void["hello"] || e.void["tensor.Arange"] {
+		t.Fatalf("void callees: %v", e.void)
+	}
+	if cell := arrange("fmt.Println(1)", true); !cell.result || cell.callee != "fmt.Println" {
+		t.Fatalf("arrange: %+v", cell)
 	}
 }
 
