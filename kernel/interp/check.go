@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -30,6 +31,8 @@ type checker struct {
 	// without the cells importing them (hash, for a hash.Hash).
 	typeImports map[string]bool
 	decls       []sessionDecl
+	// notes are messages for the person, from the last check.
+	notes []string
 }
 
 // A sessionDecl is what a cell declared, as Go source for checking later
@@ -51,6 +54,9 @@ type step struct {
 	decls []sessionDecl
 	// imports are the imports the step adds, before it runs: path → name.
 	imports map[string]string
+	// interpreted is set on a result whose type involves types the cells
+	// declared.
+	interpreted bool
 }
 
 type stepKind int
@@ -102,13 +108,35 @@ func (c *checker) check(code string) ([]step, error) {
 	for {
 		var missing []string
 		steps, err := c.checkCell(code, auto, &missing)
-		if err == nil || len(missing) == 0 {
+		var stale *staleDecl
+		switch {
+		case errors.As(err, &stale):
+			c.forget(stale.name)
+			c.notes = append(c.notes, fmt.Sprintf("tensornb: %s, from an earlier cell, no longer compiles with this cell (%s); it is forgotten: declare it again to use it.\n", stale.name, stale.msg))
+			continue
+		case err == nil || len(missing) == 0:
 			return steps, err
 		}
 		for _, p := range missing {
 			auto[p] = true
 		}
 	}
+}
+
+// A staleDecl is an earlier cell's declaration that no longer compiles.
+type staleDecl struct{ name, msg string }
+
+func (s *staleDecl) Error() string { return s.name + ": " + s.msg }
+
+// forget drops the session's declaration of name.
+func (c *checker) forget(name string) {
+	kept := c.decls[:0]
+	for _, d := range c.decls {
+		if d.name != name {
+			kept = append(kept, d)
+		}
+	}
+	c.decls = kept
 }
 
 // checkCell does the work of check with the packages in auto imported.
@@ -196,13 +224,20 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 			}
 		}
 	}
-	sessionFirst := line
+	type sessionSpan struct {
+		name        string
+		first, last int
+	}
+	var sessionSpans []sessionSpan
+	written := map[string]bool{}
 	for _, d := range c.decls {
-		if !redeclared[d.name] {
+		if !redeclared[d.name] && !written[d.src] { // a const group is one source for several names
+			written[d.src] = true
+			first := line
 			write(d.src + "\n")
+			sessionSpans = append(sessionSpans, sessionSpan{d.name, first, line - 1})
 		}
 	}
-	sessionLast := line
 
 	// The cell: declarations at top level, statements in a function.
 	var spans []span
@@ -277,6 +312,17 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 			topVars[n] = true
 		}
 	}
+	// An earlier cell's declaration that no longer compiles (a function
+	// using a variable a later cell redefined with another type) is
+	// forgotten, and the cell checked again without it.
+	for _, te := range typeErrs {
+		l := c.fset.Position(te.Pos).Line
+		for _, ss := range sessionSpans {
+			if l >= ss.first && l <= ss.last {
+				return nil, &staleDecl{name: ss.name, msg: te.Msg}
+			}
+		}
+	}
 	for _, te := range typeErrs {
 		if name, ok := strings.CutPrefix(te.Msg, "undefined: "); ok {
 			if p := packageNamed(name, c.has); p != "" && !auto[p] {
@@ -298,9 +344,6 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 		}
 		if l, ok := cellLine(te.Pos); ok {
 			return nil, &CompileError{Line: l, Msg: te.Msg}
-		}
-		if l := c.fset.Position(te.Pos).Line; l >= sessionFirst && l < sessionLast {
-			return nil, &CompileError{Line: 1, Msg: "an earlier cell's declaration no longer compiles with this cell's: " + te.Msg}
 		}
 		return nil, &CompileError{Line: 1, Msg: te.Msg}
 	}
@@ -369,6 +412,7 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 			st.texts, st.imports = c.definitions(file, body, info, sp, r, cellImports)
 			if u.Offset == units[len(units)-1].Offset && hasValue(body, info, sp, c.fset) {
 				st.kind = resultStep
+				st.interpreted = involvesMain(resultType(body, info, sp, c.fset), pkg)
 			}
 		}
 		steps = append(steps, st)
@@ -432,7 +476,7 @@ func (c *checker) declsOf(file *ast.File, info *types.Info, sp span, src string)
 					out = append(out, sessionDecl{name: spec.Name.Name, src: "type " + s})
 				case *ast.ValueSpec:
 					for _, n := range spec.Names {
-						if obj := info.Defs[n]; obj != nil && n.Name != "_" {
+						if obj := info.Defs[n]; obj != nil && n.Name != "_" && c.writable(obj) {
 							out = append(out, c.objectDecl(obj))
 						}
 					}
@@ -458,6 +502,16 @@ func (c *checker) definitions(file *ast.File, body *ast.FuncDecl, info *types.In
 	}
 	imports = map[string]string{}
 	var out []string
+	// plain is x := e, for a type no cell can write (an unexported type of
+	// a compiled package): yaegi infers it, and later statements of the
+	// cell can use x.
+	plain := func(idents []*ast.Ident, values []ast.Expr) string {
+		names := make([]string, len(idents))
+		for i, id := range idents {
+			names[i] = id.Name
+		}
+		return strings.Join(names, ", ") + " := " + r.apply(r.src, r.offset(values[0].Pos()), r.offset(values[len(values)-1].End()))
+	}
 	define := func(idents []*ast.Ident, typ ast.Expr, values []ast.Expr) bool {
 		var lhs []string
 		for _, id := range idents {
@@ -487,7 +541,7 @@ func (c *checker) definitions(file *ast.File, body *ast.FuncDecl, info *types.In
 		for _, spec := range gd.Specs {
 			vs := spec.(*ast.ValueSpec)
 			if !define(vs.Names, vs.Type, vs.Values) {
-				return nil, nil
+				out = append(out, plain(vs.Names, vs.Values))
 			}
 		}
 		return out, imports
@@ -509,7 +563,7 @@ func (c *checker) definitions(file *ast.File, body *ast.FuncDecl, info *types.In
 			idents = append(idents, id)
 		}
 		if !define(idents, nil, as.Rhs) {
-			return nil, nil
+			return []string{plain(idents, as.Rhs)}, imports
 		}
 		return out, imports
 	}
@@ -601,7 +655,7 @@ func (c *checker) varsOf(body *ast.FuncDecl, info *types.Info, sp span) []sessio
 			}
 		}
 		for _, id := range idents {
-			if obj := info.Defs[id]; obj != nil && id.Name != "_" {
+			if obj := info.Defs[id]; obj != nil && id.Name != "_" && c.writable(obj) {
 				out = append(out, c.objectDecl(obj))
 			}
 		}
@@ -609,16 +663,48 @@ func (c *checker) varsOf(body *ast.FuncDecl, info *types.Info, sp span) []sessio
 	return out
 }
 
+// writable reports whether obj's type can be written in a later cell: not
+// an unexported type of a compiled package (http.NoBody's). A variable of
+// such a type is not kept for later cells.
+func (c *checker) writable(obj types.Object) bool {
+	return c.typeFor(obj.Type(), obj.Pkg(), nil, map[string]string{}) != ""
+}
+
 // objectDecl writes a variable or constant as a declaration by its type.
 func (c *checker) objectDecl(obj types.Object) sessionDecl {
 	q := c.qualifier(obj.Pkg())
 	if k, ok := obj.(*types.Const); ok {
 		if b, ok := k.Type().(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
-			return sessionDecl{name: k.Name(), src: fmt.Sprintf("const %s = %s", k.Name(), k.Val().ExactString())}
+			return sessionDecl{name: k.Name(), src: fmt.Sprintf("const %s = %s", k.Name(), constLiteral(k.Val(), k.Type()))}
 		}
-		return sessionDecl{name: k.Name(), src: fmt.Sprintf("const %s %s = %s", k.Name(), types.TypeString(k.Type(), q), k.Val().ExactString())}
+		return sessionDecl{name: k.Name(), src: fmt.Sprintf("const %s %s = %s", k.Name(), types.TypeString(k.Type(), q), constLiteral(k.Val(), k.Type()))}
 	}
 	return sessionDecl{name: obj.Name(), src: fmt.Sprintf("var %s %s", obj.Name(), types.TypeString(obj.Type(), q))}
+}
+
+// constLiteral writes a constant so that Go reads back the same value and
+// the same kind of untyped constant: 1/2 as (1.0/2), a float 2 as 2.0, a
+// rune as 'x'.
+func constLiteral(v constant.Value, t types.Type) string {
+	b, _ := t.Underlying().(*types.Basic)
+	if b != nil && b.Info()&types.IsFloat != 0 {
+		v = constant.ToFloat(v) // min(1, 2.5) is 1, of kind float
+	}
+	s := v.ExactString()
+	switch {
+	case b != nil && b.Kind() == types.UntypedRune && v.Kind() == constant.Int:
+		if r, ok := constant.Int64Val(v); ok {
+			return strconv.QuoteRune(rune(r))
+		}
+	case v.Kind() == constant.Float:
+		if num, den, ok := strings.Cut(s, "/"); ok {
+			return "(" + num + ".0/" + den + ")"
+		}
+		if !strings.ContainsAny(s, ".eE") {
+			return s + ".0"
+		}
+	}
+	return s
 }
 
 // hasValue reports whether the statement unit at sp is an expression with
@@ -640,6 +726,53 @@ func hasValue(body *ast.FuncDecl, info *types.Info, sp span, fset *token.FileSet
 		return !tuple
 	}
 	return false
+}
+
+// resultType is the type of the expression statement at sp.
+func resultType(body *ast.FuncDecl, info *types.Info, sp span, fset *token.FileSet) types.Type {
+	for _, st := range body.Body.List {
+		if l := fset.Position(st.Pos()).Line; l >= sp.first && l <= sp.last {
+			if es, ok := st.(*ast.ExprStmt); ok {
+				return info.Types[es.X].Type
+			}
+		}
+	}
+	return nil
+}
+
+// involvesMain reports whether t is, or is made of, types declared in
+// package main, the cells' package.
+func involvesMain(t types.Type, main *types.Package) bool {
+	seen := map[types.Type]bool{}
+	var walk func(types.Type) bool
+	walk = func(t types.Type) bool {
+		if t == nil || seen[t] {
+			return false
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Named:
+			return t.Obj().Pkg() == main
+		case *types.Pointer:
+			return walk(t.Elem())
+		case *types.Slice:
+			return walk(t.Elem())
+		case *types.Array:
+			return walk(t.Elem())
+		case *types.Map:
+			return walk(t.Key()) || walk(t.Elem())
+		case *types.Chan:
+			return walk(t.Elem())
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				if walk(t.Field(i).Type()) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(t)
 }
 
 // declaredNames lists the names a declaration unit declares.

@@ -3,7 +3,6 @@ package interp
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -235,17 +234,14 @@ func (r *rewriter) minMax(call *ast.CallExpr) {
 	tv := r.info.Types[call]
 	typ := types.TypeString(tv.Type, r.qualifier)
 	if tv.Value != nil {
-		// A constant: the argument that wins, as written.
-		for _, a := range call.Args {
-			if av := r.info.Types[a].Value; av != nil && constant.Compare(av, token.EQL, tv.Value) {
-				text := "(" + r.source(a) + ")"
-				if b, ok := tv.Type.(*types.Basic); !ok || b.Info()&types.IsUntyped == 0 {
-					text = typ + text
-				}
-				r.edits = append(r.edits, edit{r.offset(call.Pos()), r.offset(call.End()), text})
-				return
-			}
+		// A constant: its value, of its kind (min(1, 2.5) is the untyped
+		// float 1.0, not the integer 1).
+		text := "(" + constLiteral(tv.Value, tv.Type) + ")"
+		if b, ok := tv.Type.(*types.Basic); !ok || b.Info()&types.IsUntyped == 0 {
+			text = typ + text
 		}
+		r.edits = append(r.edits, edit{r.offset(call.Pos()), r.offset(call.End()), text})
+		return
 	}
 	b, _ := tv.Type.Underlying().(*types.Basic)
 	if b == nil || b.Info()&types.IsOrdered == 0 {

@@ -33,7 +33,8 @@ const resultVar = "tensornbResult"
 type Session struct {
 	in         *interp.Interpreter
 	check      *checker
-	statements int // statements run so far, to name their functions
+	statements int       // statements run so far, to name their functions
+	stderr     io.Writer // where notes for the person go
 }
 
 // NewSession returns a session with the standard library, tensor and
@@ -48,11 +49,15 @@ func NewSession(dir string, stderr io.Writer) (*Session, error) {
 	if err := in.Use(symbols.Symbols); err != nil {
 		return nil, err
 	}
-	if _, err := in.Eval("var " + resultVar + " interface{}"); err != nil {
-		return nil, err
+	// The session's own names for what showing results needs, which no
+	// cell is likely to use.
+	for _, src := range []string{`import tensornbFmt "fmt"`, `import tensornbDisplay "github.com/tensornb/tensornb/display"`, "var " + resultVar + " interface{}"} {
+		if _, err := in.Eval(src); err != nil {
+			return nil, err
+		}
 	}
 	fset := token.NewFileSet()
-	return &Session{in: in, check: newChecker(fset, newExportImporter(fset, dir), hasPackage)}, nil
+	return &Session{in: in, check: newChecker(fset, newExportImporter(fset, dir), hasPackage), stderr: stderr}, nil
 }
 
 // hasPackage reports whether yaegi has the package at path compiled in.
@@ -87,6 +92,10 @@ var knownPackages = sync.OnceValue(func() []string {
 // the cell's line.
 func (s *Session) Run(ctx context.Context, code string) error {
 	steps, err := s.check.check(code)
+	for _, note := range s.check.notes {
+		fmt.Fprint(s.stderr, note)
+	}
+	s.check.notes = nil
 	if err != nil {
 		return checkError(err)
 	}
@@ -115,7 +124,13 @@ func (s *Session) run(ctx context.Context, st step) error {
 	case importStep:
 		return nil
 	case resultStep:
-		if _, err := s.eval(ctx, resultVar+" = ("+st.text+")"); err != nil {
+		value := "(" + st.text + ")"
+		if st.interpreted {
+			// A value of a type the cells declared reaches compiled code
+			// as yaegi's internals; the interpreter prints it, as Go would.
+			value = `tensornbDisplay.Bundle{"text/plain": tensornbFmt.Sprint` + value + `}`
+		}
+		if _, err := s.eval(ctx, resultVar+" = "+value); err != nil {
 			return err
 		}
 		v, err := s.eval(ctx, resultVar)

@@ -220,3 +220,45 @@ func TestStatementsRunOnce(t *testing.T) {
 		t.Fatalf("shows %d, results %q", len(out.shows), out.results)
 	}
 }
+
+// Values of types the cells declared show as Go prints them, methods and
+// String() included, as under GoNB.
+func TestInterpretedValues(t *testing.T) {
+	got := results(t,
+		"type P struct{ X, Y int }\nfunc (p P) Sum() int { return p.X + p.Y }\ntype Temp float64\nfunc (t Temp) String() string { return fmt.Sprintf(\"%.1f°C\", float64(t)) }",
+		"p := P{1, 2}\np", "Temp(21.5)", "&p", "p.Sum()")
+	if strings.Join(got, "|") != "{1 2}|21.5°C|&{1 2}|3" {
+		t.Fatalf("results %q", got)
+	}
+}
+
+// Constants keep their value and kind from cell to cell, and min and max
+// of constants keep the kind of their result.
+func TestConstants(t *testing.T) {
+	got := results(t, "const Half = 0.5\nconst E = 2.0\nconst R = 'x'\nconst F float32 = 0.1", "10 / Half", "fmt.Sprintf(\"%T %v\", E, E)", "fmt.Sprintf(\"%T\", R)", "1 / F", "min(1, 2.5) / 2")
+	if strings.Join(got, "|") != `20|"float64 2"|"int32"|10|0.5` {
+		t.Fatalf("results %q", got)
+	}
+}
+
+// An earlier declaration that a later cell breaks (a function using a
+// variable now of another type) is forgotten with a note, rather than
+// failing every cell after; a variable of a type no cell can name is not
+// kept.
+func TestSessionStaysUsable(t *testing.T) {
+	s, out := newSession(t)
+	run(t, s, "x := 1")
+	run(t, s, "func f() int { return x * 2 }")
+	run(t, s, "x := \"s\"")
+	run(t, s, "1 + 1")
+	err := s.Run(context.Background(), "f()")
+	var ce *front.CellError
+	if !errors.As(err, &ce) || ce.Value != "cell line 1: undefined: f" {
+		t.Fatalf("the forgotten function: %#v", err)
+	}
+	run(t, s, "import \"net/http\"\nb := http.NoBody\n_ = b")
+	run(t, s, "len(x)")
+	if strings.Join(out.results, "|") != "2|1" {
+		t.Fatalf("results %q", out.results)
+	}
+}
