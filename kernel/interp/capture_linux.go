@@ -103,3 +103,13 @@ func heldBack(p []byte) int {
 	}
 	return 0
 }
+
+// closeOnExec keeps files from processes a cell starts: a child holding
+// the worker's pipes would keep the engine waiting after the worker ends.
+func closeOnExec(files ...*os.File) {
+	for _, f := range files {
+		if f != nil {
+			syscall.CloseOnExec(int(f.Fd()))
+		}
+	}
+}

@@ -2,7 +2,10 @@
 
 package interp
 
-import "errors"
+import (
+	"errors"
+	"os"
+)
 
 // A capture would send file descriptors 1 and 2 as events; it needs Linux.
 type capture struct{}
@@ -12,3 +15,5 @@ func captureStreams(*events) (*capture, error) {
 }
 
 func (*capture) sync() {}
+
+func closeOnExec(...*os.File) {}

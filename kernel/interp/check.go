@@ -417,7 +417,24 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 		}
 		steps = append(steps, st)
 	}
+	// Go lets a cell use a type or function it declares further down, as
+	// a program may: imports run first, then types and constants, then
+	// functions, then variables and statements in the order written.
+	sort.SliceStable(steps, func(i, j int) bool { return steps[i].rank() < steps[j].rank() })
 	return steps, nil
+}
+
+// rank orders steps for running; see the end of checkCell.
+func (s step) rank() int {
+	switch {
+	case s.kind == importStep:
+		return 0
+	case s.kind == declStep && s.texts == nil && !strings.HasPrefix(strings.TrimSpace(stripComments(s.text)), "func"):
+		return 1
+	case s.kind == declStep && s.texts == nil:
+		return 2
+	}
+	return 3
 }
 
 // commit records what a step that ran declared, for the cells after it.

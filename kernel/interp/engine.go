@@ -43,6 +43,8 @@ type workerProc struct {
 	cmd     *exec.Cmd
 	in      io.WriteCloser
 	events  *bufio.Scanner
+	eventsR *os.File      // the read ends of its events and crash pipes,
+	crashR  *os.File      // closed when it is stopped
 	stderr  *bytes.Buffer // what it wrote to stderr before capturing it
 	crashed *bytes.Buffer // what the Go runtime reported when it died
 	exited  chan struct{} // closed once it ended and both were read
@@ -70,7 +72,7 @@ func (e *Engine) start() (*workerProc, error) {
 	}
 	cmd.ExtraFiles = []*os.File{eventsW, crashW, requestsR} // EventsFD, CrashFD, RequestsFD
 	cmd.Env = append(os.Environ(), e.Env...)
-	w := &workerProc{cmd: cmd, in: in, stderr: &bytes.Buffer{}, crashed: &bytes.Buffer{}, exited: make(chan struct{})}
+	w := &workerProc{cmd: cmd, in: in, eventsR: eventsR, crashR: crashR, stderr: &bytes.Buffer{}, crashed: &bytes.Buffer{}, exited: make(chan struct{})}
 	cmd.Stderr = w.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the interpreter (%s): %w", strings.Join(e.Command, " "), err)
@@ -128,6 +130,9 @@ func (e *Engine) running() (*workerProc, string, error) {
 // stop kills a worker and records why, for the next cell.
 func (e *Engine) stop(w *workerProc, why string) {
 	_ = w.cmd.Process.Kill()
+	// A process the cell started may still hold the pipes' write ends.
+	w.eventsR.Close()
+	w.crashR.Close()
 	<-w.exited
 	e.mu.Lock()
 	if e.w == w {
@@ -192,6 +197,8 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 			return r.err
 		}
 		<-w.exited
+		w.eventsR.Close()
+		w.crashR.Close()
 		e.mu.Lock()
 		if e.w == w {
 			e.w = nil
@@ -242,6 +249,8 @@ func (e *Engine) Shutdown(restart bool) error {
 	if w != nil {
 		_ = w.in.Close()
 		_ = w.cmd.Process.Kill()
+		w.eventsR.Close()
+		w.crashR.Close()
 		<-w.exited
 	}
 	return nil

@@ -120,3 +120,25 @@ func TestWorkerDeathsAreSurvived(t *testing.T) {
 		})
 	}
 }
+
+// A process a cell started, holding the worker's pipes, does not keep an
+// interrupt from returning.
+func TestInterruptWithAChildProcess(t *testing.T) {
+	e := newEngine(t)
+	if _, err := execute(t, e, "p, err := os.StartProcess(\"/bin/sleep\", []string{\"sleep\", \"20\"}, &os.ProcAttr{})\n_, _ = p, err"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	returned := make(chan error, 1)
+	go func() { returned <- e.Execute(ctx, "for {\n}", &output{}) }()
+	select {
+	case err := <-returned:
+		var ce *front.CellError
+		if !errors.As(err, &ce) || ce.Name != "Interrupted" {
+			t.Fatalf("error %#v", err)
+		}
+	case <-time.After(30 * time.Second): // a hang, not a speed check
+		t.Fatal("the interrupt did not return while a child process of the cell lived")
+	}
+}

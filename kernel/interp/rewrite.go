@@ -131,15 +131,18 @@ func (r *rewriter) rangeStmt(n *ast.RangeStmt) {
 		if b.Info()&types.IsUntyped == 0 {
 			typ = types.TypeString(tv.Type, r.qualifier)
 		}
-		i := r.temp()
-		if len(defined) == 1 {
-			i = defined[0].Name
-		}
-		limit := r.temp()
-		// The bounds are edited around n.X, so that edits inside it stay.
+		// A counter of our own, and the loop variable a copy of it made
+		// in the body: changes to the variable then leave the iteration
+		// alone, and closures get one per iteration, as in Go.
+		i, limit := r.temp(), r.temp()
 		r.edits = append(r.edits,
 			edit{r.offset(n.For), r.offset(n.X.Pos()), fmt.Sprintf("for %s, %s := %s(0), %s(", i, limit, typ, typ)},
 			edit{r.offset(n.X.End()), r.offset(n.Body.Lbrace), fmt.Sprintf("); %s < %s; %s++ ", i, limit, i)})
+		if len(defined) == 1 {
+			at := r.offset(n.Body.Lbrace) + 1
+			r.edits = append(r.edits, edit{at, at, fmt.Sprintf(" %s := %s; _ = %s;", defined[0].Name, i, defined[0].Name)})
+		}
+		return
 	}
 	r.captured(n.Body, defined)
 }
@@ -156,22 +159,32 @@ func (r *rewriter) captured(body *ast.BlockStmt, vars []*ast.Ident) {
 	if len(objs) == 0 {
 		return
 	}
-	// The uses of the loop variables inside closures.
+	// The uses of the loop variables inside closures, and their addresses
+	// taken: both outlive the iteration.
 	uses := map[types.Object][]*ast.Ident{}
-	ast.Inspect(body, func(n ast.Node) bool {
-		lit, ok := n.(*ast.FuncLit)
-		if !ok {
-			return true
-		}
-		ast.Inspect(lit.Body, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				if obj := r.info.Uses[id]; obj != nil && objs[obj] != nil {
-					uses[obj] = append(uses[obj], id)
-				}
+	use := func(e ast.Expr) {
+		if id, ok := e.(*ast.Ident); ok {
+			if obj := r.info.Uses[id]; obj != nil && objs[obj] != nil {
+				uses[obj] = append(uses[obj], id)
 			}
-			return true
-		})
-		return false
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ast.Inspect(n.Body, func(n ast.Node) bool {
+				if e, ok := n.(ast.Expr); ok {
+					use(e)
+				}
+				return true
+			})
+			return false
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				use(n.X)
+			}
+		}
+		return true
 	})
 	if len(uses) == 0 {
 		return
@@ -184,10 +197,6 @@ func (r *rewriter) captured(body *ast.BlockStmt, vars []*ast.Ident) {
 			targets = n.Lhs
 		case *ast.IncDecStmt:
 			targets = []ast.Expr{n.X}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND {
-				targets = []ast.Expr{n.X}
-			}
 		}
 		for _, t := range targets {
 			if id, ok := t.(*ast.Ident); ok {
@@ -209,7 +218,7 @@ func (r *rewriter) captured(body *ast.BlockStmt, vars []*ast.Ident) {
 	var copies []string
 	for _, obj := range objsInOrder {
 		if changed[obj] {
-			r.refuse(objs[obj].Pos(), fmt.Sprintf("the loop variable %s, which a closure captures and the loop body changes (Go gives each iteration its own copy; the interpreter shares one)", obj.Name()))
+			r.refuse(objs[obj].Pos(), fmt.Sprintf("the loop variable %s, which a closure or a pointer captures and the loop body changes (Go gives each iteration its own copy; the interpreter shares one)", obj.Name()))
 			return
 		}
 		cp := r.temp()

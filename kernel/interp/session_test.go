@@ -128,6 +128,9 @@ func TestRewrites(t *testing.T) {
 		{"min with NaN", []string{"import \"math\"\nx := 1.0\nmin(x, math.NaN())"}, "NaN"},
 		{"min of signed zeros", []string{"import \"math\"\nz, nz := 0.0, math.Copysign(0, -1)\n1 / min(z, nz)"}, "-Inf"},
 		{"nested min", []string{"a, b, c := 4, 9, 2\nmax(min(a, b), c)"}, "4"},
+		{"addresses of a loop variable", []string{"var ps []*int\nfor i := 0; i < 3; i++ { ps = append(ps, &i) }\n[]int{*ps[0], *ps[1], *ps[2]}"}, "[0 1 2]"},
+		{"addresses of a range variable", []string{"var ps []*int\nfor _, v := range []int{1, 2, 3} { ps = append(ps, &v) }\n[]int{*ps[0], *ps[1], *ps[2]}"}, "[1 2 3]"},
+		{"range over an integer, variable changed", []string{"s := []int{}\nfor i := range 5 { s = append(s, i); i += 2 }\ns"}, "[0 1 2 3 4]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := results(t, c.cells...); len(got) != 1 || got[0] != c.want {
@@ -260,5 +263,13 @@ func TestSessionStaysUsable(t *testing.T) {
 	run(t, s, "len(x)")
 	if strings.Join(out.results, "|") != "2|1" {
 		t.Fatalf("results %q", out.results)
+	}
+}
+
+// A cell may use what it declares further down, as a Go program may.
+func TestDeclarationsBeforeUse(t *testing.T) {
+	got := results(t, "x := P{1, 2}\nfmt.Println(f())\ntype P struct{ X, Y int }\nfunc f() int { return 7 }\nx.X + f()")
+	if strings.Join(got, "|") != "8" {
+		t.Fatalf("results %q", got)
 	}
 }

@@ -22,7 +22,8 @@ import (
 // The worker is the process that interprets cells, so that whatever a
 // cell does to it (a panic in a goroutine, memory exhausted, a crash)
 // ends the worker and not the kernel. It reads one request per line from
-// standard input and writes events, one JSON object per line, to the
+// the requests file (RequestsFD; its standard input is empty) and writes
+// events, one JSON object per line, to the
 // events file, in the order the cell produced them: the cell's standard
 // output and error (captured from file descriptors 1 and 2, so compiled
 // code's prints are caught too), its displays and result, then done.
@@ -62,7 +63,8 @@ func (e *events) send(ev event) error {
 // type checker), requests come from in, events go to out, and crash
 // reports (a panic in a goroutine, a fatal error) to crash, which outlives
 // the process.
-func Serve(dir string, in io.Reader, out, crash *os.File) error {
+func Serve(dir string, in, out, crash *os.File) error {
+	closeOnExec(in, out, crash)
 	if crash != nil {
 		_ = debug.SetCrashOutput(crash, debug.CrashOptions{})
 	}
