@@ -23,8 +23,10 @@ import (
 type checker struct {
 	fset *token.FileSet
 	imp  types.Importer
-	// has reports whether yaegi has the package of an import path.
-	has func(path string) bool
+	// has reports whether yaegi has the package of an import path, and
+	// hasSymbol whether it has a name of that package.
+	has       func(path string) bool
+	hasSymbol func(path, name string) bool
 
 	imports map[string]string // import path → the name it was imported as ("" for its own)
 	// typeImports are packages the types of session variables come from
@@ -86,8 +88,8 @@ type CompileError struct {
 
 func (c *CompileError) Error() string { return fmt.Sprintf("cell line %d: %s", c.Line, c.Msg) }
 
-func newChecker(fset *token.FileSet, imp types.Importer, has func(string) bool) *checker {
-	return &checker{fset: fset, imp: imp, has: has, imports: map[string]string{}, typeImports: map[string]bool{}}
+func newChecker(fset *token.FileSet, imp types.Importer, has func(string) bool, hasSymbol func(path, name string) bool) *checker {
+	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, imports: map[string]string{}, typeImports: map[string]bool{}}
 }
 
 // cellFunc is the function the checked file wraps a cell's statements in.
@@ -349,7 +351,7 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 	}
 
 	// Rewrites and refusals, as edits of the file's text.
-	r := &rewriter{src: src, info: info, fset: c.fset, cellLine: cellLine, pkg: pkg, qualifier: c.qualifier(pkg)}
+	r := &rewriter{hasSymbol: c.hasSymbol, src: src, info: info, fset: c.fset, cellLine: cellLine, pkg: pkg, qualifier: c.qualifier(pkg)}
 	for _, s := range spans {
 		var node ast.Node
 		for _, d := range file.Decls {

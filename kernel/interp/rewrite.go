@@ -22,6 +22,7 @@ import (
 //   - range over a function, generic declarations, and generic functions
 //     or types of compiled packages are refused.
 type rewriter struct {
+	hasSymbol func(path, name string) bool
 	src       string // the checked file
 	info      *types.Info
 	fset      *token.FileSet
@@ -73,6 +74,16 @@ func (r *rewriter) walk(n ast.Node) {
 			if inst, ok := r.info.Instances[n]; ok {
 				if obj := r.info.Uses[n]; obj != nil && obj.Pkg() != nil && obj.Pkg() != r.pkg {
 					r.refuse(n.Pos(), fmt.Sprintf("%s.%s, a generic %s of a compiled package (instantiated as %s)", obj.Pkg().Name(), obj.Name(), kindOf(obj), types.TypeString(inst.Type, r.qualifier)))
+				}
+			}
+		case *ast.SelectorExpr:
+			// A name of a compiled package that yaegi's copy lacks: its
+			// standard library is Go 1.22's, go/types knows the newer one.
+			if x, ok := n.X.(*ast.Ident); ok {
+				if pkg, ok := r.info.Uses[x].(*types.PkgName); ok && r.hasSymbol != nil && !r.hasSymbol(pkg.Imported().Path(), n.Sel.Name) {
+					if _, generic := r.info.Instances[n.Sel]; !generic {
+						r.refuse(n.Pos(), fmt.Sprintf("%s.%s, which the interpreter's copy of package %s lacks (it has Go 1.22's standard library)", x.Name, n.Sel.Name, pkg.Imported().Path()))
+					}
 				}
 			}
 		case *ast.RangeStmt:

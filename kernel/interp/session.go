@@ -57,7 +57,7 @@ func NewSession(dir string, stderr io.Writer) (*Session, error) {
 		}
 	}
 	fset := token.NewFileSet()
-	return &Session{in: in, check: newChecker(fset, newExportImporter(fset, dir), hasPackage), stderr: stderr}, nil
+	return &Session{in: in, check: newChecker(fset, newExportImporter(fset, dir), hasPackage, hasSymbol), stderr: stderr}, nil
 }
 
 // hasPackage reports whether yaegi has the package at path compiled in.
@@ -65,6 +65,19 @@ func hasPackage(path string) bool {
 	for _, p := range knownPackages() {
 		if p == path {
 			return true
+		}
+	}
+	return false
+}
+
+// hasSymbol reports whether yaegi has name in the package at path.
+func hasSymbol(path, name string) bool {
+	for _, table := range []interp.Exports{stdlib.Symbols, symbols.Symbols} {
+		for key, syms := range table {
+			if i := strings.LastIndex(key, "/"); i > 0 && key[:i] == path {
+				_, ok := syms[name]
+				return ok
+			}
 		}
 	}
 	return false

@@ -153,6 +153,7 @@ func TestRefusals(t *testing.T) {
 		{"generic type", "type Box[T any] struct{ v T }", "the generic type Box", 1},
 		{"package not compiled in", "import \"github.com/example/nothere\"", "package github.com/example/nothere", 1},
 		{"generic function of a compiled package", "import \"slices\"\nxs := []int{3, 1}\nslices.Contains(xs, 1)", "slices.Contains, a generic function of a compiled package", 3},
+		{"a function newer than the interpreter's standard library", "import \"crypto/rand\"\ns := rand.Text()\n_ = s", "rand.Text, which the interpreter's copy of package crypto/rand lacks", 2},
 		{"a type defined anew", "type T struct{ A int }\n%%\ntype T struct{ B string }", "a new definition of the type T", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
