@@ -31,8 +31,10 @@ type checker struct {
 	imports map[string]string // import path → the name it was imported as ("" for its own)
 	// typeImports are packages the types of session variables come from
 	// without the cells importing them (hash, for a hash.Hash).
-	typeImports map[string]bool
-	decls       []sessionDecl
+	typeImports map[string]string // path → alias, for checking
+	// typeImported are the type-only imports the interpreter has made.
+	typeImported map[string]string
+	decls        []sessionDecl
 	// notes are messages for the person, from the last check.
 	notes []string
 }
@@ -54,8 +56,9 @@ type step struct {
 	line  int // the cell line it starts on
 	// decls are what the step declares for later cells, once it has run.
 	decls []sessionDecl
-	// imports are the imports the step adds, before it runs: path → name.
-	imports map[string]string
+	// imports are the imports the step adds, before it runs: path → name;
+	// typeImports those only its variables' types need, path → alias.
+	imports, typeImports map[string]string
 	// interpreted is set on a result whose type involves types the cells
 	// declared.
 	interpreted bool
@@ -89,7 +92,7 @@ type CompileError struct {
 func (c *CompileError) Error() string { return fmt.Sprintf("cell line %d: %s", c.Line, c.Msg) }
 
 func newChecker(fset *token.FileSet, imp types.Importer, has func(string) bool, hasSymbol func(path, name string) bool) *checker {
-	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, imports: map[string]string{}, typeImports: map[string]bool{}}
+	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}}
 }
 
 // cellFunc is the function the checked file wraps a cell's statements in.
@@ -190,9 +193,6 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 		}
 	}
 	all := map[string]string{}
-	for p := range c.typeImports {
-		all[p] = ""
-	}
 	for p, n := range c.imports {
 		all[p] = n
 	}
@@ -206,6 +206,16 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 	sort.Strings(paths)
 	for _, p := range paths {
 		write(fmt.Sprintf("import %s %q\n", all[p], p))
+	}
+	// Packages that only the types of session variables name, under
+	// names of their own (see typeAlias).
+	typePaths := make([]string, 0, len(c.typeImports))
+	for p := range c.typeImports {
+		typePaths = append(typePaths, p)
+	}
+	sort.Strings(typePaths)
+	for _, p := range typePaths {
+		write(fmt.Sprintf("import %s %q\n", c.typeImports[p], p))
 	}
 
 	// The session's declarations, less those the cell declares again. A
@@ -221,6 +231,16 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 				for _, d := range c.decls {
 					if d.name == name && strings.HasPrefix(d.src, "type ") && normalize(d.src) != normalize("type "+src) {
 						return nil, &Unsupported{Line: u.Line, What: "a new definition of the type " + name + " (it keeps the first one; restart the kernel to define it anew)"}
+					}
+				}
+			}
+			for _, name := range declaredNames(u.Text) {
+				if !strings.Contains(name, ".") {
+					continue
+				}
+				for _, d := range c.decls {
+					if d.name == name && normalize(d.src) != normalize(stripComments(u.Text)) {
+						return nil, &Unsupported{Line: u.Line, What: "a new definition of the method " + name + " (it keeps the first one; restart the kernel to define it anew)"}
 					}
 				}
 			}
@@ -308,6 +328,14 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 			body = fd
 		}
 	}
+	// The position of the cell's last expression statement, if it ends
+	// with one.
+	var lastExpr token.Pos
+	if n := len(body.Body.List); n > 0 && !units[len(units)-1].Declaration {
+		if es, ok := body.Body.List[n-1].(*ast.ExprStmt); ok {
+			lastExpr = es.X.Pos()
+		}
+	}
 	topVars := map[string]bool{}
 	if sc := info.Scopes[body.Type]; sc != nil {
 		for _, n := range sc.Names() {
@@ -336,18 +364,62 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 		return nil, &CompileError{Line: 1, Msg: "missing imports"}
 	}
 	for _, te := range typeErrs {
-		if te.Soft && (strings.Contains(te.Msg, "imported and not used") ||
+		if te.Soft && ((strings.Contains(te.Msg, "imported") && strings.HasSuffix(te.Msg, "and not used")) ||
 			(strings.HasPrefix(te.Msg, "declared and not used: ") && topVars[strings.TrimPrefix(te.Msg, "declared and not used: ")])) {
 			continue // the session keeps them for later cells
 		}
-		if strings.HasSuffix(te.Msg, " is not used") && len(spans) > 0 && spans[len(spans)-1].unit.Offset == units[len(units)-1].Offset &&
-			!units[len(units)-1].Declaration && c.fset.Position(te.Pos).Line >= spans[len(spans)-1].first {
+		if strings.HasSuffix(te.Msg, " is not used") && te.Pos == lastExpr {
 			continue // the cell's last expression: its value is the result
 		}
 		if l, ok := cellLine(te.Pos); ok {
 			return nil, &CompileError{Line: l, Msg: te.Msg}
 		}
 		return nil, &CompileError{Line: 1, Msg: te.Msg}
+	}
+
+	// What the cell's top level does that runs differently here: each
+	// statement runs as a function of its own, and session variables share
+	// one scope with the imports.
+	imported := map[string]bool{}
+	for p, n := range all { // the cells' own imports, not typeAlias's
+		if n == "" {
+			if pkg, err := c.imp.Import(p); err == nil {
+				n = pkg.Name()
+			}
+		}
+		imported[n] = true
+	}
+	for _, st := range body.Body.List {
+		switch st := st.(type) {
+		case *ast.DeferStmt:
+			l, _ := cellLine(st.Pos())
+			return nil, &Unsupported{Line: l, What: "a defer at the top level of a cell (it would run at the end of its statement, not of the cell; put it in a function)"}
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE {
+				for _, e := range st.Lhs {
+					if id, ok := e.(*ast.Ident); ok && imported[id.Name] {
+						l, _ := cellLine(st.Pos())
+						return nil, &Unsupported{Line: l, What: "a variable named " + id.Name + ", like an imported package (choose another name)"}
+					}
+				}
+			}
+		}
+		var ret token.Pos
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				if !ret.IsValid() {
+					ret = n.Pos()
+				}
+			}
+			return true
+		})
+		if ret.IsValid() {
+			l, _ := cellLine(ret)
+			return nil, &Unsupported{Line: l, What: "a return at the top level of a cell"}
+		}
 	}
 
 	// Rewrites and refusals, as edits of the file's text.
@@ -408,10 +480,10 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 		if u.Declaration {
 			st.kind = declStep
 			st.decls = c.declsOf(file, info, sp, src)
-			st.texts, st.imports = c.definitions(file, body, info, sp, r, cellImports)
+			st.texts, st.typeImports = c.definitions(file, body, info, sp, r, cellImports)
 		} else {
 			st.decls = c.varsOf(body, info, sp)
-			st.texts, st.imports = c.definitions(file, body, info, sp, r, cellImports)
+			st.texts, st.typeImports = c.definitions(file, body, info, sp, r, cellImports)
 			if u.Offset == units[len(units)-1].Offset && hasValue(body, info, sp, c.fset) {
 				st.kind = resultStep
 				st.interpreted = involvesMain(resultType(body, info, sp, c.fset), pkg)
@@ -444,6 +516,9 @@ func (c *checker) commit(s step) {
 	for p, n := range s.imports {
 		c.imports[p] = n
 	}
+	for p, n := range s.typeImports {
+		c.typeImported[p] = n
+	}
 	for _, d := range s.decls {
 		kept := c.decls[:0]
 		for _, old := range c.decls {
@@ -461,15 +536,21 @@ func (c *checker) qualifier(main *types.Package) types.Qualifier {
 		if p == main {
 			return ""
 		}
-		if n, ok := c.imports[p.Path()]; ok && n != "" {
+		if n, ok := c.imports[p.Path()]; ok {
+			if n == "" {
+				return p.Name()
+			}
 			return n
 		}
-		if _, ok := c.imports[p.Path()]; !ok {
-			c.typeImports[p.Path()] = true
-		}
-		return p.Name()
+		c.typeImports[p.Path()] = typeAlias(p)
+		return typeAlias(p)
 	}
 }
+
+// typeAlias is the name a package is imported under when only a type
+// needs it (hash, for the hash.Hash of sha256.New()): one no cell uses, so
+// that a cell may still name a variable hash.
+func typeAlias(p *types.Package) string { return "tensornbPkg_" + p.Name() }
 
 // declsOf returns what a declaration unit declares: types and funcs as
 // written, variables and constants by type and value.
@@ -607,11 +688,14 @@ func (c *checker) typeFor(t types.Type, main *types.Package, cellImports, import
 				return n
 			}
 		}
+		if alias, found := c.typeImported[p.Path()]; found {
+			return alias
+		}
 		if !c.has(p.Path()) {
 			ok = false
 		}
-		imports[p.Path()] = ""
-		return p.Name()
+		imports[p.Path()] = typeAlias(p)
+		return typeAlias(p)
 	}
 	var exported func(types.Type)
 	seen := map[types.Type]bool{}

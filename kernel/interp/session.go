@@ -11,6 +11,7 @@ import (
 	"go/token"
 	"io"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,6 +36,8 @@ type Session struct {
 	check      *checker
 	statements int       // statements run so far, to name their functions
 	stderr     io.Writer // where notes for the person go
+	// declared is set once a definition step has declared its variables.
+	declared bool
 }
 
 // NewSession returns a session with the standard library, tensor and
@@ -113,24 +116,57 @@ func (s *Session) Run(ctx context.Context, code string) error {
 		return checkError(err)
 	}
 	for _, st := range steps {
-		if err := s.run(ctx, st); err != nil {
+		err := s.run(ctx, st)
+		if st.texts != nil && (err == nil || s.declared) {
+			// The variables exist in the interpreter, with their types,
+			// even if assigning their values failed.
+			s.check.commit(st)
+		}
+		if code, ok := exitCode(err); ok {
+			if code == 0 {
+				return nil // os.Exit(0) ends the cell, as it ends a program
+			}
+			msg := fmt.Sprintf("exit status %d", code)
+			return &front.CellError{Name: "Exit", Value: msg, Traceback: []string{"Exit: the program ended with " + msg}}
+		}
+		if err != nil {
 			return runError(err, st)
 		}
-		s.check.commit(st)
+		if st.texts == nil {
+			s.check.commit(st)
+		}
 	}
 	return nil
 }
 
+// exitCode reports whether err is yaegi's report of os.Exit, and its code.
+func exitCode(err error) (int, bool) {
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		return 0, false
+	}
+	m := osExit.FindStringSubmatch(fmt.Sprint(p.Value))
+	if m == nil {
+		return 0, false
+	}
+	code, _ := strconv.Atoi(m[1])
+	return code, true
+}
+
+var osExit = regexp.MustCompile(`^os\.Exit\((-?\d+)\)$`)
+
 // run interprets one step.
 func (s *Session) run(ctx context.Context, st step) error {
-	paths := make([]string, 0, len(st.imports))
-	for p := range st.imports {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		if _, err := s.eval(ctx, "import "+st.imports[p]+" "+strconv.Quote(p)); err != nil {
-			return err
+	for _, imports := range []map[string]string{st.imports, st.typeImports} {
+		paths := make([]string, 0, len(imports))
+		for p := range imports {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			if _, err := s.eval(ctx, "import "+imports[p]+" "+strconv.Quote(p)); err != nil {
+				return err
+			}
 		}
 	}
 	switch st.kind {
@@ -160,10 +196,12 @@ func (s *Session) run(ctx context.Context, st step) error {
 		return err
 	}
 	if st.texts != nil {
+		s.declared = false
 		for _, text := range st.texts {
 			if _, err := s.eval(ctx, text); err != nil {
 				return err
 			}
+			s.declared = s.declared || strings.HasPrefix(text, "var ")
 		}
 		return nil
 	}

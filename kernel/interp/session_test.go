@@ -274,3 +274,46 @@ func TestDeclarationsBeforeUse(t *testing.T) {
 		t.Fatalf("results %q", got)
 	}
 }
+
+// What runs differently at a cell's top level is refused or handled as Go
+// would: a defer or return there, a variable named like an imported
+// package, a method defined anew; os.Exit ends the cell; a package that
+// only a type needs leaves its name free; a definition whose value fails
+// still leaves its variable, typed.
+func TestTopLevel(t *testing.T) {
+	for _, c := range []struct{ cell, want string }{
+		{"defer fmt.Println(\"bye\")\nfmt.Println(\"hi\")", "a defer at the top level of a cell"},
+		{"x := 4\nif x > 3 {\n\treturn\n}", "a return at the top level of a cell"},
+		{"import \"strings\"\nstrings := []string{\"a\"}\n_ = strings", "a variable named strings, like an imported package"},
+		{"type T int\nfunc (t T) Get() int { return int(t) }\n%%\nfunc (t T) Get() int { return int(t) * 100 }", "a new definition of the method T.Get"},
+	} {
+		s, _ := newSession(t)
+		cell := c.cell
+		if before, after, ok := strings.Cut(cell, "\n%%\n"); ok {
+			run(t, s, before)
+			cell = after
+		}
+		err := s.Run(context.Background(), cell)
+		var ce *front.CellError
+		if !errors.As(err, &ce) || ce.Name != "Unsupported" || !strings.Contains(ce.Value, c.want) {
+			t.Errorf("%q: %#v", c.cell, err)
+		}
+	}
+	s, out := newSession(t)
+	run(t, s, "fmt.Println(1)\nos.Exit(0)\nfmt.Println(2)")
+	err := s.Run(context.Background(), "os.Exit(3)")
+	var ce *front.CellError
+	if !errors.As(err, &ce) || ce.Name != "Exit" || ce.Value != "exit status 3" {
+		t.Fatalf("os.Exit(3): %#v", err)
+	}
+	run(t, s, "import \"crypto/sha256\"\nh := sha256.New()")
+	run(t, s, "hash := fmt.Sprintf(\"%x\", h.Sum(nil))\nlen(hash)")
+	run(t, s, "b := \"s\"\nfunc boom() int { panic(\"x\") }")
+	if err := s.Run(context.Background(), "b := boom()"); err == nil {
+		t.Fatal("boom did not panic")
+	}
+	run(t, s, "b + 1")
+	if strings.Join(out.results, "|") != "64|1" {
+		t.Fatalf("results %q", out.results)
+	}
+}
