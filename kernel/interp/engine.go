@@ -32,10 +32,11 @@ type Engine struct {
 	Command []string
 	Env     []string
 
-	mu     sync.Mutex
-	w      *workerProc
-	lost   string // why the last worker ended, for the next cell to say
-	closed bool
+	mu       sync.Mutex
+	shownIDs map[string]bool // display ids shown so far
+	w        *workerProc
+	lost     string // why the last worker ended, for the next cell to say
+	closed   bool
 }
 
 // A workerProc is one running worker.
@@ -51,7 +52,9 @@ type workerProc struct {
 }
 
 // NewEngine returns an engine whose workers run command.
-func NewEngine(command ...string) *Engine { return &Engine{Command: command} }
+func NewEngine(command ...string) *Engine {
+	return &Engine{Command: command, shownIDs: map[string]bool{}}
+}
 
 // start launches a worker.
 func (e *Engine) start() (*workerProc, error) {
@@ -178,7 +181,15 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 				if ev.Result {
 					out.Result(data, map[string]any{})
 				} else {
-					out.Display(data, map[string]any{}, ev.ID, ev.ID != "")
+					// The first display of an id creates it; later ones
+					// update it in place.
+					e.mu.Lock()
+					update := ev.ID != "" && e.shownIDs[ev.ID]
+					if ev.ID != "" {
+						e.shownIDs[ev.ID] = true
+					}
+					e.mu.Unlock()
+					out.Display(data, map[string]any{}, ev.ID, update)
 				}
 			case "done":
 				if ev.Error != nil {

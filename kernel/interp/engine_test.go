@@ -46,7 +46,11 @@ func (o *output) add(s string) {
 	o.mu.Unlock()
 }
 func (o *output) Stream(name, text string) { o.add(name + ": " + text) }
-func (o *output) Display(data, _ map[string]any, _ string, _ bool) {
+func (o *output) Display(data, _ map[string]any, id string, update bool) {
+	if update {
+		o.add("update " + id + ": " + data["text/plain"].(string))
+		return
+	}
 	o.add("display: " + data["text/plain"].(string))
 }
 func (o *output) Result(data, _ map[string]any) { o.add("result: " + data["text/plain"].(string)) }
@@ -140,5 +144,19 @@ func TestInterruptWithAChildProcess(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second): // a hang, not a speed check
 		t.Fatal("the interrupt did not return while a child process of the cell lived")
+	}
+}
+
+// The first display.Update of an id creates the output; later ones update
+// it, in later cells too.
+func TestUpdates(t *testing.T) {
+	e := newEngine(t)
+	items, err := execute(t, e, "display.Update(\"progress\", display.Bundle{\"text/plain\": \"1\"})\ndisplay.Update(\"progress\", display.Bundle{\"text/plain\": \"2\"})")
+	if err != nil || strings.Join(items, "|") != "display: 1|update progress: 2" {
+		t.Fatalf("outputs %q, %v", items, err)
+	}
+	items, err = execute(t, e, "display.Update(\"progress\", display.Bundle{\"text/plain\": \"3\"})")
+	if err != nil || strings.Join(items, "|") != "update progress: 3" {
+		t.Fatalf("outputs %q, %v", items, err)
 	}
 }
