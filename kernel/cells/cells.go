@@ -31,6 +31,7 @@ func Split(code string) []Unit {
 	start, depth := 0, 0
 	header := false                       // inside the clauses of a for, if, switch or select, before its {
 	var first token.Token = token.ILLEGAL // the first token of the current unit
+	var recent []token.Token              // the last tokens, for compositeLiteral
 	flush := func(end int) {
 		text := code[start:end]
 		if strings.TrimSpace(text) != "" {
@@ -50,7 +51,7 @@ func Split(code string) []Unit {
 		case token.FOR, token.IF, token.SWITCH, token.SELECT:
 			header = header || depth == 0
 		case token.LBRACE:
-			if depth == 0 {
+			if depth == 0 && !compositeLiteral(recent) {
 				header = false
 			}
 			depth++
@@ -71,9 +72,31 @@ func Split(code string) []Unit {
 		if first == token.ILLEGAL && tok != token.COMMENT {
 			first = tok
 		}
+		if tok != token.COMMENT {
+			recent = append(recent[max(len(recent)-7, 0):], tok)
+		}
 	}
 	flush(len(code))
 	return out
+}
+
+// compositeLiteral reports whether a { that follows the tokens recent
+// (the last few, oldest first) opens a composite literal of a slice, array
+// or map type (`map[string]int{`, `[]*pkg.T{`) rather than a block: in an
+// if, for or switch header such literals need no parentheses.
+func compositeLiteral(recent []token.Token) bool {
+	i := len(recent) - 1
+	if i < 0 || recent[i] != token.IDENT {
+		return false
+	}
+	i--
+	if i >= 1 && recent[i] == token.PERIOD && recent[i-1] == token.IDENT { // pkg.T
+		i -= 2
+	}
+	for i >= 0 && recent[i] == token.MUL {
+		i--
+	}
+	return i >= 0 && recent[i] == token.RBRACK
 }
 
 // isDeclaration reports whether a unit beginning with first is a
