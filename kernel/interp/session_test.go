@@ -100,6 +100,17 @@ func TestPanicIsTheCellsError(t *testing.T) {
 	}
 }
 
+// runLast runs cells separated by a "%%" line, and returns the last one's
+// error; the cells before it must succeed.
+func runLast(t *testing.T, s *Session, cells string) error {
+	t.Helper()
+	parts := strings.Split(cells, "\n%%\n")
+	for _, c := range parts[:len(parts)-1] {
+		run(t, s, c)
+	}
+	return s.Run(context.Background(), parts[len(parts)-1])
+}
+
 func results(t *testing.T, cells ...string) []string {
 	t.Helper()
 	s, out := newSession(t)
@@ -158,12 +169,7 @@ func TestRefusals(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, _ := newSession(t)
-			cell := c.cell
-			if before, after, ok := strings.Cut(cell, "\n%%\n"); ok { // an earlier cell first
-				run(t, s, before)
-				cell = after
-			}
-			err := s.Run(context.Background(), cell)
+			err := runLast(t, s, c.cell)
 			var ce *front.CellError
 			if !errors.As(err, &ce) || ce.Name != "Unsupported" || !strings.Contains(ce.Value, c.want) ||
 				!strings.Contains(ce.Value, "%%gonb") || !strings.HasPrefix(ce.Value, fmt.Sprintf("cell line %d:", c.line)) {
@@ -288,12 +294,7 @@ func TestTopLevel(t *testing.T) {
 		{"type T int\nfunc (t T) Get() int { return int(t) }\n%%\nfunc (t T) Get() int { return int(t) * 100 }", "a new definition of the method T.Get"},
 	} {
 		s, _ := newSession(t)
-		cell := c.cell
-		if before, after, ok := strings.Cut(cell, "\n%%\n"); ok {
-			run(t, s, before)
-			cell = after
-		}
-		err := s.Run(context.Background(), cell)
+		err := runLast(t, s, c.cell)
 		var ce *front.CellError
 		if !errors.As(err, &ce) || ce.Name != "Unsupported" || !strings.Contains(ce.Value, c.want) {
 			t.Errorf("%q: %#v", c.cell, err)
