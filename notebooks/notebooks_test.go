@@ -9,7 +9,6 @@ package notebooks
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -144,7 +143,7 @@ func TestNotebooksAreWellFormed(t *testing.T) {
 // the instant engine's outputs, and the notebooks in a browser.
 func TestNotebooks(t *testing.T) {
 	jupytertest.Require(t, "nbclient", "nbformat", "nbconvert")
-	env, _ := jupytertest.Install(t)
+	env := jupytertest.Install(t)
 	paths := notebookPaths(t)
 	var out string
 	for _, kernel := range []string{install.Name, install.CompiledName} {
@@ -250,5 +249,3 @@ type number struct {
 	code  string
 	shows []string
 }
-
-func (n number) String() string { return fmt.Sprintf("%q -> %q", n.code, n.shows) }

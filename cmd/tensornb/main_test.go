@@ -16,17 +16,8 @@ import (
 // real Jupyter clients: the jupyter_kernel_test suite and nbclient (see
 // internal/jupytertest).
 
-const jupyterPython = jupytertest.Python
-
-func requireJupyter(t *testing.T, modules ...string) { jupytertest.Require(t, modules...) }
-
-func installed(t *testing.T) []string {
-	env, _ := jupytertest.Install(t)
-	return env
-}
-
 func TestInstallWritesTheKernelspec(t *testing.T) {
-	env := installed(t)
+	env := jupytertest.Install(t)
 	var root string
 	for _, kv := range env {
 		if p, ok := strings.CutPrefix(kv, "JUPYTER_PATH="); ok {
@@ -55,8 +46,8 @@ func TestInstallWritesTheKernelspec(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	requireJupyter(t, "jupyter_client")
-	list := exec.Command(jupyterPython, "-m", "jupyter_client.kernelspecapp", "list")
+	jupytertest.Require(t, "jupyter_client")
+	list := exec.Command(jupytertest.Python, "-m", "jupyter_client.kernelspecapp", "list")
 	list.Env = env
 	out, err := list.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "tensornb") {
@@ -68,15 +59,15 @@ func TestInstallWritesTheKernelspec(t *testing.T) {
 // additions (kernel/testdata/test_conformance.py) against both installed
 // kernelspecs: the instant engine and GoNB.
 func TestConformance(t *testing.T) {
-	requireJupyter(t, "jupyter_kernel_test", "pytest")
-	env := installed(t)
+	jupytertest.Require(t, "jupyter_kernel_test", "pytest")
+	env := jupytertest.Install(t)
 	suite, err := filepath.Abs(filepath.Join("..", "..", "kernel", "testdata", "test_conformance.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, kernel := range []string{install.Name, install.CompiledName} {
 		t.Run(kernel, func(t *testing.T) {
-			cmd := exec.Command(jupyterPython, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite)
+			cmd := exec.Command(jupytertest.Python, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite)
 			cmd.Env = append(env, "TENSORNB_KERNEL="+kernel)
 			cmd.Dir = t.TempDir()
 			out, err := cmd.CombinedOutput()
@@ -91,8 +82,8 @@ func TestConformance(t *testing.T) {
 // TestNotebookRuns executes a small notebook with nbclient and checks its
 // outputs.
 func TestNotebookRuns(t *testing.T) {
-	requireJupyter(t, "nbclient", "nbformat")
-	env := installed(t)
+	jupytertest.Require(t, "nbclient", "nbformat")
+	env := jupytertest.Install(t)
 	cells := []string{
 		"import (\n\t\"github.com/tensornb/tensornb/display\"\n\t\"github.com/tensornb/tensornb/tensor\"\n)\nvar x = tensor.Float32.Arange(24).View(2, 3, 4)",
 		"x.Transpose(1, 2).Strides()",
@@ -119,7 +110,7 @@ func TestNotebookRuns(t *testing.T) {
 nb = nbformat.read(sys.argv[1], as_version=4)
 nbclient.NotebookClient(nb, timeout=300, kernel_name="tensornb").execute()
 nbformat.write(nb, sys.argv[2])`
-	cmd := exec.Command(jupyterPython, "-c", script, in, outPath)
+	cmd := exec.Command(jupytertest.Python, "-c", script, in, outPath)
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("nbclient: %v\n%s", err, out)

@@ -37,10 +37,9 @@ func Require(t *testing.T, modules ...string) {
 }
 
 // Install builds the tensornb command, installs the kernel into a scratch
-// prefix and returns the environment that points Jupyter at it, and the
-// prefix. The pinned tools come from the test cache that kernel/gonb's
+// prefix and returns the environment that points Jupyter at it. The pinned tools come from the test cache that kernel/gonb's
 // tests fill, so that they are built once.
-func Install(t *testing.T) (env []string, prefix string) {
+func Install(t *testing.T) []string {
 	t.Helper()
 	cache, err := os.UserCacheDir()
 	if err != nil {
@@ -50,7 +49,7 @@ func Install(t *testing.T) (env []string, prefix string) {
 	if err := tools.BuildAll(toolsCache, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	prefix = t.TempDir()
+	prefix := t.TempDir()
 	layout := install.PrefixLayout(prefix)
 	if err := os.MkdirAll(layout.Bin(), 0o755); err != nil {
 		t.Fatal(err)
@@ -72,7 +71,7 @@ func Install(t *testing.T) (env []string, prefix string) {
 	if out, err := exec.Command(binary, "install", "-prefix", prefix).CombinedOutput(); err != nil {
 		t.Fatalf("tensornb install: %v\n%s", err, out)
 	}
-	return append(os.Environ(), "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter")), prefix
+	return append(os.Environ(), "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter"))
 }
 
 // Text joins a notebook's multi-line field (a cell's source, a stream's
