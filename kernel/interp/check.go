@@ -355,7 +355,7 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 	}
 	for _, te := range typeErrs {
 		if name, ok := strings.CutPrefix(te.Msg, "undefined: "); ok {
-			if p := packageNamed(name, c.has); p != "" && !auto[p] {
+			if p := packageNamed(name); p != "" && !auto[p] {
 				*missing = append(*missing, p)
 			}
 		}
@@ -911,10 +911,10 @@ func declaredNames(text string) []string {
 
 // packageNamed returns the import path of the one package yaegi has under
 // name, or "" if it has none or several (rand: math/rand or crypto/rand).
-func packageNamed(name string, has func(string) bool) string {
+func packageNamed(name string) string {
 	found := ""
-	for _, p := range knownPackages() {
-		if p[strings.LastIndex(p, "/")+1:] == name && has(p) {
+	for p := range compiledIn() {
+		if p[strings.LastIndex(p, "/")+1:] == name {
 			if found != "" {
 				return ""
 			}

@@ -36,8 +36,6 @@ type Session struct {
 	check      *checker
 	statements int       // statements run so far, to name their functions
 	stderr     io.Writer // where notes for the person go
-	// declared is set once a definition step has declared its variables.
-	declared bool
 }
 
 // NewSession returns a session with the standard library, tensor and
@@ -65,40 +63,28 @@ func NewSession(dir string, stderr io.Writer) (*Session, error) {
 
 // hasPackage reports whether yaegi has the package at path compiled in.
 func hasPackage(path string) bool {
-	for _, p := range knownPackages() {
-		if p == path {
-			return true
-		}
-	}
-	return false
+	_, ok := compiledIn()[path]
+	return ok
 }
 
 // hasSymbol reports whether yaegi has name in the package at path.
 func hasSymbol(path, name string) bool {
-	for _, table := range []interp.Exports{stdlib.Symbols, symbols.Symbols} {
-		for key, syms := range table {
-			if i := strings.LastIndex(key, "/"); i > 0 && key[:i] == path {
-				_, ok := syms[name]
-				return ok
-			}
-		}
-	}
-	return false
+	_, ok := compiledIn()[path][name]
+	return ok
 }
 
-// knownPackages lists the import paths yaegi has compiled in: the keys of
-// its symbol tables, "path/name", less the name.
-var knownPackages = sync.OnceValue(func() []string {
-	var paths []string
+// compiledIn indexes yaegi's symbol tables, keyed "path/name", by import
+// path.
+var compiledIn = sync.OnceValue(func() map[string]map[string]reflect.Value {
+	index := map[string]map[string]reflect.Value{}
 	for _, table := range []interp.Exports{stdlib.Symbols, symbols.Symbols} {
-		for key := range table {
+		for key, syms := range table {
 			if i := strings.LastIndex(key, "/"); i > 0 {
-				paths = append(paths, key[:i])
+				index[key[:i]] = syms
 			}
 		}
 	}
-	sort.Strings(paths)
-	return paths
+	return index
 })
 
 // Run type-checks a cell against the session, then interprets it: its
@@ -116,10 +102,10 @@ func (s *Session) Run(ctx context.Context, code string) error {
 		return checkError(err)
 	}
 	for _, st := range steps {
-		err := s.run(ctx, st)
-		if st.texts != nil && (err == nil || s.declared) {
-			// The variables exist in the interpreter, with their types,
-			// even if assigning their values failed.
+		declared, err := s.run(ctx, st)
+		if err == nil || declared {
+			// A definition's variables exist in the interpreter, with
+			// their types, even if assigning their values failed.
 			s.check.commit(st)
 		}
 		if code, ok := exitCode(err); ok {
@@ -131,9 +117,6 @@ func (s *Session) Run(ctx context.Context, code string) error {
 		}
 		if err != nil {
 			return runError(err, st)
-		}
-		if st.texts == nil {
-			s.check.commit(st)
 		}
 	}
 	return nil
@@ -155,8 +138,9 @@ func exitCode(err error) (int, bool) {
 
 var osExit = regexp.MustCompile(`^os\.Exit\((-?\d+)\)$`)
 
-// run interprets one step.
-func (s *Session) run(ctx context.Context, st step) error {
+// run interprets one step. declared reports whether a definition
+// declared its variables, even if it then failed.
+func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 	for _, imports := range []map[string]string{st.imports, st.typeImports} {
 		paths := make([]string, 0, len(imports))
 		for p := range imports {
@@ -165,13 +149,13 @@ func (s *Session) run(ctx context.Context, st step) error {
 		sort.Strings(paths)
 		for _, p := range paths {
 			if _, err := s.eval(ctx, "import "+imports[p]+" "+strconv.Quote(p)); err != nil {
-				return err
+				return false, err
 			}
 		}
 	}
 	switch st.kind {
 	case importStep:
-		return nil
+		return false, nil
 	case resultStep:
 		value := "(" + st.text + ")"
 		if st.interpreted {
@@ -180,11 +164,11 @@ func (s *Session) run(ctx context.Context, st step) error {
 			value = `tensornbDisplay.Bundle{"text/plain": tensornbFmt.Sprint` + value + `}`
 		}
 		if _, err := s.eval(ctx, resultVar+" = "+value); err != nil {
-			return err
+			return false, err
 		}
 		v, err := s.eval(ctx, resultVar)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if v.IsValid() && v.Kind() == reflect.Interface {
 			v = v.Elem()
@@ -193,17 +177,16 @@ func (s *Session) run(ctx context.Context, st step) error {
 			display.Result(v.Interface())
 		}
 		_, err = s.eval(ctx, resultVar+" = nil")
-		return err
+		return false, err
 	}
 	if st.texts != nil {
-		s.declared = false
 		for _, text := range st.texts {
 			if _, err := s.eval(ctx, text); err != nil {
-				return err
+				return declared, err
 			}
-			s.declared = s.declared || strings.HasPrefix(text, "var ")
+			declared = declared || strings.HasPrefix(text, "var ")
 		}
-		return nil
+		return declared, nil
 	}
 	if st.kind == stmtStep {
 		// A statement runs as the body of a function of its own, declared
@@ -214,13 +197,13 @@ func (s *Session) run(ctx context.Context, st step) error {
 		s.statements++
 		name := fmt.Sprintf("tensornbStatement%d", s.statements)
 		if _, err := s.eval(ctx, "func "+name+"() {\n"+st.text+"\n}"); err != nil {
-			return err
+			return false, err
 		}
-		_, err := s.eval(ctx, name+"()")
-		return err
+		_, err = s.eval(ctx, name+"()")
+		return false, err
 	}
-	_, err := s.eval(ctx, st.text)
-	return err
+	_, err = s.eval(ctx, st.text)
+	return false, err
 }
 
 // eval runs src, turning a panic inside yaegi into an error.
