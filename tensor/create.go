@@ -41,7 +41,7 @@ func New(data any, shape ...int) *Tensor {
 }
 
 func newFrom[T any](dt DType, data []T, shape []int) *Tensor {
-	if shape == nil {
+	if len(shape) == 0 { // nil from a Go call, empty from the interpreter's
 		shape = []int{len(data)}
 	}
 	checkShape("tensor", shape)

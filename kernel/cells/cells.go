@@ -11,13 +11,25 @@ import (
 )
 
 // A Unit is one top-level piece of a cell: a declaration or a statement,
-// with the comments before it.
+// with the comments before it and the comment that ends its last line.
 type Unit struct {
 	Text        string
 	Line        int // the cell line it starts on, from 1
 	Offset      int // the byte it starts at in the cell; -1 for added text
 	Declaration bool
+	// CodeStart and CodeEnd are where the code lies in Text: from its
+	// first token to the end of its last, without the comments around it
+	// or a semicolon written after it.
+	CodeStart, CodeEnd int
 }
+
+// Code returns the unit's code without the comments around it:
+// "y.Strides()" for "// strides\ny.Strides()  // (12, 1, 4)".
+func (u Unit) Code() string { return u.Text[u.CodeStart:u.CodeEnd] }
+
+// CodeLine returns the cell line the unit's code starts on, after the
+// comment lines before it.
+func (u Unit) CodeLine() int { return u.Line + strings.Count(u.Text[:u.CodeStart], "\n") }
 
 // Split splits a cell into its top-level pieces: the source between the
 // semicolons (written or automatic) that fall outside all brackets.
@@ -32,14 +44,28 @@ func Split(code string) []Unit {
 	header := false                       // inside the clauses of a for, if, switch or select, before its {
 	var first token.Token = token.ILLEGAL // the first token of the current unit
 	var recent []token.Token              // the last tokens, for compositeLiteral
+	codeStart, codeEnd := -1, -1          // cell offsets of the current unit's code
 	flush := func(end int) {
 		text := code[start:end]
 		if strings.TrimSpace(text) != "" {
 			trimmed := strings.TrimLeft(text, "\n")
-			line := fset.Position(file.Pos(start + len(text) - len(trimmed))).Line
-			out = append(out, Unit{Text: strings.TrimRight(trimmed, "\n"), Line: line, Offset: start + len(text) - len(trimmed), Declaration: isDeclaration(first, text)})
+			offset := start + len(text) - len(trimmed)
+			line := fset.Position(file.Pos(offset)).Line
+			u := Unit{Text: strings.TrimRight(trimmed, "\n"), Line: line, Offset: offset, Declaration: isDeclaration(first, text)}
+			switch {
+			case codeStart >= 0:
+				u.CodeStart, u.CodeEnd = codeStart-offset, codeEnd-offset
+				out = append(out, u)
+			case len(out) > 0:
+				// Comments after the last piece of code belong to it.
+				prev := &out[len(out)-1]
+				prev.Text = strings.TrimRight(code[prev.Offset:end], "\n")
+			default: // a cell of comments only
+				u.CodeStart, u.CodeEnd = len(u.Text), len(u.Text)
+				out = append(out, u)
+			}
 		}
-		start, first = end, token.ILLEGAL
+		start, first, codeStart, codeEnd = end, token.ILLEGAL, -1, -1
 	}
 	for {
 		pos, tok, lit := s.Scan()
@@ -72,12 +98,27 @@ func Split(code string) []Unit {
 		if first == token.ILLEGAL && tok != token.COMMENT {
 			first = tok
 		}
+		if tok != token.COMMENT && tok != token.SEMICOLON {
+			if codeStart < 0 {
+				codeStart = off
+			}
+			codeEnd = off + tokenLen(tok, lit)
+		}
 		if tok != token.COMMENT {
 			recent = append(recent[max(len(recent)-7, 0):], tok)
 		}
 	}
 	flush(len(code))
 	return out
+}
+
+// tokenLen is the length in the source of a token the scanner returned
+// with literal text lit.
+func tokenLen(tok token.Token, lit string) int {
+	if lit != "" {
+		return len(lit)
+	}
+	return len(tok.String())
 }
 
 // compositeLiteral reports whether a { that follows the tokens recent

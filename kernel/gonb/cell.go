@@ -3,6 +3,7 @@ package gonb
 import (
 	"go/ast"
 	"go/parser"
+	"go/token"
 	"strings"
 	"unicode/utf8"
 
@@ -110,12 +111,13 @@ func arrange(code string, showResult bool) arranged {
 	}
 	var out arranged
 	if last := &stmts[len(stmts)-1]; showResult {
-		if expr, err := parser.ParseExpr(last.Text); err == nil {
-			out.result, out.resultLine = true, last.Line
+		if expr, err := parser.ParseExpr(last.Code()); err == nil {
+			out.result, out.resultLine = true, last.CodeLine()
 			if call, ok := expr.(*ast.CallExpr); ok {
-				out.callee = last.Text[call.Fun.Pos()-1 : call.Fun.End()-1]
+				out.callee = last.Code()[call.Fun.Pos()-1 : call.Fun.End()-1]
 			}
-			last.Text = resultImport + ".Result(" + last.Text + ")"
+			// The comments around the expression stay outside the call.
+			last.Text = last.Text[:last.CodeStart] + resultImport + ".Result(" + last.Code() + ")" + last.Text[last.CodeEnd:]
 			last.Offset = -1 // rewritten: no longer the cell's text
 			decls = append([]cells.Unit{{Text: "import " + resultImport + ` "github.com/tensornb/tensornb/display"`, Offset: -1}}, decls...)
 		}
@@ -140,9 +142,34 @@ func arrange(code string, showResult bool) arranged {
 	add("%%", 0, -1)
 	for _, u := range stmts {
 		add(u.Text, u.Line, u.Offset)
+		// A variable the cell defines and does not use is kept, as a
+		// notebook user expects, not refused as "declared and not used".
+		if names := defined(u.Code()); len(names) > 0 {
+			add(strings.Repeat("_, ", len(names)-1)+"_ = "+strings.Join(names, ", "), 0, -1)
+		}
 	}
 	out.code = b.String()
 	return out
+}
+
+// defined lists the variables a statement defines with := at the top
+// level of the cell.
+func defined(stmt string) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\nfunc _() {\n"+stmt+"\n}", parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) != 1 {
+		return nil
+	}
+	var names []string
+	for _, st := range f.Decls[0].(*ast.FuncDecl).Body.List {
+		if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, e := range as.Lhs {
+				if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+					names = append(names, id.Name)
+				}
+			}
+		}
+	}
+	return names
 }
 
 func identity(code string) arranged {

@@ -10,11 +10,11 @@ func TestArrange(t *testing.T) {
 		name, code, want string
 		lines            []int
 	}{
-		{"statements only", "x := 1\nfmt.Println(x)", "%%\nx := 1\nfmt.Println(x)\n", []int{0, 1, 2}},
+		{"statements only", "x := 1\nfmt.Println(x)", "%%\nx := 1\n_ = x\nfmt.Println(x)\n", []int{0, 1, 0, 2}},
 		{"declarations only", "import \"fmt\"\nfunc f() {}", "import \"fmt\"\nfunc f() {}", []int{1, 2}},
 		{"mixed", "import \"fmt\"\nx := 2\nfunc double(v int) int {\n\treturn 2 * v\n}\nfmt.Println(double(x))",
-			"import \"fmt\"\nfunc double(v int) int {\n\treturn 2 * v\n}\n%%\nx := 2\nfmt.Println(double(x))\n",
-			[]int{1, 3, 4, 5, 0, 2, 6}},
+			"import \"fmt\"\nfunc double(v int) int {\n\treturn 2 * v\n}\n%%\nx := 2\n_ = x\nfmt.Println(double(x))\n",
+			[]int{1, 3, 4, 5, 0, 2, 0, 6}},
 		{"var and type are declarations", "type T struct{ a int }\nvar v = T{1}\nfmt.Println(v)",
 			"type T struct{ a int }\nvar v = T{1}\n%%\nfmt.Println(v)\n", []int{1, 2, 0, 3}},
 		{"a func literal is a statement", "func() { fmt.Println(1) }()", "%%\nfunc() { fmt.Println(1) }()\n", []int{0, 1}},
@@ -24,7 +24,9 @@ func TestArrange(t *testing.T) {
 		{"gonb syntax passes through", "%%\nx := 1", "%%\nx := 1", []int{1, 2}},
 		{"gonb command passes through", "!ls\n%help", "!ls\n%help", []int{1, 2}},
 		{"blank lines and comments", "\n// a note\nx := 1\n\n// another\nimport \"os\"\n",
-			"// another\nimport \"os\"\n%%\n// a note\nx := 1\n", []int{5, 6, 0, 2, 3}},
+			"// another\nimport \"os\"\n%%\n// a note\nx := 1\n_ = x\n", []int{5, 6, 0, 2, 3, 0}},
+		{"variables defined and not used are kept", "a, b := 1, 2\nfor i := 0; i < 1; i++ {\n\tc := i\n\t_ = c\n}\n_, d := 3, 4",
+			"%%\na, b := 1, 2\n_, _ = a, b\nfor i := 0; i < 1; i++ {\n\tc := i\n\t_ = c\n}\n_, d := 3, 4\n_ = d\n", []int{0, 1, 0, 2, 3, 4, 5, 6, 0}},
 	} {
 		got := arrange(c.code, false)
 		if got.code != c.want || !slices.Equal(got.lines, c.lines) {
@@ -35,13 +37,20 @@ func TestArrange(t *testing.T) {
 
 func TestArrangeShowsTheLastExpression(t *testing.T) {
 	got := arrange("x := 2\nx * 3", true)
-	want := "import tensornbdisplay \"github.com/tensornb/tensornb/display\"\n%%\nx := 2\ntensornbdisplay.Result(x * 3)\n"
-	if got.code != want || !got.result || got.resultLine != 2 || got.callee != "" || !slices.Equal(got.lines, []int{0, 0, 1, 2}) {
+	want := "import tensornbdisplay \"github.com/tensornb/tensornb/display\"\n%%\nx := 2\n_ = x\ntensornbdisplay.Result(x * 3)\n"
+	if got.code != want || !got.result || got.resultLine != 2 || got.callee != "" || !slices.Equal(got.lines, []int{0, 0, 1, 0, 2}) {
 		t.Fatalf("got %q %+v", got.code, got)
 	}
 	got = arrange("x.Strides()", true)
 	if !got.result || got.callee != "x.Strides" {
 		t.Fatalf("call: %+v", got)
+	}
+	// Comments around the last expression stay outside the call, and the
+	// result's line is the expression's, not the comment's before it.
+	got = arrange("// strides\n// of y\ny.Strides()   // (12, 1, 4)\n// done", true)
+	want = "import tensornbdisplay \"github.com/tensornb/tensornb/display\"\n%%\n// strides\n// of y\ntensornbdisplay.Result(y.Strides())   // (12, 1, 4)\n// done\n"
+	if got.code != want || got.resultLine != 3 || got.callee != "y.Strides" {
+		t.Fatalf("comments around the result: %q %+v", got.code, got)
 	}
 	for _, code := range []string{"x := 1", "x++", "for {}", "import \"fmt\""} {
 		if got := arrange(code, true); got.result {

@@ -69,6 +69,7 @@ type stepKind int
 const (
 	importStep stepKind = iota
 	declStep
+	varStep // declares a var declaration's variables by type, without values
 	stmtStep
 	resultStep // the cell's last expression, which has a value
 )
@@ -331,7 +332,7 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 	// The position of the cell's last expression statement, if it ends
 	// with one.
 	var lastExpr token.Pos
-	if n := len(body.Body.List); n > 0 && !units[len(units)-1].Declaration {
+	if n := len(body.Body.List); n > 0 {
 		if es, ok := body.Body.List[n-1].(*ast.ExprStmt); ok {
 			lastExpr = es.X.Pos()
 		}
@@ -466,7 +467,7 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 					imports[path] = cellImports[path]
 				}
 			}
-			steps = append(steps, step{kind: importStep, line: u.Line, imports: imports})
+			steps = append(steps, step{kind: importStep, line: u.CodeLine(), imports: imports})
 			continue
 		}
 		var sp span
@@ -476,26 +477,72 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 			}
 		}
 		text := r.apply(src, sp.offset, sp.offset+len(u.Text))
-		st := step{kind: stmtStep, text: text, line: u.Line}
+		st := step{kind: stmtStep, text: text, line: u.CodeLine()}
 		if u.Declaration {
 			st.kind = declStep
 			st.decls = c.declsOf(file, info, sp, src)
 			st.texts, st.typeImports = c.definitions(file, body, info, sp, r, cellImports)
+			if st.texts != nil {
+				steps = append(steps, splitVar(st)...)
+				continue
+			}
 		} else {
 			st.decls = c.varsOf(body, info, sp)
 			st.texts, st.typeImports = c.definitions(file, body, info, sp, r, cellImports)
-			if u.Offset == units[len(units)-1].Offset && hasValue(body, info, sp, c.fset) {
+			if u.Offset == lastStatement(units).Offset && hasValue(body, info, sp, c.fset) {
 				st.kind = resultStep
+				// The expression alone: a comment after it would swallow
+				// the parenthesis that wraps it.
+				st.text = r.apply(src, sp.offset+u.CodeStart, sp.offset+u.CodeEnd)
 				st.interpreted = involvesMain(resultType(body, info, sp, c.fset), pkg)
 			}
 		}
 		steps = append(steps, st)
 	}
-	// Go lets a cell use a type or function it declares further down, as
-	// a program may: imports run first, then types and constants, then
-	// functions, then variables and statements in the order written.
+	// Go lets a cell use a type, variable or function it declares further
+	// down, as a program may: imports run first, then types and constants,
+	// then the variables (declared with their types, not yet given their
+	// values), then functions, then the values of variables and the
+	// statements, in the order written.
 	sort.SliceStable(steps, func(i, j int) bool { return steps[i].rank() < steps[j].rank() })
 	return steps, nil
+}
+
+// lastStatement returns the cell's last unit that is not a declaration:
+// if it is an expression, its value is the cell's result, even when
+// declarations follow it.
+func lastStatement(units []cells.Unit) cells.Unit {
+	for i := len(units) - 1; i >= 0; i-- {
+		if !units[i].Declaration {
+			return units[i]
+		}
+	}
+	return cells.Unit{Offset: -1}
+}
+
+// splitVar splits the step of a var declaration into a varStep that
+// declares its variables by type, which runs before the cell's functions
+// (they may use the variables), and a declStep that gives them their
+// values, in the cell's order (the values may call the functions).
+func splitVar(st step) []step {
+	declare, assign := st, st
+	declare.kind, declare.texts = varStep, nil
+	assign.texts, assign.decls, assign.typeImports = nil, nil, nil
+	for _, t := range st.texts {
+		if strings.HasPrefix(t, "var ") {
+			declare.texts = append(declare.texts, t)
+		} else {
+			assign.texts = append(assign.texts, t)
+		}
+	}
+	switch {
+	case declare.texts == nil: // x := e, for a type no cell can write
+		assign.decls, assign.typeImports = st.decls, st.typeImports
+		return []step{assign}
+	case assign.texts == nil:
+		return []step{declare}
+	}
+	return []step{declare, assign}
 }
 
 // rank orders steps for running; see the end of checkCell.
@@ -505,10 +552,12 @@ func (s step) rank() int {
 		return 0
 	case s.kind == declStep && s.texts == nil && !strings.HasPrefix(strings.TrimSpace(stripComments(s.text)), "func"):
 		return 1
-	case s.kind == declStep && s.texts == nil:
+	case s.kind == varStep:
 		return 2
+	case s.kind == declStep && s.texts == nil:
+		return 3
 	}
-	return 3
+	return 4
 }
 
 // commit records what a step that ran declared, for the cells after it.

@@ -318,3 +318,28 @@ func TestTopLevel(t *testing.T) {
 		t.Fatalf("results %q", out.results)
 	}
 }
+
+// Cells as students write them, in the articles' REPL style: a comment
+// after the last expression, comments before it, declarations used before
+// they are written, calls without a shape.
+func TestCellsAsStudentsWriteThem(t *testing.T) {
+	s, out := newSession(t)
+	run(t, s, "import \"github.com/tensornb/tensornb/tensor\"\nx := tensor.Float32.Arange(24).View(2, 3, 4)\ny := x.Transpose(1, 2)\ny.Strides()   // (12, 1, 4)")
+	run(t, s, "// the strides again\n\ny.Strides(); // (12, 1, 4)\n// that was it")
+	run(t, s, "tensor.New([]float32{1, 2, 3, 4, 5, 6, 7, 8}).Shape()")
+	run(t, s, "inc()\ninc()\nn\nvar n int\nfunc inc() { n++ }")
+	run(t, s, "var m = twice(n)\nfunc twice(v int) int { return 2 * v }\nm")
+	if got := strings.Join(out.results, "|"); got != "(12, 1, 4)|(12, 1, 4)|(8,)|2|4" {
+		t.Fatalf("results %q", got)
+	}
+}
+
+// An error names the line of the statement that failed, not the comment
+// before it.
+func TestErrorsNameTheCodeLine(t *testing.T) {
+	s, _ := newSession(t)
+	err := s.Run(context.Background(), "// a comment\n// another\npanic(\"boom\")")
+	if err == nil || !strings.Contains(strings.Join(err.(*front.CellError).Traceback, "\n"), "cell line 3: panic(\"boom\")") {
+		t.Fatalf("got %v", err)
+	}
+}
