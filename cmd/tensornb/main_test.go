@@ -60,8 +60,22 @@ func TestInstallWritesTheKernelspec(t *testing.T) {
 // kernelspecs: the instant engine and GoNB.
 func TestConformance(t *testing.T) {
 	jupytertest.Require(t, "jupyter_kernel_test", "pytest")
+	runSuite(t, "test_conformance.py")
+}
+
+// TestCellsAsStudentsWriteThem runs kernel/testdata/test_cells.py against
+// both installed kernelspecs: a table of cells as people who know PyTorch
+// write them, and the README's first example, read from README.md.
+func TestCellsAsStudentsWriteThem(t *testing.T) {
+	jupytertest.Require(t, "jupyter_client", "pytest")
+	runSuite(t, "test_cells.py")
+}
+
+// runSuite runs a pytest file of kernel/testdata against each installed
+// kernelspec.
+func runSuite(t *testing.T, file string) {
 	env := jupytertest.Install(t)
-	suite, err := filepath.Abs(filepath.Join("..", "..", "kernel", "testdata", "test_conformance.py"))
+	suite, err := filepath.Abs(filepath.Join("..", "..", "kernel", "testdata", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +87,7 @@ func TestConformance(t *testing.T) {
 			out, err := cmd.CombinedOutput()
 			t.Logf("%s", out)
 			if err != nil {
-				t.Fatalf("the conformance suite failed for %s: %v", kernel, err)
+				t.Fatalf("%s failed for %s: %v", file, kernel, err)
 			}
 		})
 	}

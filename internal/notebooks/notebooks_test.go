@@ -1,5 +1,6 @@
-// Package notebooks holds the articles as executable notebooks, and the
-// test that runs them: every notebook is executed with nbclient on the
+// Package notebooks tests the articles' executable notebooks, which live
+// in the repository's notebooks/ folder with nothing else beside them, as
+// a student sees it in Jupyter's file list: every notebook is executed with nbclient on the
 // installed tensornb kernel and compared with its stored outputs
 // (testdata/execute.py), the articles' numbers are looked up in the fresh
 // outputs, and each notebook is exported with nbconvert and opened in
@@ -91,11 +92,16 @@ var articles = map[string]string{
 	"04-one-dimensional.ipynb":           "A tensor is one-dimensional",
 }
 
+// notebooksDir holds the notebooks; this package holds only their tests, so that
+// a student sees nothing but notebooks in that folder.
+var notebooksDir = filepath.Join("..", "..", "notebooks")
+
+// notebookPaths returns the notebooks' paths.
 func notebookPaths(t *testing.T) []string {
 	t.Helper()
-	paths, err := filepath.Glob("*.ipynb")
+	paths, err := filepath.Glob(filepath.Join(notebooksDir, "*.ipynb"))
 	if err != nil || len(paths) == 0 {
-		t.Fatalf("no notebooks here: %v", err)
+		t.Fatalf("no notebooks in %s: %v", notebooksDir, err)
 	}
 	return paths
 }
@@ -116,16 +122,16 @@ func TestNotebooksAreWellFormed(t *testing.T) {
 				prose.WriteString(jupytertest.Text(c.Source))
 			}
 		}
-		if title, ok := articles[path]; ok && !strings.Contains(prose.String(), title) {
+		if title, ok := articles[filepath.Base(path)]; ok && !strings.Contains(prose.String(), title) {
 			t.Errorf("%s does not cite its article %q by title", path, title)
 		}
 	}
 	for path := range articles {
-		if _, err := os.Stat(path); err != nil {
+		if _, err := os.Stat(filepath.Join(notebooksDir, path)); err != nil {
 			t.Errorf("the notebook for %q is missing: %v", articles[path], err)
 		}
 	}
-	tour := readNotebook(t, "00-tour.ipynb")
+	tour := readNotebook(t, filepath.Join(notebooksDir, "00-tour.ipynb"))
 	var links strings.Builder
 	for _, c := range tour.Cells {
 		links.WriteString(jupytertest.Text(c.Source))
@@ -187,7 +193,7 @@ func checkInBrowser(t *testing.T, env []string, executed string, paths []string)
 	html := t.TempDir()
 	args := []string{"-m", "nbconvert", "--to", "html", "--output-dir", html}
 	for _, p := range paths {
-		args = append(args, filepath.Join(executed, p))
+		args = append(args, filepath.Join(executed, filepath.Base(p)))
 	}
 	convert := exec.Command(jupytertest.Python, args...)
 	convert.Env = env
@@ -195,7 +201,7 @@ func checkInBrowser(t *testing.T, env []string, executed string, paths []string)
 		t.Fatalf("nbconvert: %v\n%s", err, out)
 	}
 	for _, p := range paths {
-		name := strings.TrimSuffix(p, ".ipynb")
+		name := strings.TrimSuffix(filepath.Base(p), ".ipynb")
 		t.Run(name, func(t *testing.T) {
 			page := filepath.Join(html, name+".html")
 			data, err := os.ReadFile(page)
