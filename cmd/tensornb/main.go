@@ -101,7 +101,7 @@ func installCmd(args []string) error {
 	if err := install.Install(l, os.Stderr); err != nil {
 		return fmt.Errorf("install failed: %w", err)
 	}
-	fmt.Fprintf(os.Stderr, "installed %q: `jupyter kernelspec list` shows it as %s\n", install.DisplayName, install.Name)
+	fmt.Fprint(os.Stderr, installedMessage(l))
 	return nil
 }
 

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tensornb/tensornb/internal/jupytertest"
+	"github.com/tensornb/tensornb/kernel/install"
+)
+
+// The command the install message gives works on this machine: run as
+// printed, it lists the kernelspecs (Debian's jupyter has no kernelspec
+// subcommand, so the message must not name it there).
+func TestInstalledMessageGivesAWorkingCommand(t *testing.T) {
+	jupytertest.Require(t, "jupyter_client")
+	env := jupytertest.Install(t)
+	var jupyterPath string
+	for _, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "JUPYTER_PATH="); ok {
+			jupyterPath = p
+		}
+	}
+	t.Setenv("JUPYTER_PATH", "") // as on a machine where nothing points Jupyter at the prefix
+	msg := installedMessage(install.PrefixLayout(filepath.Dir(filepath.Dir(jupyterPath))))
+	m := regexp.MustCompile("`([^`]+)`").FindStringSubmatch(msg)
+	if m == nil {
+		t.Fatalf("no command in %q", msg)
+	}
+	if !strings.Contains(m[1], "JUPYTER_PATH="+jupyterPath) {
+		t.Errorf("the message does not say to point JUPYTER_PATH at the prefix: %q", msg)
+	}
+	out, err := exec.Command("sh", "-c", m[1]).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), install.Name) || !strings.Contains(string(out), install.CompiledName) {
+		t.Fatalf("%s: %v\n%s", m[1], err, out)
+	}
+}
