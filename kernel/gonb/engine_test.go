@@ -257,6 +257,13 @@ func TestTensorErrorsArePyTorchs(t *testing.T) {
 	if ce.Name != "IndexError" || strings.Join(ce.Traceback, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("tensor error in a function: %q %q %q", ce.Name, ce.Value, ce.Traceback)
 	}
+	// Indexing a tensor as in Python gets the Go calls that do it.
+	_, err = run(t, e, "x := tensor.Arange(3)\nfmt.Println(x[0])")
+	ce = cellError(t, err)
+	want = []string{"CompileError: the cell does not compile", "cell line 2: cannot index x (variable of type *tensor.Tensor)", "    fmt.Println(x[0])", `hint: a tensor is indexed with x.Index("0") or x.Select(0, 0)`}
+	if strings.Join(ce.Traceback, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("x[0]: %q %q %q", ce.Name, ce.Value, ce.Traceback)
+	}
 	_, err = run(t, e, "var s []int\n_ = s[3]")
 	ce = cellError(t, err)
 	trace := strings.Join(ce.Traceback, "\n")

@@ -349,7 +349,12 @@ func (t *translator) compileError(evalue string, traceback []string) *front.Cell
 			messages = append(messages, msg)
 			continue
 		}
-		messages = append(messages, fmt.Sprintf("cell line %d: %s\n    %s", line, msg, strings.TrimSpace(r.sourceLine(line))))
+		src := strings.TrimSpace(r.sourceLine(line))
+		text := fmt.Sprintf("cell line %d: %s\n    %s", line, msg, src)
+		if h := explain.IndexHint(msg, src); h != "" {
+			text += "\n" + h
+		}
+		messages = append(messages, text)
 	}
 	if len(messages) == 0 { // an error outside the cell, such as a module problem
 		var lines []string
