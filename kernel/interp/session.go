@@ -106,6 +106,18 @@ func (s *Session) Run(ctx context.Context, code string) error {
 	return err
 }
 
+// Names returns the names the cells have declared so far: variables,
+// constants, types and functions.
+func (s *Session) Names() []string {
+	var names []string
+	for _, d := range s.check.decls {
+		if !strings.Contains(d.name, ".") { // not a method
+			names = append(names, d.name)
+		}
+	}
+	return names
+}
+
 // userNames writes the packages of messages as the person knows them:
 // iter.Seq, not the name the session imports iter under for a type only.
 func userNames(msg string) string { return strings.ReplaceAll(msg, typeAliasPrefix, "") }
