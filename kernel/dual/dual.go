@@ -12,6 +12,9 @@ package dual
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/tensornb/tensornb/kernel/front"
@@ -49,9 +52,34 @@ func compiled(code string) (string, bool) {
 // Execute runs the cell on the engine it asks for.
 func (e *Engine) Execute(ctx context.Context, code string, out front.Output) error {
 	if rest, ok := compiled(code); ok {
-		return e.Compiled.Execute(ctx, rest, out)
+		err := e.Compiled.Execute(ctx, rest, out)
+		var ce *front.CellError
+		if errors.As(err, &ce) {
+			addStateHint(ce, e.Instant.Declared)
+		}
+		return err
 	}
 	return e.Instant.Execute(ctx, code, out)
+}
+
+var undefined = regexp.MustCompile(`undefined: ([\pL_][\pL\pN_]*)`)
+
+// addStateHint adds a line to a %%gonb cell's compile error for each name
+// it reports undefined that interpreted cells declared (interpreted
+// reports whether they did): GoNB does not see them.
+func addStateHint(ce *front.CellError, interpreted func(name string) bool) {
+	if ce.Name != "CompileError" {
+		return
+	}
+	hinted := map[string]bool{}
+	for _, line := range ce.Traceback {
+		for _, m := range undefined.FindAllStringSubmatch(line, -1) {
+			if name := m[1]; !hinted[name] && interpreted(name) {
+				hinted[name] = true
+				ce.Traceback = append(ce.Traceback, fmt.Sprintf("hint: %s was declared by an interpreted cell; a %%%%gonb cell is compiled by GoNB and does not see interpreted state, so declare %s in this cell or in an earlier %%%%gonb cell", name, name))
+			}
+		}
+	}
 }
 
 // Complete asks GoNB's gopls.

@@ -270,10 +270,11 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 	}
 	// Showing a result needs the display package, which only an engine
 	// that was given the tensornb module can import.
+	module := e.opts.Module != ""
 	e.mu.Lock()
-	cell := arrange(code, e.opts.Module != "")
+	cell := arrange(code, module, module)
 	if cell.result && e.void[cell.callee] {
-		cell = arrange(code, false)
+		cell = arrange(code, false, module)
 	}
 	e.mu.Unlock()
 	shown := &resultSeen{Output: out}
@@ -288,7 +289,7 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 		// The cell ends with a call of a function that returns nothing:
 		// remember it, and run the cell as written.
 		e.markVoid(cell.callee)
-		err = e.run(ctx, c, arrange(code, false), strings.Split(code, "\n"), out)
+		err = e.run(ctx, c, arrange(code, false, module), strings.Split(code, "\n"), out)
 	}
 	return err
 }
@@ -417,7 +418,7 @@ func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.C
 	if err != nil {
 		return front.Completion{}, err
 	}
-	cell := arrange(code, false)
+	cell := arrange(code, false, false)
 	reply, err := c.client.Call(ctx, client.Shell, "complete_request", map[string]any{"code": cell.code, "cursor_pos": cell.runeToArranged(code, cursor)}, nil)
 	if err != nil {
 		return front.Completion{}, err
@@ -439,7 +440,7 @@ func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (
 	if err != nil {
 		return nil, false, err
 	}
-	cell := arrange(code, false)
+	cell := arrange(code, false, false)
 	reply, err := c.client.Call(ctx, client.Shell, "inspect_request", map[string]any{"code": cell.code, "cursor_pos": cell.runeToArranged(code, cursor), "detail_level": detail}, nil)
 	if err != nil {
 		return nil, false, err

@@ -599,7 +599,10 @@ func (c *checker) qualifier(main *types.Package) types.Qualifier {
 // typeAlias is the name a package is imported under when only a type
 // needs it (hash, for the hash.Hash of sha256.New()): one no cell uses, so
 // that a cell may still name a variable hash.
-func typeAlias(p *types.Package) string { return "tensornbPkg_" + p.Name() }
+func typeAlias(p *types.Package) string { return typeAliasPrefix + p.Name() }
+
+// typeAliasPrefix starts the names of typeAlias.
+const typeAliasPrefix = "tensornbPkg_"
 
 // declsOf returns what a declaration unit declares: types and funcs as
 // written, variables and constants by type and value.

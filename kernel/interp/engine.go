@@ -37,6 +37,7 @@ type Engine struct {
 	w        *workerProc
 	lost     string // why the last worker ended, for the next cell to say
 	closed   bool
+	names    map[string]bool // what the worker's cells have declared
 }
 
 // A workerProc is one running worker.
@@ -122,6 +123,7 @@ func (e *Engine) running() (*workerProc, string, error) {
 		return nil, "", err
 	}
 	e.w = w
+	e.names = nil
 	note := ""
 	if e.lost != "" {
 		note = "tensornb: " + e.lost + "; the interpreter was restarted and what earlier cells declared is gone: run them again.\n"
@@ -192,6 +194,12 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 					out.Display(data, map[string]any{}, ev.ID, update)
 				}
 			case "done":
+				e.mu.Lock()
+				e.names = map[string]bool{}
+				for _, n := range ev.Names {
+					e.names[n] = true
+				}
+				e.mu.Unlock()
 				if ev.Error != nil {
 					done <- result{err: ev.Error, done: true}
 				} else {
@@ -227,6 +235,14 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 		ce.Traceback = []string{"Interrupted: " + ce.Value}
 		return ce
 	}
+}
+
+// Declared reports whether the cells run so far in the current worker
+// declared name: a variable, constant, type or function.
+func (e *Engine) Declared(name string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.names[name]
 }
 
 // died is the error of a cell whose worker ended: the Go runtime's report

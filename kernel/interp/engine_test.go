@@ -88,6 +88,9 @@ func TestWorkerKeepsOrderAndState(t *testing.T) {
 	if err != nil || strings.Join(items, "|") != "result: 60" {
 		t.Fatalf("the write through a view in the cell before: %q %v", items, err)
 	}
+	if !e.Declared("a") || e.Declared("b") || e.Declared("fmt") {
+		t.Fatalf("declared: a %v, b %v, fmt %v", e.Declared("a"), e.Declared("b"), e.Declared("fmt"))
+	}
 }
 
 // A panic in a goroutine, memory exhausted, or an endless loop that is
@@ -120,6 +123,9 @@ func TestWorkerDeathsAreSurvived(t *testing.T) {
 			items, err := execute(t, e, "1 + 1")
 			if err != nil || len(items) != 2 || !strings.Contains(items[0], "what earlier cells declared is gone") || items[1] != "result: 2" {
 				t.Fatalf("the next cell: %q %v", items, err)
+			}
+			if e.Declared("alive") {
+				t.Fatal("a new worker knows what the old one declared")
 			}
 		})
 	}

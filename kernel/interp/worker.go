@@ -45,6 +45,7 @@ type event struct {
 	Result bool           `json:"result,omitempty"`
 	// done
 	Error *front.CellError `json:"error,omitempty"`
+	Names []string         `json:"names,omitempty"` // what the session has declared
 }
 
 // events writes events, one at a time.
@@ -96,7 +97,7 @@ func Serve(dir string, in, out, crash *os.File) error {
 		}
 		runErr := session.Run(context.Background(), req.Code)
 		streams.sync()
-		done := event{Type: "done"}
+		done := event{Type: "done", Names: session.Names()}
 		var ce *front.CellError
 		if errors.As(runErr, &ce) {
 			done.Error = ce
