@@ -60,7 +60,7 @@ func (c *checker) assemble(units []cells.Unit, imports map[string]string, redecl
 		if !redeclared[d.name] && !written[d.src] { // a const group is one source for several names
 			written[d.src] = true
 			first := line
-			write(d.src + "\n")
+			write(commentLines(d.doc) + d.src + "\n")
 			f.sessionSpans = append(f.sessionSpans, sessionSpan{d.name, first, line - 1})
 		}
 	}
@@ -86,4 +86,16 @@ func (c *checker) assemble(units []cells.Unit, imports map[string]string, redecl
 	write("}\n")
 	f.src = b.String()
 	return f
+}
+
+// commentLines writes a doc comment's text as // lines.
+func commentLines(doc string) string {
+	if doc == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(doc, "\n"), "\n") {
+		b.WriteString(strings.TrimRight("// "+l, " ") + "\n")
+	}
+	return b.String()
 }

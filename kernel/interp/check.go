@@ -44,6 +44,7 @@ type checker struct {
 type sessionDecl struct {
 	name string
 	src  string
+	doc  string // the doc comment of a type or func, for inspection
 }
 
 // A step is a piece of a cell for yaegi, rewritten where needed.
@@ -507,13 +508,17 @@ func (c *checker) declsOf(file *ast.File, info *types.Info, sp span, src string)
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				name = types.ExprString(d.Recv.List[0].Type) + "." + name
 			}
-			out = append(out, sessionDecl{name: name, src: text})
+			out = append(out, sessionDecl{name: name, src: text, doc: d.Doc.Text()})
 		case *ast.GenDecl:
 			for _, spec := range d.Specs {
 				switch spec := spec.(type) {
 				case *ast.TypeSpec:
 					s := src[c.fset.Position(spec.Pos()).Offset:c.fset.Position(spec.End()).Offset]
-					out = append(out, sessionDecl{name: spec.Name.Name, src: "type " + s})
+					doc := spec.Doc.Text()
+					if doc == "" && len(d.Specs) == 1 {
+						doc = d.Doc.Text()
+					}
+					out = append(out, sessionDecl{name: spec.Name.Name, src: "type " + s, doc: doc})
 				case *ast.ValueSpec:
 					for _, n := range spec.Names {
 						if obj := info.Defs[n]; obj != nil && n.Name != "_" && c.writable(obj) {
