@@ -76,4 +76,18 @@ type Completion struct {
 	Matches     []string
 	CursorStart int
 	CursorEnd   int
+	// Types, if set, describe the matches, for the reply's
+	// metadata._jupyter_types_experimental, which JupyterLab shows.
+	Types []MatchType
+}
+
+// A MatchType describes one match: the text that replaces the cell's
+// characters from Start to End, its kind ("function", "method",
+// "variable", "field", "type", "module", "constant") and its declaration.
+type MatchType struct {
+	Start     int    `json:"start"`
+	End       int    `json:"end"`
+	Text      string `json:"text"`
+	Type      string `json:"type"`
+	Signature string `json:"signature"`
 }

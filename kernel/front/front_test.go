@@ -3,6 +3,7 @@ package front_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -65,7 +66,11 @@ func (e *script) executed() []string {
 }
 
 func (e *script) Complete(_ context.Context, code string, cursor int) (front.Completion, error) {
-	return front.Completion{Matches: []string{"Println", "Printf"}, CursorStart: cursor - 2, CursorEnd: cursor}, nil
+	c := front.Completion{Matches: []string{"Println", "Printf"}, CursorStart: cursor - 2, CursorEnd: cursor}
+	for _, m := range c.Matches {
+		c.Types = append(c.Types, front.MatchType{Start: c.CursorStart, End: cursor, Text: m, Type: "function", Signature: "func " + m})
+	}
+	return c, nil
 }
 
 func (e *script) Inspect(_ context.Context, code string, cursor, detail int) (map[string]any, bool, error) {
@@ -368,6 +373,11 @@ func TestCompleteInspectCommInfo(t *testing.T) {
 	r := call(t, c, client.Shell, "complete_request", map[string]any{"code": "fmt.Pr", "cursor_pos": 6})
 	if r["cursor_start"] != 4.0 || len(r["matches"].([]any)) != 2 {
 		t.Errorf("complete: %v", r)
+	}
+	// JupyterLab reads the matches' kinds from the metadata.
+	types, _ := r["metadata"].(map[string]any)["_jupyter_types_experimental"].([]any)
+	if len(types) != 2 || fmt.Sprint(types[1]) != "map[end:6 signature:func Printf start:4 text:Printf type:function]" {
+		t.Errorf("complete metadata: %v", r["metadata"])
 	}
 	r = call(t, c, client.Shell, "inspect_request", map[string]any{"code": "fmt.Println", "cursor_pos": 8, "detail_level": 0})
 	if r["found"] != true {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -346,5 +347,20 @@ func TestCommsAreForwarded(t *testing.T) {
 	}
 	if strings.Join(seen, "|") != strings.Join(want, "|") {
 		t.Fatalf("comms: got %q, want %q", seen, want)
+	}
+}
+
+// gopls's hover Markdown becomes the text/plain Notebook 6's tooltip shows.
+func TestPlainFromMarkdown(t *testing.T) {
+	md := "```go\nfunc strings.Fields(s string) []string\n```\n\n---\n\nFields splits the string s.\n\n\n---\n\n[`strings.Fields` on pkg.go.dev](https://pkg.go.dev/strings#Fields)"
+	want := "func strings.Fields(s string) []string\n\nFields splits the string s.\n\n[`strings.Fields` on pkg.go.dev](https://pkg.go.dev/strings#Fields)"
+	if got := plainFromMarkdown(md); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestUniqueMatches(t *testing.T) {
+	if got := unique([]string{"Zeros", "Add", "Zeros", "Add", "View"}); !slices.Equal(got, []string{"Zeros", "Add", "View"}) {
+		t.Errorf("unique: %v", got)
 	}
 }

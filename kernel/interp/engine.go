@@ -38,6 +38,14 @@ type Engine struct {
 	lost     string // why the last worker ended, for the next cell to say
 	closed   bool
 	names    map[string]bool // what the worker's cells have declared
+	// pending are outputs the worker sent between cells (a goroutine an
+	// earlier cell started), read while answering a completion; the next
+	// cell shows them first.
+	pending []event
+
+	// exchange is held while a request is out to the worker and its
+	// events are read, one request at a time.
+	exchange sync.Mutex
 }
 
 // A workerProc is one running worker.
@@ -100,36 +108,43 @@ func (e *Engine) start() (*workerProc, error) {
 }
 
 // Start starts a worker now rather than with the first cell.
-func (e *Engine) Start() { _, _, _ = e.running() }
+func (e *Engine) Start() { _, _ = e.running() }
 
-// running returns the live worker, starting one if needed, and the note
-// to show if an earlier worker's state was lost.
-func (e *Engine) running() (*workerProc, string, error) {
+// running returns the live worker, starting one if needed.
+func (e *Engine) running() (*workerProc, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
-		return nil, "", fmt.Errorf("the engine was shut down")
+		return nil, fmt.Errorf("the engine was shut down")
 	}
 	if e.w != nil {
 		select {
 		case <-e.w.exited:
 			e.w = nil
 		default:
-			return e.w, "", nil
+			return e.w, nil
 		}
 	}
 	w, err := e.start()
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	e.w = w
 	e.names = nil
-	note := ""
-	if e.lost != "" {
-		note = "tensornb: " + e.lost + "; the interpreter was restarted and what earlier cells declared is gone: run them again.\n"
-		e.lost = ""
+	return w, nil
+}
+
+// lostNote returns, once, the note that says an earlier worker's state
+// was lost, or "".
+func (e *Engine) lostNote() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.lost == "" {
+		return ""
 	}
-	return w, note, nil
+	note := "tensornb: " + e.lost + "; the interpreter was restarted and what earlier cells declared is gone: run them again.\n"
+	e.lost = ""
+	return note
 }
 
 // stop kills a worker and records why, for the next cell.
@@ -149,12 +164,21 @@ func (e *Engine) stop(w *workerProc, why string) {
 
 // Execute runs a cell in the worker.
 func (e *Engine) Execute(ctx context.Context, code string, out front.Output) error {
-	w, note, err := e.running()
+	e.exchange.Lock()
+	defer e.exchange.Unlock()
+	w, err := e.running()
 	if err != nil {
 		return &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
 	}
-	if note != "" {
+	if note := e.lostNote(); note != "" {
 		out.Stream("stderr", note)
+	}
+	e.mu.Lock()
+	pending := e.pending
+	e.pending = nil
+	e.mu.Unlock()
+	for _, ev := range pending {
+		e.deliver(ev, out)
 	}
 	req, _ := json.Marshal(request{Code: code})
 	if _, err := w.in.Write(append(req, '\n')); err != nil {
@@ -173,26 +197,8 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 				continue
 			}
 			switch ev.Type {
-			case "stream":
-				out.Stream(ev.Name, ev.Text)
-			case "display":
-				data := map[string]any{}
-				for k, v := range ev.Data {
-					data[k] = v
-				}
-				if ev.Result {
-					out.Result(data, map[string]any{})
-				} else {
-					// The first display of an id creates it; later ones
-					// update it in place.
-					e.mu.Lock()
-					update := ev.ID != "" && e.shownIDs[ev.ID]
-					if ev.ID != "" {
-						e.shownIDs[ev.ID] = true
-					}
-					e.mu.Unlock()
-					out.Display(data, map[string]any{}, ev.ID, update)
-				}
+			case "stream", "display":
+				e.deliver(ev, out)
 			case "done":
 				e.mu.Lock()
 				e.names = map[string]bool{}
@@ -243,6 +249,97 @@ func (e *Engine) Declared(name string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.names[name]
+}
+
+// deliver passes a stream or display event on to out.
+func (e *Engine) deliver(ev event, out front.Output) {
+	switch ev.Type {
+	case "stream":
+		out.Stream(ev.Name, ev.Text)
+	case "display":
+		data := map[string]any{}
+		for k, v := range ev.Data {
+			data[k] = v
+		}
+		if ev.Result {
+			out.Result(data, map[string]any{})
+			return
+		}
+		// The first display of an id creates it; later ones update it
+		// in place.
+		e.mu.Lock()
+		update := ev.ID != "" && e.shownIDs[ev.ID]
+		if ev.ID != "" {
+			e.shownIDs[ev.ID] = true
+		}
+		e.mu.Unlock()
+		out.Display(data, map[string]any{}, ev.ID, update)
+	}
+}
+
+// Complete asks the worker's session for the completions at cursor.
+func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.Completion, error) {
+	done, err := e.ask(ctx, request{Type: "complete", Code: code, Cursor: cursor})
+	if err != nil || done.Completion == nil {
+		return front.Completion{CursorStart: cursor, CursorEnd: cursor}, err
+	}
+	return *done.Completion, nil
+}
+
+// Inspect asks the worker's session what the name at cursor is.
+func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (map[string]any, bool, error) {
+	done, err := e.ask(ctx, request{Type: "inspect", Code: code, Cursor: cursor})
+	if err != nil {
+		return nil, false, err
+	}
+	return done.Inspection, done.Inspection != nil, nil
+}
+
+// ask sends the worker a request that runs no code and returns its done
+// event. Outputs that arrive meanwhile wait for the next cell. If ctx ends
+// first, ask returns, and the answer, when it comes, is dropped.
+func (e *Engine) ask(ctx context.Context, req request) (event, error) {
+	type result struct {
+		done event
+		err  error
+	}
+	answer := make(chan result, 1)
+	go func() {
+		e.exchange.Lock()
+		defer e.exchange.Unlock()
+		w, err := e.running()
+		if err != nil {
+			answer <- result{err: err}
+			return
+		}
+		line, _ := json.Marshal(req)
+		if _, err := w.in.Write(append(line, '\n')); err != nil {
+			e.stop(w, "the interpreter stopped")
+			answer <- result{err: err}
+			return
+		}
+		for w.events.Scan() {
+			var ev event
+			if json.Unmarshal(w.events.Bytes(), &ev) != nil {
+				continue
+			}
+			if ev.Type == "done" {
+				answer <- result{done: ev}
+				return
+			}
+			e.mu.Lock()
+			e.pending = append(e.pending, ev)
+			e.mu.Unlock()
+		}
+		e.stop(w, "the interpreter stopped")
+		answer <- result{err: fmt.Errorf("the interpreter stopped")}
+	}()
+	select {
+	case r := <-answer:
+		return r.done, r.err
+	case <-ctx.Done():
+		return event{}, ctx.Err()
+	}
 }
 
 // died is the error of a cell whose worker ended: the Go runtime's report

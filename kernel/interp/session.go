@@ -36,9 +36,15 @@ const resultVar = "tensornbResult"
 type Session struct {
 	in         *interp.Interpreter
 	check      *checker
+	docs       *docs
 	statements int       // statements run so far, to name their functions
 	stderr     io.Writer // where notes for the person go
+	// ready is closed once what Warm does is done.
+	ready chan struct{}
 }
+
+// warmPackages are the packages Warm imports.
+var warmPackages = []string{"fmt", "github.com/tensornb/tensornb/tensor", "github.com/tensornb/tensornb/display"}
 
 // NewSession returns a session with the standard library, tensor and
 // display importable; dir is a directory of the tensornb module, where the
@@ -60,7 +66,26 @@ func NewSession(dir string, stderr io.Writer) (*Session, error) {
 		}
 	}
 	fset := token.NewFileSet()
-	return &Session{in: in, check: newChecker(fset, newExportImporter(fset, dir), hasPackage, hasSymbol), stderr: stderr}, nil
+	imp := newExportImporter(fset, dir)
+	ready := make(chan struct{})
+	close(ready)
+	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.source), stderr: stderr, ready: ready}, nil
+}
+
+// Warm imports, in the background, the packages cells use most for
+// checking, and reads tensor's doc comments, so that the first completion
+// finds them at hand: the session's next cell, completion or inspection
+// waits for it. Call it before anything else.
+func (s *Session) Warm() {
+	ready := make(chan struct{})
+	s.ready = ready
+	go func() {
+		defer close(ready)
+		for _, p := range warmPackages {
+			_, _ = s.check.imp.Import(p) // a failure is the cell's to report
+		}
+		s.docs.lookup(warmPackages[1], "")
+	}()
 }
 
 // hasPackage reports whether yaegi has the package at path compiled in.
@@ -124,6 +149,7 @@ func userNames(msg string) string { return strings.ReplaceAll(msg, typeAliasPref
 
 // runCell does the work of Run.
 func (s *Session) runCell(ctx context.Context, code string) error {
+	<-s.ready
 	steps, err := s.check.check(code)
 	for _, note := range s.check.notes {
 		fmt.Fprint(s.stderr, userNames(note))

@@ -28,9 +28,13 @@ import (
 // output and error (captured from file descriptors 1 and 2, so compiled
 // code's prints are caught too), its displays and result, then done.
 
-// A request asks the worker to run a cell.
+// A request asks the worker to run a cell, or, with Type "complete" or
+// "inspect", for the completions or the inspection at Cursor (a rune
+// offset) in Code.
 type request struct {
-	Code string `json:"code"`
+	Type   string `json:"type,omitempty"`
+	Code   string `json:"code"`
+	Cursor int    `json:"cursor,omitempty"`
 }
 
 // An event is something a running cell produced.
@@ -46,6 +50,9 @@ type event struct {
 	// done
 	Error *front.CellError `json:"error,omitempty"`
 	Names []string         `json:"names,omitempty"` // what the session has declared
+	// done, for a completion or an inspection (nil if nothing was found)
+	Completion *front.Completion `json:"completion,omitempty"`
+	Inspection map[string]any    `json:"inspection,omitempty"`
 }
 
 // events writes events, one at a time.
@@ -88,12 +95,27 @@ func Serve(dir string, in, out, crash *os.File) error {
 	if err != nil {
 		return err
 	}
+	session.Warm()
 	lines := bufio.NewScanner(in)
 	lines.Buffer(make([]byte, 1<<20), 64<<20)
 	for lines.Scan() {
 		var req request
 		if err := json.Unmarshal(lines.Bytes(), &req); err != nil {
 			return fmt.Errorf("a request the worker cannot read: %w", err)
+		}
+		switch req.Type {
+		case "complete":
+			c := session.Complete(req.Code, req.Cursor)
+			if err := ev.send(event{Type: "done", Completion: &c}); err != nil {
+				return err
+			}
+			continue
+		case "inspect":
+			data, _ := session.Inspect(req.Code, req.Cursor)
+			if err := ev.send(event{Type: "done", Inspection: data}); err != nil {
+				return err
+			}
+			continue
 		}
 		runErr := session.Run(context.Background(), req.Code)
 		streams.sync()
