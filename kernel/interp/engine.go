@@ -345,7 +345,7 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 			e.mu.Unlock()
 			continue
 		case how == completed:
-			out.Stream("stderr", fmt.Sprintf("stopped: %s failed when replayed (%s), so what it and the cells after it (%s) declared is missing: run them again.\n", names(r.cells[i:i+1]), err, names(r.cells[i:])))
+			out.Stream("stderr", fmt.Sprintf("stopped: %s failed when replayed (%s), so what %s declared is missing: run them again.\n", names(r.cells[i:i+1]), err, names(r.cells[i:])))
 			return w, nil
 		case how == died:
 			out.Stream("stderr", fmt.Sprintf("stopped: %s ended the interpreter when replayed (%s), so what earlier cells declared is gone: run them again.\n", names(r.cells[i:i+1]), err))
@@ -361,11 +361,11 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 		}
 		// The worker ended: this cell runs in a new, empty one.
 		e.forget()
-		w, _, err := e.running()
+		empty, _, err := e.running()
 		if err != nil {
 			return nil, &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
 		}
-		return w, nil
+		return empty, nil
 	}
 	took := time.Since(start)
 	note := fmt.Sprintf("done in %.2f s.\n", took.Seconds())

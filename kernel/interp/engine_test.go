@@ -263,6 +263,30 @@ func TestReplayStopsAtAFailure(t *testing.T) {
 	}
 }
 
+// A cell that ends the interpreter when replayed stops the replay; the
+// cell it was for runs in a new, empty interpreter, and the note says so.
+func TestReplayEndsTheInterpreter(t *testing.T) {
+	e := newEngine(t)
+	flag := filepath.Join(t.TempDir(), "flag")
+	mustRun(t, e, []string{
+		"x := 1",
+		"if _, err := os.Stat(" + strconv.Quote(flag) + "); err == nil {\n\tgo func() { panic(\"replayed\") }()\n\tselect {}\n}",
+		"y := 2",
+	})
+	if err := os.WriteFile(flag, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	interrupt(t, e, 4, "for {\n}")
+	items, err := executeIn(t, e, 5, "1 + 1")
+	note := stderr(items)
+	if err != nil || items[len(items)-1] != "result: 2" || !strings.Contains(note, "In [2] ended the interpreter") || !strings.Contains(note, "replayed") || !strings.Contains(note, "is gone") {
+		t.Fatalf("%q %v", items, err)
+	}
+	if _, err := executeIn(t, e, 6, "x"); err == nil || !strings.Contains(err.Error(), "undefined: x") {
+		t.Fatalf("x after a replay that ended the interpreter: %v", err)
+	}
+}
+
 // slowCell is a cell that sleeps as long as the file at path says.
 func slowCell(t *testing.T) (path, code string) {
 	path = filepath.Join(t.TempDir(), "sleep")
