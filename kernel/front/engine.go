@@ -27,6 +27,23 @@ type Engine interface {
 	Shutdown(restart bool) error
 }
 
+// countKey is the context key of a cell's execution count.
+type countKey struct{}
+
+// WithExecutionCount returns ctx carrying n, the execution count of the
+// cell that runs under it (In [n]).
+func WithExecutionCount(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, countKey{}, n)
+}
+
+// ExecutionCount returns the execution count that the Kernel gave the cell
+// running under ctx, if it gave one: a cell that is not stored in the
+// history (silent, or store_history false) has none.
+func ExecutionCount(ctx context.Context) (int, bool) {
+	n, ok := ctx.Value(countKey{}).(int)
+	return n, ok
+}
+
 // Output receives what a running cell produces, in order.
 type Output interface {
 	// Stream writes text to "stdout" or "stderr".

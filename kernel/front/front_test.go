@@ -17,7 +17,7 @@ import (
 )
 
 // script is an engine for testing the front: each line of a cell is a
-// command (print TEXT, fail, sleep, input, big N, display, result).
+// command (print TEXT, fail, sleep, input, big N, display, result, count).
 type script struct {
 	mu  sync.Mutex
 	ran []string
@@ -54,6 +54,9 @@ func (e *script) Execute(ctx context.Context, code string, out front.Output) err
 			out.Display(map[string]any{"text/plain": "picture 2"}, nil, arg, true)
 		case "result":
 			out.Result(map[string]any{"text/plain": arg}, nil)
+		case "count":
+			n, ok := front.ExecutionCount(ctx)
+			out.Stream("stdout", fmt.Sprintln(n, ok))
 		}
 	}
 	return nil
@@ -222,6 +225,31 @@ func TestExecute(t *testing.T) {
 	}
 	if e := execute(t, c, "print untold", map[string]any{"store_history": false}); e.reply["execution_count"] != 2.0 {
 		t.Fatalf("store_history false advanced the count: %v", e.reply)
+	}
+}
+
+// The engine is told a cell's execution count, and that a cell kept out
+// of the history has none.
+func TestEngineGetsTheExecutionCount(t *testing.T) {
+	c, _ := start(t)
+	for _, want := range []struct {
+		extra map[string]any
+		text  string
+	}{
+		{nil, "1 true\n"},
+		{map[string]any{"store_history": false}, "0 false\n"},
+		{nil, "2 true\n"},
+	} {
+		e := execute(t, c, "count", want.extra)
+		var text string
+		for _, m := range e.outputs {
+			if m.Type() == "stream" {
+				text += decode(t, m)["text"].(string)
+			}
+		}
+		if text != want.text {
+			t.Errorf("with %v the engine got %q, want %q", want.extra, text, want.text)
+		}
 	}
 }
 

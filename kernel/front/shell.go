@@ -113,6 +113,9 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (stop bool) {
 	}
 	count := k.count
 	cellCtx, cancel := context.WithCancel(ctx)
+	if storeHistory {
+		cellCtx = WithExecutionCount(cellCtx, count)
+	}
 	k.cancel = cancel
 	k.mu.Unlock()
 	defer func() {
