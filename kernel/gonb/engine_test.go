@@ -103,12 +103,12 @@ func TestCellsAsWritten(t *testing.T) {
 
 func TestCompileErrorNamesTheCellLine(t *testing.T) {
 	e := newEngine(t)
-	_, err := run(t, e, "import \"fmt\"\nfmt.Println(1)\ny := 2")
+	_, err := run(t, e, "import \"fmt\"\nfmt.Println(1)\ny := undefinedName")
 	ce := cellError(t, err)
-	if ce.Name != "CompileError" || ce.Value != "cell line 3: declared and not used: y" {
+	if ce.Name != "CompileError" || ce.Value != "cell line 3: undefined: undefinedName" {
 		t.Fatalf("compile error: %q %q %q", ce.Name, ce.Value, ce.Traceback)
 	}
-	if !strings.Contains(strings.Join(ce.Traceback, "\n"), "y := 2") {
+	if !strings.Contains(strings.Join(ce.Traceback, "\n"), "y := undefinedName") {
 		t.Fatalf("traceback without the cell's line: %q", ce.Traceback)
 	}
 }
