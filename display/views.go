@@ -77,6 +77,8 @@ func (v views) relations(groups []storageGroup) []string {
 				case a.Tensor.Equal(b.Tensor):
 					rel += ": equal values, one is a copy of the other"
 				}
+			case a.Tensor.MayShareMemory(b.Tensor) && max(slotsRead(a.Tensor), slotsRead(b.Tensor)) > maxWalked:
+				rel = fmt.Sprintf("views of one storage (%s) whose spans overlap, with too many elements to tell whether they read the same slots", storageName[a.Tensor.Storage()])
 			case a.Tensor.SharesMemory(b.Tensor):
 				rel = fmt.Sprintf("views of one storage (%s) that read some of the same slots", storageName[a.Tensor.Storage()])
 			default:
@@ -91,6 +93,27 @@ func (v views) relations(groups []storageGroup) []string {
 // maxCompared bounds the elements of two tensors whose values Views
 // compares: a picture takes no more than a few milliseconds.
 const maxCompared = 1 << 16
+
+// maxWalked bounds the positions of a tensor whose slots Views walks to
+// find those two views both read: a picture takes no more than tens of
+// milliseconds.
+const maxWalked = 1 << 22
+
+// slotsRead returns how many positions of x read distinct slots at most:
+// the product of the sizes of its dimensions whose stride is not 0, or a
+// number above maxWalked if that is more.
+func slotsRead(x *tensor.Tensor) int {
+	n := 1
+	for d, size := range x.Shape() {
+		if x.Stride(d) != 0 {
+			n *= size
+		}
+		if n > maxWalked {
+			return maxWalked + 1
+		}
+	}
+	return n
+}
 
 func sameShape(a, b *tensor.Tensor) bool { return a.Shape().String() == b.Shape().String() }
 
