@@ -64,6 +64,9 @@ var hostileTensors = []hostileTensor{
 	{"64-D of one", func() *tensor.Tensor { return tensor.Scalar(1).View(ones(64)...) }},
 	{"1000-D of one", func() *tensor.Tensor { return tensor.Scalar(1).View(ones(1000)...) }},
 	{"row after 60 dims of one", func() *tensor.Tensor { return tensor.Arange(1000).View(append(ones(60), 1000)...) }},
+	{"overlapping strides", func() *tensor.Tensor {
+		return tensor.Arange(6000).AsStrided(tensor.Shape{1000, 1000, 1000}, tensor.Strides{1, 2, 3}, 0)
+	}},
 	{"strided view of 2^20", func() *tensor.Tensor {
 		return tensor.Arange(1<<20).View(1024, 1024).T().Index("::3, 5::7")
 	}},
