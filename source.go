@@ -9,7 +9,8 @@ import "embed"
 // Version is tensornb's version.
 const Version = "0.1.0"
 
-// Source is the module's go.mod, go.sum and the packages cells import.
+// Source is the module's go.mod, go.sum and the packages cells import
+// (cellpanic, which the compiled engine puts in every cell, among them).
 //
-//go:embed go.mod go.sum tensor/*.go display/*.go display/*.js
+//go:embed go.mod go.sum tensor/*.go display/*.go display/*.js kernel/gonb/cellpanic/*.go
 var Source embed.FS

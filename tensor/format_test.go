@@ -48,25 +48,25 @@ func (c *reprCase) build(t *testing.T) *tensor.Tensor {
 		for i, raw := range c.Values {
 			mustUnmarshal(t, raw, &vals[i])
 		}
-		return tensor.New(vals, c.Shape...)
+		return newShaped(tensor.Bool, vals, c.Shape)
 	case !dt.IsFloatingPoint():
 		vals := make([]int64, n)
 		for i, raw := range c.Values {
 			mustUnmarshal(t, raw, &vals[i])
 		}
-		return tensor.New(vals, c.Shape...).To(dt)
+		return newShaped(tensor.Int64, vals, c.Shape).To(dt)
 	case dt == tensor.Float64:
 		vals := make([]float64, n)
 		for i, raw := range c.Values {
 			vals[i] = parseFloat(t, raw, 64)
 		}
-		return tensor.New(vals, c.Shape...)
+		return newShaped(tensor.Float64, vals, c.Shape)
 	default:
 		vals := make([]float32, n)
 		for i, raw := range c.Values {
 			vals[i] = float32(parseFloat(t, raw, 32))
 		}
-		return tensor.New(vals, c.Shape...).To(dt)
+		return newShaped(tensor.Float32, vals, c.Shape).To(dt)
 	}
 }
 
@@ -196,4 +196,15 @@ func TestStringOfHighRankIsBounded(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newShaped is tensor.New(vals, shape...) of dtype dt, except that an
+// empty shape makes a 0-d tensor, as torch.tensor(3.) does: New makes a
+// 1-D tensor when it is given no shape, whether as nil or as an empty
+// slice (the interpreter passes the latter).
+func newShaped[T any](dt tensor.DType, vals []T, shape []int) *tensor.Tensor {
+	if len(shape) == 0 {
+		return dt.Scalar(vals[0])
+	}
+	return tensor.New(vals, shape...)
 }

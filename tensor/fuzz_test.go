@@ -404,7 +404,7 @@ func (r *chainReader) root() (*tensor.Tensor, *chainModel) {
 		m.vals[i] = float64(i % valueModulus(dt))
 		m.slots[i] = i
 	}
-	return tensor.New(m.vals, shape...).To(dt), m
+	return newShaped(tensor.Float64, m.vals, shape).To(dt), m
 }
 
 // A chainStep is one decoded operation: how the package computes it, how

@@ -138,12 +138,12 @@ func OpenHTML(t *testing.T, ctx context.Context, html string) *Errors {
 
 // SaveArtifact keeps a file for people to look at after the test (a
 // screenshot): in $TENSORNB_ARTIFACTS, or artifacts/ at the top of the
-// repository (the test runs in a package directory one level down).
+// module, above the package directory the test runs in.
 func SaveArtifact(t *testing.T, name string, data []byte) {
 	t.Helper()
 	dir := os.Getenv("TENSORNB_ARTIFACTS")
 	if dir == "" {
-		dir = filepath.Join("..", "artifacts")
+		dir = filepath.Join(moduleRoot(t), "artifacts")
 	}
 	path := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -153,4 +153,23 @@ func SaveArtifact(t *testing.T, name string, data []byte) {
 		t.Fatal(err)
 	}
 	t.Logf("saved %s", path)
+}
+
+// moduleRoot returns the directory of the go.mod above the test's package.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
 }

@@ -5,14 +5,19 @@
 // interpreted cells declared, nor they what it declares: GoNB keeps its
 // own declarations, from its own cells.
 //
-// GoNB (with gopls) also answers completion and inspection requests, and
+// Completion and inspection come from the engine the cell is for: the
+// instant engine's session, or GoNB's gopls for a %%gonb cell. GoNB also
 // carries the widgets' comms.
 package dual
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tensornb/tensornb/kernel/front"
 	"github.com/tensornb/tensornb/kernel/gonb"
@@ -28,42 +33,111 @@ type Engine struct {
 	Compiled *gonb.Engine
 }
 
+// A gonbCell is a cell for GoNB: its code with the %%gonb line left blank,
+// so that line numbers stay the cell's. The line started at the rune
+// offset at, and blanking it removed cut runes.
+type gonbCell struct {
+	code    string
+	at, cut int
+}
+
 // compiled reports whether code starts with the %%gonb line, and returns
-// the code with that line left blank, so that line numbers stay the cell's.
-func compiled(code string) (string, bool) {
+// the cell for GoNB.
+func compiled(code string) (gonbCell, bool) {
 	lines := strings.SplitAfter(code, "\n")
+	at := 0
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		if t == "" {
+			at += utf8.RuneCountInString(l)
 			continue
 		}
 		if t != Magic {
-			return code, false
+			return gonbCell{code: code}, false
 		}
 		lines[i] = strings.Repeat("\n", strings.Count(l, "\n"))
-		return strings.Join(lines, ""), true
+		return gonbCell{code: strings.Join(lines, ""), at: at, cut: utf8.RuneCountInString(l) - len(lines[i])}, true
 	}
-	return code, false
+	return gonbCell{code: code}, false
+}
+
+// toGoNB maps a cursor in the cell to the code GoNB gets.
+func (g gonbCell) toGoNB(cursor int) int {
+	switch {
+	case cursor <= g.at:
+		return cursor
+	case cursor < g.at+g.cut:
+		return g.at // in the %%gonb line
+	}
+	return cursor - g.cut
+}
+
+// toCell maps a cursor in the code GoNB got back to the cell.
+func (g gonbCell) toCell(cursor int) int {
+	if cursor <= g.at {
+		return cursor
+	}
+	return cursor + g.cut
 }
 
 // Execute runs the cell on the engine it asks for.
 func (e *Engine) Execute(ctx context.Context, code string, out front.Output) error {
-	if rest, ok := compiled(code); ok {
-		return e.Compiled.Execute(ctx, rest, out)
+	if g, ok := compiled(code); ok {
+		err := e.Compiled.Execute(ctx, g.code, out)
+		var ce *front.CellError
+		if errors.As(err, &ce) {
+			addStateHint(ce, e.Instant.Declared)
+		}
+		return err
 	}
 	return e.Instant.Execute(ctx, code, out)
 }
 
-// Complete asks GoNB's gopls.
-func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.Completion, error) {
-	rest, _ := compiled(code)
-	return e.Compiled.Complete(ctx, rest, cursor)
+var undefined = regexp.MustCompile(`undefined: ([\pL_][\pL\pN_]*)`)
+
+// addStateHint adds a line to a %%gonb cell's compile error for each name
+// it reports undefined that interpreted cells declared (interpreted
+// reports whether they did): GoNB does not see them.
+func addStateHint(ce *front.CellError, interpreted func(name string) bool) {
+	if ce.Name != "CompileError" {
+		return
+	}
+	hinted := map[string]bool{}
+	for _, line := range ce.Traceback {
+		for _, m := range undefined.FindAllStringSubmatch(line, -1) {
+			if name := m[1]; !hinted[name] && interpreted(name) {
+				hinted[name] = true
+				ce.Traceback = append(ce.Traceback, fmt.Sprintf("hint: %s was declared by an interpreted cell; a %%%%gonb cell is compiled by GoNB and does not see interpreted state, so declare %s in this cell or in an earlier %%%%gonb cell", name, name))
+			}
+		}
+	}
 }
 
-// Inspect asks GoNB's gopls.
+// Complete asks the engine the cell is for: a %%gonb cell GoNB's gopls,
+// others the instant engine's session.
+func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.Completion, error) {
+	g, ok := compiled(code)
+	if !ok {
+		return e.Instant.Complete(ctx, code, cursor)
+	}
+	c, err := e.Compiled.Complete(ctx, g.code, g.toGoNB(cursor))
+	if err != nil {
+		return c, err
+	}
+	c.CursorStart, c.CursorEnd = g.toCell(c.CursorStart), g.toCell(c.CursorEnd)
+	for i := range c.Types {
+		c.Types[i].Start, c.Types[i].End = g.toCell(c.Types[i].Start), g.toCell(c.Types[i].End)
+	}
+	return c, nil
+}
+
+// Inspect asks the engine the cell is for, as Complete does.
 func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (map[string]any, bool, error) {
-	rest, _ := compiled(code)
-	return e.Compiled.Inspect(ctx, rest, cursor, detail)
+	g, ok := compiled(code)
+	if !ok {
+		return e.Instant.Inspect(ctx, code, cursor, detail)
+	}
+	return e.Compiled.Inspect(ctx, g.code, g.toGoNB(cursor), detail)
 }
 
 // Comm passes widget comms to GoNB.

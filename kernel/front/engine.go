@@ -27,6 +27,23 @@ type Engine interface {
 	Shutdown(restart bool) error
 }
 
+// countKey is the context key of a cell's execution count.
+type countKey struct{}
+
+// WithExecutionCount returns ctx carrying n, the execution count of the
+// cell that runs under it (In [n]).
+func WithExecutionCount(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, countKey{}, n)
+}
+
+// ExecutionCount returns the execution count that the Kernel gave the cell
+// running under ctx, if it gave one: a cell that is not stored in the
+// history (silent, or store_history false) has none.
+func ExecutionCount(ctx context.Context) (int, bool) {
+	n, ok := ctx.Value(countKey{}).(int)
+	return n, ok
+}
+
 // Output receives what a running cell produces, in order.
 type Output interface {
 	// Stream writes text to "stdout" or "stderr".
@@ -76,4 +93,18 @@ type Completion struct {
 	Matches     []string
 	CursorStart int
 	CursorEnd   int
+	// Types, if set, describe the matches, for the reply's
+	// metadata._jupyter_types_experimental, which JupyterLab shows.
+	Types []MatchType
+}
+
+// A MatchType describes one match: the text that replaces the cell's
+// characters from Start to End, its kind ("function", "method",
+// "variable", "field", "type", "module", "constant") and its declaration.
+type MatchType struct {
+	Start     int    `json:"start"`
+	End       int    `json:"end"`
+	Text      string `json:"text"`
+	Type      string `json:"type"`
+	Signature string `json:"signature"`
 }

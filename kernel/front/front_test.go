@@ -3,6 +3,7 @@ package front_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -16,7 +17,7 @@ import (
 )
 
 // script is an engine for testing the front: each line of a cell is a
-// command (print TEXT, fail, sleep, input, big N, display, result).
+// command (print TEXT, fail, sleep, input, big N, display, result, count).
 type script struct {
 	mu  sync.Mutex
 	ran []string
@@ -53,6 +54,9 @@ func (e *script) Execute(ctx context.Context, code string, out front.Output) err
 			out.Display(map[string]any{"text/plain": "picture 2"}, nil, arg, true)
 		case "result":
 			out.Result(map[string]any{"text/plain": arg}, nil)
+		case "count":
+			n, ok := front.ExecutionCount(ctx)
+			out.Stream("stdout", fmt.Sprintln(n, ok))
 		}
 	}
 	return nil
@@ -65,7 +69,11 @@ func (e *script) executed() []string {
 }
 
 func (e *script) Complete(_ context.Context, code string, cursor int) (front.Completion, error) {
-	return front.Completion{Matches: []string{"Println", "Printf"}, CursorStart: cursor - 2, CursorEnd: cursor}, nil
+	c := front.Completion{Matches: []string{"Println", "Printf"}, CursorStart: cursor - 2, CursorEnd: cursor}
+	for _, m := range c.Matches {
+		c.Types = append(c.Types, front.MatchType{Start: c.CursorStart, End: cursor, Text: m, Type: "function", Signature: "func " + m})
+	}
+	return c, nil
 }
 
 func (e *script) Inspect(_ context.Context, code string, cursor, detail int) (map[string]any, bool, error) {
@@ -220,6 +228,31 @@ func TestExecute(t *testing.T) {
 	}
 }
 
+// The engine is told a cell's execution count, and that a cell kept out
+// of the history has none.
+func TestEngineGetsTheExecutionCount(t *testing.T) {
+	c, _ := start(t)
+	for _, want := range []struct {
+		extra map[string]any
+		text  string
+	}{
+		{nil, "1 true\n"},
+		{map[string]any{"store_history": false}, "0 false\n"},
+		{nil, "2 true\n"},
+	} {
+		e := execute(t, c, "count", want.extra)
+		var text string
+		for _, m := range e.outputs {
+			if m.Type() == "stream" {
+				text += decode(t, m)["text"].(string)
+			}
+		}
+		if text != want.text {
+			t.Errorf("with %v the engine got %q, want %q", want.extra, text, want.text)
+		}
+	}
+}
+
 func TestErrorsAndStopOnError(t *testing.T) {
 	c, engine := start(t)
 	e := execute(t, c, "fail", nil)
@@ -368,6 +401,11 @@ func TestCompleteInspectCommInfo(t *testing.T) {
 	r := call(t, c, client.Shell, "complete_request", map[string]any{"code": "fmt.Pr", "cursor_pos": 6})
 	if r["cursor_start"] != 4.0 || len(r["matches"].([]any)) != 2 {
 		t.Errorf("complete: %v", r)
+	}
+	// JupyterLab reads the matches' kinds from the metadata.
+	types, _ := r["metadata"].(map[string]any)["_jupyter_types_experimental"].([]any)
+	if len(types) != 2 || fmt.Sprint(types[1]) != "map[end:6 signature:func Printf start:4 text:Printf type:function]" {
+		t.Errorf("complete metadata: %v", r["metadata"])
 	}
 	r = call(t, c, client.Shell, "inspect_request", map[string]any{"code": "fmt.Println", "cursor_pos": 8, "detail_level": 0})
 	if r["found"] != true {

@@ -113,6 +113,9 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (stop bool) {
 	}
 	count := k.count
 	cellCtx, cancel := context.WithCancel(ctx)
+	if storeHistory {
+		cellCtx = WithExecutionCount(cellCtx, count)
+	}
 	k.cancel = cancel
 	k.mu.Unlock()
 	defer func() {
@@ -305,8 +308,12 @@ func (k *Kernel) complete(ctx context.Context, m *wire.Message) {
 	if c.Matches == nil {
 		c.Matches = []string{}
 	}
+	metadata := map[string]any{}
+	if len(c.Types) > 0 {
+		metadata["_jupyter_types_experimental"] = c.Types
+	}
 	k.reply(k.shell, m, "complete_reply", map[string]any{
-		"status": "ok", "matches": c.Matches, "cursor_start": c.CursorStart, "cursor_end": c.CursorEnd, "metadata": map[string]any{},
+		"status": "ok", "matches": c.Matches, "cursor_start": c.CursorStart, "cursor_end": c.CursorEnd, "metadata": metadata,
 	})
 }
 

@@ -78,8 +78,11 @@ func (a arranged) toCell(off int) int {
 }
 
 // resultImport is the name the arranged code imports display under, one
-// no cell is likely to use.
-const resultImport = "tensornbdisplay"
+// no cell is likely to use; reportImport the name for cellpanic.
+const (
+	resultImport = "tensornbdisplay"
+	reportImport = "tensornbpanic"
+)
 
 // cellLine maps a line of the arranged code back to the cell; 0 if the
 // line was added.
@@ -93,8 +96,10 @@ func (a arranged) cellLine(line int) int {
 // arrange prepares a cell for GoNB. Cells that already use GoNB's own
 // syntax (a %% line, or special commands starting with % or !) are passed
 // through unchanged. With showResult, a cell that ends with an expression
-// shows its value (see display.Result).
-func arrange(code string, showResult bool) arranged {
+// shows its value (see display.Result); with report, a refused tensor
+// operation in the cell's statements is reported by cellpanic.Report.
+// Both need the tensornb module.
+func arrange(code string, showResult, report bool) arranged {
 	if usesGoNBSyntax(code) {
 		return identity(code)
 	}
@@ -122,6 +127,9 @@ func arrange(code string, showResult bool) arranged {
 			decls = append([]cells.Unit{{Text: "import " + resultImport + ` "github.com/tensornb/tensornb/display"`, Offset: -1}}, decls...)
 		}
 	}
+	if report {
+		decls = append([]cells.Unit{{Text: "import " + reportImport + ` "github.com/tensornb/tensornb/kernel/gonb/cellpanic"`, Offset: -1}}, decls...)
+	}
 	var b strings.Builder
 	add := func(text string, firstLine, from int) {
 		if from >= 0 {
@@ -140,6 +148,9 @@ func arrange(code string, showResult bool) arranged {
 		add(u.Text, u.Line, u.Offset)
 	}
 	add("%%", 0, -1)
+	if report {
+		add("defer "+reportImport+".Report()", 0, -1)
+	}
 	for _, u := range stmts {
 		add(u.Text, u.Line, u.Offset)
 		// A variable the cell defines and does not use is kept, as a

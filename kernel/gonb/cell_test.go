@@ -28,7 +28,7 @@ func TestArrange(t *testing.T) {
 		{"variables defined and not used are kept", "a, b := 1, 2\nfor i := 0; i < 1; i++ {\n\tc := i\n\t_ = c\n}\n_, d := 3, 4",
 			"%%\na, b := 1, 2\n_, _ = a, b\nfor i := 0; i < 1; i++ {\n\tc := i\n\t_ = c\n}\n_, d := 3, 4\n_ = d\n", []int{0, 1, 0, 2, 3, 4, 5, 6, 0}},
 	} {
-		got := arrange(c.code, false)
+		got := arrange(c.code, false, false)
 		if got.code != c.want || !slices.Equal(got.lines, c.lines) {
 			t.Errorf("%s:\n got %q %v\nwant %q %v", c.name, got.code, got.lines, c.want, c.lines)
 		}
@@ -36,32 +36,44 @@ func TestArrange(t *testing.T) {
 }
 
 func TestArrangeShowsTheLastExpression(t *testing.T) {
-	got := arrange("x := 2\nx * 3", true)
+	got := arrange("x := 2\nx * 3", true, false)
 	want := "import tensornbdisplay \"github.com/tensornb/tensornb/display\"\n%%\nx := 2\n_ = x\ntensornbdisplay.Result(x * 3)\n"
 	if got.code != want || !got.result || got.resultLine != 2 || got.callee != "" || !slices.Equal(got.lines, []int{0, 0, 1, 0, 2}) {
 		t.Fatalf("got %q %+v", got.code, got)
 	}
-	got = arrange("x.Strides()", true)
+	got = arrange("x.Strides()", true, false)
 	if !got.result || got.callee != "x.Strides" {
 		t.Fatalf("call: %+v", got)
 	}
 	// Comments around the last expression stay outside the call, and the
 	// result's line is the expression's, not the comment's before it.
-	got = arrange("// strides\n// of y\ny.Strides()   // (12, 1, 4)\n// done", true)
+	got = arrange("// strides\n// of y\ny.Strides()   // (12, 1, 4)\n// done", true, false)
 	want = "import tensornbdisplay \"github.com/tensornb/tensornb/display\"\n%%\n// strides\n// of y\ntensornbdisplay.Result(y.Strides())   // (12, 1, 4)\n// done\n"
 	if got.code != want || got.resultLine != 3 || got.callee != "y.Strides" {
 		t.Fatalf("comments around the result: %q %+v", got.code, got)
 	}
 	for _, code := range []string{"x := 1", "x++", "for {}", "import \"fmt\""} {
-		if got := arrange(code, true); got.result {
+		if got := arrange(code, true, false); got.result {
 			t.Errorf("%q shows a result", code)
 		}
 	}
 }
 
+// With report, the statements run after a deferred cellpanic.Report.
+func TestArrangeReports(t *testing.T) {
+	got := arrange("x := 2\nx * 3", true, true)
+	want := "import tensornbpanic \"github.com/tensornb/tensornb/kernel/gonb/cellpanic\"\nimport tensornbdisplay \"github.com/tensornb/tensornb/display\"\n%%\ndefer tensornbpanic.Report()\nx := 2\ntensornbdisplay.Result(x * 3)\n"
+	if got.code != want || !slices.Equal(got.lines, []int{0, 0, 0, 0, 1, 2}) {
+		t.Fatalf("got %q %v", got.code, got.lines)
+	}
+	if got := arrange("func f() {}", true, true); got.code != "func f() {}" {
+		t.Fatalf("declarations only: %q", got.code)
+	}
+}
+
 func TestCursorMapping(t *testing.T) {
 	cell := "x := 1\nimport \"fmt\"\nfmt.Print"
-	a := arrange(cell, false)
+	a := arrange(cell, false, false)
 	// The cursor at the end of "fmt.Print" in the cell is at the end of the
 	// arranged code, after the import moved up and %% was added.
 	end := len(cell)
@@ -73,7 +85,7 @@ func TestCursorMapping(t *testing.T) {
 	}
 	// Characters, not bytes: é is one.
 	cell = "s := \"é\"\nfmt.Pri"
-	a = arrange(cell, false)
+	a = arrange(cell, false, false)
 	if back := a.runeToCell(cell, a.runeToArranged(cell, 15)); back != 15 {
 		t.Fatalf("unicode round trip: %d", back)
 	}

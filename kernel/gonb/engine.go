@@ -75,6 +75,9 @@ type child struct {
 	dir    string
 	client *client.Client
 	exited chan struct{} // closed when the process ends
+	// started is when the child started: gopls answers nothing while it
+	// loads, its first seconds.
+	started time.Time
 	// ran holds the cells sent to this GoNB, by GoNB's cell id less one
 	// (GoNB numbers the cells it keeps in history from 1), so that a panic
 	// in a function declared by an earlier cell can name that cell's line.
@@ -159,7 +162,7 @@ func (e *Engine) start(ctx context.Context) (*child, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting GoNB (%s): %w; run `tensornb install` to build it", e.opts.GoNB, err)
 	}
-	c := &child{cmd: cmd, dir: dir, exited: make(chan struct{})}
+	c := &child{cmd: cmd, dir: dir, exited: make(chan struct{}), started: time.Now()}
 	go func() {
 		_ = cmd.Wait()
 		close(c.exited)
@@ -270,10 +273,11 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 	}
 	// Showing a result needs the display package, which only an engine
 	// that was given the tensornb module can import.
+	module := e.opts.Module != ""
 	e.mu.Lock()
-	cell := arrange(code, e.opts.Module != "")
+	cell := arrange(code, module, module)
 	if cell.result && e.void[cell.callee] {
-		cell = arrange(code, false)
+		cell = arrange(code, false, module)
 	}
 	e.mu.Unlock()
 	shown := &resultSeen{Output: out}
@@ -288,7 +292,7 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 		// The cell ends with a call of a function that returns nothing:
 		// remember it, and run the cell as written.
 		e.markVoid(cell.callee)
-		err = e.run(ctx, c, arrange(code, false), strings.Split(code, "\n"), out)
+		err = e.run(ctx, c, arrange(code, false, module), strings.Split(code, "\n"), out)
 	}
 	return err
 }
@@ -417,20 +421,58 @@ func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.C
 	if err != nil {
 		return front.Completion{}, err
 	}
-	cell := arrange(code, false)
-	reply, err := c.client.Call(ctx, client.Shell, "complete_request", map[string]any{"code": cell.code, "cursor_pos": cell.runeToArranged(code, cursor)}, nil)
-	if err != nil {
-		return front.Completion{}, err
-	}
+	cell := arrange(code, false, false)
 	var r struct {
 		Matches     []string `json:"matches"`
 		CursorStart int      `json:"cursor_start"`
 		CursorEnd   int      `json:"cursor_end"`
 	}
-	if err := reply.Decode(&r); err != nil {
-		return front.Completion{}, err
+	for {
+		reply, err := c.client.Call(ctx, client.Shell, "complete_request", map[string]any{"code": cell.code, "cursor_pos": cell.runeToArranged(code, cursor)}, nil)
+		if err != nil {
+			return front.Completion{}, err
+		}
+		if err := reply.Decode(&r); err != nil {
+			return front.Completion{}, err
+		}
+		if len(r.Matches) > 0 || !c.waitForGopls(ctx) {
+			break
+		}
 	}
-	return front.Completion{Matches: r.Matches, CursorStart: cell.runeToCell(code, r.CursorStart), CursorEnd: cell.runeToCell(code, r.CursorEnd)}, nil
+	return front.Completion{Matches: unique(r.Matches), CursorStart: cell.runeToCell(code, r.CursorStart), CursorEnd: cell.runeToCell(code, r.CursorEnd)}, nil
+}
+
+// unique drops the repeats of matches, keeping the first of each.
+func unique(matches []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range matches {
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// goplsLoading is how long after GoNB starts an empty answer may be
+// gopls still loading rather than nothing to say.
+const goplsLoading = 20 * time.Second
+
+// waitForGopls waits a moment, and reports whether to ask again: an
+// empty answer in GoNB's first seconds may be gopls still loading, and
+// the first Tab after a start should wait for it rather than show
+// nothing.
+func (c *child) waitForGopls(ctx context.Context) bool {
+	if time.Since(c.started) > goplsLoading {
+		return false
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(500 * time.Millisecond):
+		return true
+	}
 }
 
 // Inspect asks GoNB (and through it gopls) what the name at the cursor is.
@@ -439,19 +481,50 @@ func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (
 	if err != nil {
 		return nil, false, err
 	}
-	cell := arrange(code, false)
-	reply, err := c.client.Call(ctx, client.Shell, "inspect_request", map[string]any{"code": cell.code, "cursor_pos": cell.runeToArranged(code, cursor), "detail_level": detail}, nil)
-	if err != nil {
-		return nil, false, err
-	}
+	cell := arrange(code, false, false)
 	var r struct {
 		Found bool           `json:"found"`
 		Data  map[string]any `json:"data"`
 	}
-	if err := reply.Decode(&r); err != nil {
-		return nil, false, err
+	for {
+		reply, err := c.client.Call(ctx, client.Shell, "inspect_request", map[string]any{"code": cell.code, "cursor_pos": cell.runeToArranged(code, cursor), "detail_level": detail}, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		r.Data = nil
+		if err := reply.Decode(&r); err != nil {
+			return nil, false, err
+		}
+		if md, _ := r.Data["text/markdown"].(string); strings.TrimSpace(md) != "" || !c.waitForGopls(ctx) {
+			break
+		}
+	}
+	md, _ := r.Data["text/markdown"].(string)
+	if _, ok := r.Data["text/plain"]; !ok && strings.TrimSpace(md) != "" {
+		// Notebook 6's tooltip shows only text/plain.
+		r.Data["text/plain"] = plainFromMarkdown(md)
+	}
+	if _, ok := r.Data["text/plain"]; !ok {
+		return nil, false, nil // GoNB says found with nothing to show
 	}
 	return r.Data, r.Found, nil
+}
+
+// plainFromMarkdown turns gopls's hover Markdown into text: the
+// declaration, its doc, and the link, without the fences and rules.
+func plainFromMarkdown(md string) string {
+	var lines []string
+	for _, l := range strings.Split(md, "\n") {
+		switch strings.TrimSpace(l) {
+		case "```go", "```", "---":
+			continue
+		}
+		if l == "" && (len(lines) == 0 || lines[len(lines)-1] == "") {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
 
 // Shutdown stops GoNB. A later cell starts a new one.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -218,6 +219,62 @@ display.Show(display.Card(x))`
 	}
 }
 
+// newModuleEngine returns an engine whose cells import tensornb from this
+// checkout, with no network.
+func newModuleEngine(t *testing.T) *Engine {
+	t.Helper()
+	module, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(Options{GoNB: tools.GoNB.Path(toolsDir), ToolsDir: toolsDir, Module: module, Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}})
+	t.Cleanup(func() { _ = e.Shutdown(false) })
+	return e
+}
+
+// A refused tensor operation is PyTorch's exception, as on the instant
+// engine: class, message, the Go call where the message suggests Python,
+// the cell line of the statement; no Go stack. Other panics keep theirs,
+// as if nothing had recovered them.
+func TestTensorErrorsArePyTorchs(t *testing.T) {
+	e := newModuleEngine(t)
+	r, err := run(t, e, "import \"github.com/tensornb/tensornb/tensor\"\nfmt.Println(\"before\")\ny := tensor.Arange(24).View(2, 3, 4).Transpose(1, 2)\n// a comment\ny.View(-1)")
+	ce := cellError(t, err)
+	msg := "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+	want := []string{"RuntimeError: " + msg, "hint: in Go, .reshape(...) is the method Reshape(...)", "cell line 5: y.View(-1)"}
+	if ce.Name != "RuntimeError" || ce.Value != msg || strings.Join(ce.Traceback, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("tensor error: %q %q %q", ce.Name, ce.Value, ce.Traceback)
+	}
+	if r.streams["stdout"] != "before\n" || r.streams["stderr"] != "" {
+		t.Fatalf("streams: %q", r.streams)
+	}
+	// In a function an earlier cell declared: the line of this cell.
+	if _, err := run(t, e, "func pick(x *tensor.Tensor) *tensor.Tensor { return x.Index(\"5\") }"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = run(t, e, "x := tensor.Arange(3)\npick(x)")
+	ce = cellError(t, err)
+	want = []string{"IndexError: index 5 is out of bounds for dimension 0 with size 3", "cell line 2: pick(x)"}
+	if ce.Name != "IndexError" || strings.Join(ce.Traceback, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("tensor error in a function: %q %q %q", ce.Name, ce.Value, ce.Traceback)
+	}
+	// Indexing a tensor as in Python gets the Go calls that do it.
+	_, err = run(t, e, "x := tensor.Arange(3)\nfmt.Println(x[0])")
+	ce = cellError(t, err)
+	want = []string{"CompileError: the cell does not compile", "cell line 2: cannot index x (variable of type *tensor.Tensor)", "    fmt.Println(x[0])", `hint: a tensor is indexed with x.Index("0") or x.Select(0, 0)`}
+	if strings.Join(ce.Traceback, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("x[0]: %q %q %q", ce.Name, ce.Value, ce.Traceback)
+	}
+	_, err = run(t, e, "var s []int\n_ = s[3]")
+	ce = cellError(t, err)
+	trace := strings.Join(ce.Traceback, "\n")
+	if ce.Name != "panic" || ce.Value != "runtime error: index out of range [3] with length 0" ||
+		!strings.HasPrefix(trace, "panic: runtime error: index out of range [3] with length 0\ngoroutine 1 [running]:\nmain.main()\n\t cell line 2: _ = s[3]") ||
+		strings.Contains(trace, "cellpanic") || strings.Contains(trace, "recovered") {
+		t.Fatalf("panic: %q %q\n%s", ce.Name, ce.Value, trace)
+	}
+}
+
 // A cell that ends with an expression shows its value as the result; one
 // that ends with a call of a function with no value runs as written.
 func TestLastExpressionIsTheResult(t *testing.T) {
@@ -246,7 +303,7 @@ func TestLastExpressionIsTheResult(t *testing.T) {
 	if !e.void["fmt.Println"] || !e.void["hello"] || e.void["tensor.Arange"] {
 		t.Fatalf("void callees: %v", e.void)
 	}
-	if cell := arrange("fmt.Println(1)", true); !cell.result || cell.callee != "fmt.Println" {
+	if cell := arrange("fmt.Println(1)", true, false); !cell.result || cell.callee != "fmt.Println" {
 		t.Fatalf("arrange: %+v", cell)
 	}
 }
@@ -290,5 +347,20 @@ func TestCommsAreForwarded(t *testing.T) {
 	}
 	if strings.Join(seen, "|") != strings.Join(want, "|") {
 		t.Fatalf("comms: got %q, want %q", seen, want)
+	}
+}
+
+// gopls's hover Markdown becomes the text/plain Notebook 6's tooltip shows.
+func TestPlainFromMarkdown(t *testing.T) {
+	md := "```go\nfunc strings.Fields(s string) []string\n```\n\n---\n\nFields splits the string s.\n\n\n---\n\n[`strings.Fields` on pkg.go.dev](https://pkg.go.dev/strings#Fields)"
+	want := "func strings.Fields(s string) []string\n\nFields splits the string s.\n\n[`strings.Fields` on pkg.go.dev](https://pkg.go.dev/strings#Fields)"
+	if got := plainFromMarkdown(md); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestUniqueMatches(t *testing.T) {
+	if got := unique([]string{"Zeros", "Add", "Zeros", "Add", "View"}); !slices.Equal(got, []string{"Zeros", "Add", "View"}) {
+		t.Errorf("unique: %v", got)
 	}
 }

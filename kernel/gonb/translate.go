@@ -9,7 +9,9 @@ import (
 	"sync"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/kernel/explain"
 	"github.com/tensornb/tensornb/kernel/front"
+	"github.com/tensornb/tensornb/kernel/gonb/cellpanic"
 	"github.com/tensornb/tensornb/kernel/wire"
 )
 
@@ -29,8 +31,12 @@ type translator struct {
 	mu        sync.Mutex
 	panicking bool
 	panicText strings.Builder
-	exit      string // "exit status 3", if the program said so
-	compile   *front.CellError
+	// reporting is set once cellpanic.Report's line began: a refused
+	// tensor operation, held back in reportText.
+	reporting  bool
+	reportText strings.Builder
+	exit       string // "exit status 3", if the program said so
+	compile    *front.CellError
 }
 
 func (t *translator) iopub(m *wire.Message) {
@@ -80,11 +86,16 @@ func (t *translator) iopub(m *wire.Message) {
 
 var exitStatus = regexp.MustCompile(`^exit status (\d+)\n?$`)
 
-// stderr forwards the program's standard error, except a panic's report
-// and GoNB's "exit status" line, which become the cell's error.
+// stderr forwards the program's standard error, except a panic's report,
+// cellpanic.Report's line and GoNB's "exit status" line, which become the
+// cell's error.
 func (t *translator) stderr(text string) {
-	if t.panicking {
+	switch {
+	case t.panicking:
 		t.panicText.WriteString(text)
+		return
+	case t.reporting:
+		t.reportText.WriteString(text)
 		return
 	}
 	if m := exitStatus.FindStringSubmatch(text); m != nil {
@@ -93,16 +104,34 @@ func (t *translator) stderr(text string) {
 		}
 		return
 	}
-	at := strings.Index(text, "panic: ")
-	if at == 0 || (at > 0 && text[at-1] == '\n') {
-		if at > 0 {
-			t.out.Stream("stderr", text[:at])
+	for _, start := range []struct {
+		prefix string
+		flag   *bool
+		held   *strings.Builder
+	}{{"panic: ", &t.panicking, &t.panicText}, {cellpanic.Prefix, &t.reporting, &t.reportText}} {
+		if at := lineStart(text, start.prefix); at >= 0 {
+			if at > 0 {
+				t.out.Stream("stderr", text[:at])
+			}
+			*start.flag = true
+			start.held.WriteString(text[at:])
+			return
 		}
-		t.panicking = true
-		t.panicText.WriteString(text[at:])
-		return
 	}
 	t.out.Stream("stderr", text)
+}
+
+// lineStart returns where a line of text starts with prefix, or -1.
+func lineStart(text, prefix string) int {
+	at := strings.Index(text, prefix)
+	for at > 0 && text[at-1] != '\n' {
+		next := strings.Index(text[at+1:], prefix)
+		if next < 0 {
+			return -1
+		}
+		at += 1 + next
+	}
+	return at
 }
 
 // outcome returns the cell's error, if it had one.
@@ -110,6 +139,8 @@ func (t *translator) outcome(reply *wire.Message) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
+	case t.reporting:
+		return t.reportError()
 	case t.panicking:
 		return t.panicError()
 	case t.compile != nil:
@@ -149,38 +180,87 @@ var (
 func (t *translator) panicError() *front.CellError {
 	text := ansi.ReplaceAllString(t.panicText.String(), "")
 	value, stack, _ := strings.Cut(strings.TrimPrefix(text, "panic: "), "\n\n")
+	// cellpanic.Report panicked again with what it recovered.
+	value = strings.TrimSuffix(value, " [recovered, repanicked]")
 	var lines []string
 	lines = append(lines, "panic: "+value)
 	program := map[string][]string{} // the generated programs read, by path
-	for _, line := range strings.Split(stack, "\n") {
+	for _, line := range strings.Split(withoutReport(stack), "\n") {
 		if exitStatus.MatchString(line) {
 			continue
 		}
-		line = cellMarker.ReplaceAllStringFunc(line, func(marker string) string {
-			sub := cellMarker.FindStringSubmatch(marker)
-			id, _ := strconv.Atoi(sub[1])
-			n, _ := strconv.Atoi(sub[2])
-			return t.position(id, n)
-		})
-		line = mainGo.ReplaceAllStringFunc(line, func(pos string) string {
-			sub := mainGo.FindStringSubmatch(pos)
-			if _, ok := program[sub[1]]; !ok {
-				data, _ := os.ReadFile(sub[1])
-				program[sub[1]] = strings.Split(string(data), "\n")
-			}
-			n, _ := strconv.Atoi(sub[2])
-			if id, line, ok := t.locate(program[sub[1]], n); ok {
-				return t.position(id, line)
-			}
-			return pos
-		})
-		line = pcOffset.ReplaceAllString(callArgs.ReplaceAllString(line, "(...)"), "")
+		line = pcOffset.ReplaceAllString(callArgs.ReplaceAllString(t.cellPositions(line, program), "(...)"), "")
 		if t.module != "" {
 			line = strings.ReplaceAll(line, t.module+"/", "tensornb/")
 		}
 		lines = append(lines, line)
 	}
 	return &front.CellError{Name: "panic", Value: value, Traceback: trimEmpty(lines)}
+}
+
+// cellPositions replaces the positions in GoNB's generated main.go that
+// line names with lines of the cells; program holds the generated
+// programs read so far, by path.
+func (t *translator) cellPositions(line string, program map[string][]string) string {
+	line = cellMarker.ReplaceAllStringFunc(line, func(marker string) string {
+		sub := cellMarker.FindStringSubmatch(marker)
+		id, _ := strconv.Atoi(sub[1])
+		n, _ := strconv.Atoi(sub[2])
+		return t.position(id, n)
+	})
+	return mainGo.ReplaceAllStringFunc(line, func(pos string) string {
+		sub := mainGo.FindStringSubmatch(pos)
+		if _, ok := program[sub[1]]; !ok {
+			data, _ := os.ReadFile(sub[1])
+			program[sub[1]] = strings.Split(string(data), "\n")
+		}
+		n, _ := strconv.Atoi(sub[2])
+		if id, line, ok := t.locate(program[sub[1]], n); ok {
+			return t.position(id, line)
+		}
+		return pos
+	})
+}
+
+// reportFrame starts the stack frame of cellpanic.Report.
+const reportFrame = "github.com/tensornb/tensornb/kernel/gonb/cellpanic.Report("
+
+// withoutReport drops from a stack the frames that cellpanic.Report adds
+// when it panics again: its own, and the runtime's panic call after it,
+// each a line and a position.
+func withoutReport(stack string) string {
+	at := strings.Index(stack, reportFrame)
+	if at < 0 {
+		return stack
+	}
+	p := strings.Index(stack[at:], "\npanic(")
+	if p < 0 {
+		return stack
+	}
+	end := at + p + 1
+	for range 2 {
+		nl := strings.Index(stack[end:], "\n")
+		if nl < 0 {
+			return stack[:at]
+		}
+		end += nl + 1
+	}
+	return stack[:at] + stack[end:]
+}
+
+// reportError makes cellpanic.Report's line the cell's error: PyTorch's
+// exception, at the cell line of the statement that failed.
+func (t *translator) reportError() *front.CellError {
+	line, _, _ := strings.Cut(ansi.ReplaceAllString(t.reportText.String(), ""), "\n")
+	e, at, ok := cellpanic.Parse(line)
+	if !ok {
+		return &front.CellError{Name: "EngineError", Value: "an unreadable report of a tensor error", Traceback: []string{line}}
+	}
+	where := strings.TrimSpace(t.cellPositions(at, map[string][]string{}))
+	if !strings.HasPrefix(where, "cell line ") {
+		where = ""
+	}
+	return explain.TensorError(e, where)
 }
 
 // position names line n of the code GoNB ran as cell id as a line of the
@@ -269,7 +349,12 @@ func (t *translator) compileError(evalue string, traceback []string) *front.Cell
 			messages = append(messages, msg)
 			continue
 		}
-		messages = append(messages, fmt.Sprintf("cell line %d: %s\n    %s", line, msg, strings.TrimSpace(r.sourceLine(line))))
+		src := strings.TrimSpace(r.sourceLine(line))
+		text := fmt.Sprintf("cell line %d: %s\n    %s", line, msg, src)
+		if h := explain.IndexHint(msg, src); h != "" {
+			text += "\n" + h
+		}
+		messages = append(messages, text)
 	}
 	if len(messages) == 0 { // an error outside the cell, such as a module problem
 		var lines []string

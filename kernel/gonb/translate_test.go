@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tensornb/tensornb/kernel/gonb/cellpanic"
 )
 
 // A panic's stack names cell lines even where GoNB left a position in its
@@ -15,8 +17,8 @@ func TestPanicPositionsGoNBLeftUnmarked(t *testing.T) {
 	first := "func pick(s []int) int {\n\treturn s[3]\n}"
 	second := "var s []int\n_ = pick(s)"
 	ran := []ranCell{
-		{arrange(first, false), strings.Split(first, "\n")},
-		{arrange(second, false), strings.Split(second, "\n")},
+		{arrange(first, false, false), strings.Split(first, "\n")},
+		{arrange(second, false, false), strings.Split(second, "\n")},
 	}
 	// main.go as GoNB writes it for the second cell: the kept declaration
 	// from the first, then the statements in main.
@@ -40,7 +42,7 @@ func TestPanicPositionsGoNBLeftUnmarked(t *testing.T) {
 // Among equal lines, the one whose neighbours match the program is taken.
 func TestLocatePrefersMatchingNeighbours(t *testing.T) {
 	cell := "x := 1\nprint(x)\nx = 2\nprint(x)\nprint(0)"
-	tr := &translator{id: 1, ran: []ranCell{{arrange(cell, false), strings.Split(cell, "\n")}}}
+	tr := &translator{id: 1, ran: []ranCell{{arrange(cell, false, false), strings.Split(cell, "\n")}}}
 	program := strings.Split("package main\n\nfunc main() {\n\tflag.Parse()\nx := 1\nprint(x)\nx = 2\nprint(x)\nprint(0)\n}", "\n")
 	id, line, ok := tr.locate(program, 8)
 	if !ok || id != 1 || tr.ran[0].cell.cellLine(line) != 4 {
@@ -55,7 +57,7 @@ func TestLocatePrefersMatchingNeighbours(t *testing.T) {
 // counters) and name tensornb's files from "tensornb/".
 func TestPanicStackIsStable(t *testing.T) {
 	cell := "x.View(-1)"
-	tr := &translator{id: 1, ran: []ranCell{{arrange(cell, false), []string{cell}}}, module: "/opt/tnb/src"}
+	tr := &translator{id: 1, ran: []ranCell{{arrange(cell, false, false), []string{cell}}}, module: "/opt/tnb/src"}
 	tr.panicking = true
 	tr.panicText.WriteString("panic: view: view size is not compatible\n\ngoroutine 1 [running]:\n" +
 		"github.com/tensornb/tensornb/tensor.(*Tensor).View(0x2c7abe3dc3c0, {0x2c7abe394168, 0x1, 0x1})\n" +
@@ -65,5 +67,25 @@ func TestPanicStackIsStable(t *testing.T) {
 		"github.com/tensornb/tensornb/tensor.(*Tensor).View(...)\n\ttensornb/tensor/view.go:21\nmain.main()\n\t cell line 1: x.View(-1)"
 	if got != want {
 		t.Fatalf("traceback:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// cellpanic.Report's line is found at the start of any line of a chunk of
+// standard error; what comes before it is passed on.
+func TestReportLineAfterOtherOutput(t *testing.T) {
+	cell := "x.Index(\"5\")"
+	out := &recorder{}
+	tr := &translator{out: out, id: 1, ran: []ranCell{{arrange(cell, false, true), []string{cell}}}}
+	tr.stderr("careful: panic: is not a panic here\n" + cellpanic.Prefix +
+		`{"Op":"index","Class":"IndexError","Message":"index 5 is out of bounds for dimension 0 with size 3"} at ` +
+		"\x1b[7m[[ Cell [1] Line 4 ]]\x1b[0m /tmp/gonb_1/main.go:12\n")
+	tr.stderr("exit status 2\n")
+	ce := cellError(t, tr.outcome(nil))
+	want := "IndexError: index 5 is out of bounds for dimension 0 with size 3\ncell line 1: x.Index(\"5\")"
+	if ce.Name != "IndexError" || strings.Join(ce.Traceback, "\n") != want {
+		t.Fatalf("error %q %q", ce.Name, ce.Traceback)
+	}
+	if out.streams["stderr"] != "careful: panic: is not a panic here\n" {
+		t.Fatalf("stderr %q", out.streams["stderr"])
 	}
 }

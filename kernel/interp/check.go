@@ -44,6 +44,7 @@ type checker struct {
 type sessionDecl struct {
 	name string
 	src  string
+	doc  string // the doc comment of a type or func, for inspection
 }
 
 // A step is a piece of a cell for yaegi, rewritten where needed.
@@ -150,13 +151,6 @@ func (c *checker) forget(name string) {
 // missing and returns an error, for check to try again.
 func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string) ([]step, error) {
 	units := cells.Split(code)
-	var b strings.Builder
-	line := 1
-	write := func(s string) {
-		b.WriteString(s)
-		line += strings.Count(s, "\n")
-	}
-	write("package main\n")
 
 	// Imports: the session's, and the cell's own.
 	cellImports := map[string]string{}
@@ -200,25 +194,6 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 	for p, n := range cellImports {
 		all[p] = n
 	}
-	paths := make([]string, 0, len(all))
-	for p := range all {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		write(fmt.Sprintf("import %s %q\n", all[p], p))
-	}
-	// Packages that only the types of session variables name, under
-	// names of their own (see typeAlias).
-	typePaths := make([]string, 0, len(c.typeImports))
-	for p := range c.typeImports {
-		typePaths = append(typePaths, p)
-	}
-	sort.Strings(typePaths)
-	for _, p := range typePaths {
-		write(fmt.Sprintf("import %s %q\n", c.typeImports[p], p))
-	}
-
 	// The session's declarations, less those the cell declares again. A
 	// type may be declared again only as it was: yaegi v0.16.1 keeps the
 	// first definition of a type.
@@ -247,42 +222,8 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 			}
 		}
 	}
-	type sessionSpan struct {
-		name        string
-		first, last int
-	}
-	var sessionSpans []sessionSpan
-	written := map[string]bool{}
-	for _, d := range c.decls {
-		if !redeclared[d.name] && !written[d.src] { // a const group is one source for several names
-			written[d.src] = true
-			first := line
-			write(d.src + "\n")
-			sessionSpans = append(sessionSpans, sessionSpan{d.name, first, line - 1})
-		}
-	}
-
-	// The cell: declarations at top level, statements in a function.
-	var spans []span
-	add := func(u cells.Unit) {
-		s := span{unit: u, first: line, offset: b.Len()}
-		write(u.Text + "\n")
-		s.last = line - 1
-		spans = append(spans, s)
-	}
-	for _, u := range units {
-		if u.Declaration && !isImport(u) {
-			add(u)
-		}
-	}
-	write("func " + cellFunc + "() {\n")
-	for _, u := range units {
-		if !u.Declaration {
-			add(u)
-		}
-	}
-	write("}\n")
-	src := b.String()
+	cf := c.assemble(units, all, redeclared)
+	src, spans, sessionSpans := cf.src, cf.spans, cf.sessionSpans
 
 	// Positions in the file map back to cell lines.
 	lineToCell := func(l int) (int, bool) {
@@ -599,7 +540,10 @@ func (c *checker) qualifier(main *types.Package) types.Qualifier {
 // typeAlias is the name a package is imported under when only a type
 // needs it (hash, for the hash.Hash of sha256.New()): one no cell uses, so
 // that a cell may still name a variable hash.
-func typeAlias(p *types.Package) string { return "tensornbPkg_" + p.Name() }
+func typeAlias(p *types.Package) string { return typeAliasPrefix + p.Name() }
+
+// typeAliasPrefix starts the names of typeAlias.
+const typeAliasPrefix = "tensornbPkg_"
 
 // declsOf returns what a declaration unit declares: types and funcs as
 // written, variables and constants by type and value.
@@ -616,13 +560,17 @@ func (c *checker) declsOf(file *ast.File, info *types.Info, sp span, src string)
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				name = types.ExprString(d.Recv.List[0].Type) + "." + name
 			}
-			out = append(out, sessionDecl{name: name, src: text})
+			out = append(out, sessionDecl{name: name, src: text, doc: d.Doc.Text()})
 		case *ast.GenDecl:
 			for _, spec := range d.Specs {
 				switch spec := spec.(type) {
 				case *ast.TypeSpec:
 					s := src[c.fset.Position(spec.Pos()).Offset:c.fset.Position(spec.End()).Offset]
-					out = append(out, sessionDecl{name: spec.Name.Name, src: "type " + s})
+					doc := spec.Doc.Text()
+					if doc == "" && len(d.Specs) == 1 {
+						doc = d.Doc.Text()
+					}
+					out = append(out, sessionDecl{name: spec.Name.Name, src: "type " + s, doc: doc})
 				case *ast.ValueSpec:
 					for _, n := range spec.Names {
 						if obj := info.Defs[n]; obj != nil && n.Name != "_" && c.writable(obj) {

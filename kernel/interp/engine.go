@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tensornb/tensornb/kernel/front"
 )
@@ -24,19 +25,55 @@ const (
 
 // An Engine runs cells in a worker process (see Serve), started on first
 // use and again after it dies or is interrupted. The worker keeps the
-// session's state; a new worker starts empty, and the first cell it runs
-// says so.
+// session's state. The Engine records the code of every cell that ran to
+// its end without an error; when a worker is replaced (an interrupt, a
+// crash), the next cell first replays those cells in a new worker,
+// silently and in order, so that what they declared is there again, and
+// says on stderr which cells it replayed, or where and why the replay
+// stopped.
+//
+// The replay runs with the next cell rather than right after the
+// interrupt, so that an interrupt of that cell stops the replay too, and
+// nothing runs while the kernel says it is idle. A cell that ended the
+// worker did not complete, so it is never replayed; a cell that failed is
+// not replayed either, even if it changed state before it failed.
 type Engine struct {
 	// Command is the worker's command line: a program whose main calls
 	// Serve (tensornb worker DIR). Env is added to its environment.
 	Command []string
 	Env     []string
+	// ReplayLimit bounds how long a replay may take (DefaultReplayLimit if
+	// zero): a replay that takes longer is stopped, and the cell it was for
+	// runs in an empty interpreter.
+	ReplayLimit time.Duration
 
 	mu       sync.Mutex
 	shownIDs map[string]bool // display ids shown so far
 	w        *workerProc
-	lost     string // why the last worker ended, for the next cell to say
+	lost     string          // why the last worker ended, for the next cell to say
+	cells    []cell          // the cells that completed, to replay in a new worker
+	order    int             // cells run so far
+	names    map[string]bool // what the worker's cells have declared
 	closed   bool
+	// pending are outputs the worker sent between cells (a goroutine an
+	// earlier cell started, or the note of a replay a completion needed),
+	// read while answering a completion; the next cell shows them first.
+	pending []event
+
+	// exchange is held while a request is out to the worker and its
+	// events are read, one request at a time.
+	exchange sync.Mutex
+}
+
+// DefaultReplayLimit is how long a replay may take unless the Engine says.
+const DefaultReplayLimit = time.Minute
+
+// A cell is a cell that completed, to replay: its code, and its execution
+// count if the front gave one, or else its place in the order cells ran.
+type cell struct {
+	code  string
+	count int
+	order int
 }
 
 // A workerProc is one running worker.
@@ -101,38 +138,63 @@ func (e *Engine) start() (*workerProc, error) {
 // Start starts a worker now rather than with the first cell.
 func (e *Engine) Start() { _, _, _ = e.running() }
 
-// running returns the live worker, starting one if needed, and the note
-// to show if an earlier worker's state was lost.
-func (e *Engine) running() (*workerProc, string, error) {
+// running returns the live worker, starting one if needed. If an earlier
+// worker ended, it also returns why and the cells to replay in the new
+// one; the engine forgets them until they are replayed.
+func (e *Engine) running() (*workerProc, *replay, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
-		return nil, "", fmt.Errorf("the engine was shut down")
+		return nil, nil, fmt.Errorf("the engine was shut down")
 	}
 	if e.w != nil {
 		select {
 		case <-e.w.exited:
+			// It ended between cells: a goroutine's panic, or memory.
+			w := e.w
 			e.w = nil
+			w.eventsR.Close()
+			w.crashR.Close()
+			e.lost = "the interpreter ended between cells"
+			if report := w.report(); report != "" {
+				first, _, _ := strings.Cut(report, "\n")
+				e.lost += " (" + first + ")"
+			}
 		default:
-			return e.w, "", nil
+			return e.w, nil, nil
 		}
 	}
 	w, err := e.start()
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	e.w = w
-	note := ""
-	if e.lost != "" {
-		note = "tensornb: " + e.lost + "; the interpreter was restarted and what earlier cells declared is gone: run them again.\n"
-		e.lost = ""
+	e.names = nil
+	if e.lost == "" {
+		return w, nil, nil
 	}
-	return w, note, nil
+	r := &replay{why: e.lost, cells: e.cells}
+	e.lost = ""
+	e.cells = nil
+	return w, r, nil
 }
 
-// stop kills a worker and records why, for the next cell.
-func (e *Engine) stop(w *workerProc, why string) {
+// A replay is what a new worker has to rebuild: why the last one ended,
+// and the cells that had completed in it.
+type replay struct {
+	why   string
+	cells []cell
+}
+
+// stop kills a worker and waits for its end.
+func (e *Engine) stop(w *workerProc) {
 	_ = w.cmd.Process.Kill()
+	e.ended(w)
+}
+
+// ended closes what reads from a worker that was killed or ended, once it
+// has, and forgets it.
+func (e *Engine) ended(w *workerProc) {
 	// A process the cell started may still hold the pipes' write ends.
 	w.eventsR.Close()
 	w.crashR.Close()
@@ -141,23 +203,70 @@ func (e *Engine) stop(w *workerProc, why string) {
 	if e.w == w {
 		e.w = nil
 	}
-	e.lost = why
 	e.mu.Unlock()
 }
 
-// Execute runs a cell in the worker.
+// Execute runs a cell in the worker, after replaying the earlier cells if
+// the worker is new.
 func (e *Engine) Execute(ctx context.Context, code string, out front.Output) error {
-	w, note, err := e.running()
+	e.exchange.Lock()
+	defer e.exchange.Unlock()
+	e.mu.Lock()
+	pending := e.pending
+	e.pending = nil
+	e.mu.Unlock()
+	for _, ev := range pending {
+		e.deliver(ev, out)
+	}
+	w, err := e.ready(ctx, out)
 	if err != nil {
-		return &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
+		return err
 	}
-	if note != "" {
-		out.Stream("stderr", note)
+	e.mu.Lock()
+	e.order++
+	c := cell{code: code, order: e.order}
+	e.mu.Unlock()
+	if n, ok := front.ExecutionCount(ctx); ok {
+		c.count = n
 	}
+	how, err := e.run(ctx, w, code, out)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch how {
+	case completed:
+		if err == nil {
+			e.cells = append(e.cells, c)
+		}
+		return err
+	case died:
+		e.lost = "the interpreter ended while running a cell"
+		return err
+	}
+	// yaegi v0.16.1 can resume a cancelled cell when the next one starts:
+	// the only safe stop is the worker's end.
+	e.lost = "a cell was interrupted"
+	ce := front.Interrupted()
+	ce.Value = "the cell was interrupted; the interpreter was restarted, and the next cell first replays the cells that had run without an error, to rebuild what they declared"
+	ce.Traceback = []string{"Interrupted: " + ce.Value}
+	return ce
+}
+
+// How a cell's run on a worker ended.
+type outcome int
+
+const (
+	completed   outcome = iota // the cell ran to its end, with or without an error
+	died                       // the worker ended while running it
+	interrupted                // ctx was done first, and the worker was killed
+)
+
+// run runs code on w, sending what it produces to out. If the cell
+// completed, err is its error; if the worker died, err says how.
+func (e *Engine) run(ctx context.Context, w *workerProc, code string, out front.Output) (how outcome, err error) {
 	req, _ := json.Marshal(request{Code: code})
 	if _, err := w.in.Write(append(req, '\n')); err != nil {
-		e.stop(w, "the interpreter stopped")
-		return e.died(w)
+		e.stop(w)
+		return died, e.died(w)
 	}
 	type result struct {
 		err  error
@@ -171,27 +280,15 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 				continue
 			}
 			switch ev.Type {
-			case "stream":
-				out.Stream(ev.Name, ev.Text)
-			case "display":
-				data := map[string]any{}
-				for k, v := range ev.Data {
-					data[k] = v
-				}
-				if ev.Result {
-					out.Result(data, map[string]any{})
-				} else {
-					// The first display of an id creates it; later ones
-					// update it in place.
-					e.mu.Lock()
-					update := ev.ID != "" && e.shownIDs[ev.ID]
-					if ev.ID != "" {
-						e.shownIDs[ev.ID] = true
-					}
-					e.mu.Unlock()
-					out.Display(data, map[string]any{}, ev.ID, update)
-				}
+			case "stream", "display":
+				e.deliver(ev, out)
 			case "done":
+				e.mu.Lock()
+				e.names = map[string]bool{}
+				for _, n := range ev.Names {
+					e.names[n] = true
+				}
+				e.mu.Unlock()
 				if ev.Error != nil {
 					done <- result{err: ev.Error, done: true}
 				} else {
@@ -205,35 +302,292 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 	select {
 	case r := <-done:
 		if r.done {
-			return r.err
+			return completed, r.err
 		}
 		<-w.exited
-		w.eventsR.Close()
-		w.crashR.Close()
-		e.mu.Lock()
-		if e.w == w {
-			e.w = nil
-		}
-		e.lost = "the interpreter stopped while running a cell"
-		e.mu.Unlock()
-		return e.died(w)
+		e.ended(w)
+		return died, e.died(w)
 	case <-ctx.Done():
-		// yaegi v0.16.1 can resume a cancelled cell when the next one
-		// starts: the only safe stop is the worker's end.
-		e.stop(w, "a cell was interrupted")
+		e.stop(w)
 		<-done
-		ce := front.Interrupted()
-		ce.Value = "the cell was interrupted; the interpreter was restarted, so what earlier cells declared is gone"
-		ce.Traceback = []string{"Interrupted: " + ce.Value}
-		return ce
+		return interrupted, nil
 	}
+}
+
+// Declared reports whether the cells run so far in the current worker
+// declared name: a variable, constant, type or function.
+func (e *Engine) Declared(name string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.names[name]
+}
+
+// deliver passes a stream or display event on to out.
+func (e *Engine) deliver(ev event, out front.Output) {
+	switch ev.Type {
+	case "stream":
+		out.Stream(ev.Name, ev.Text)
+	case "display":
+		data := map[string]any{}
+		for k, v := range ev.Data {
+			data[k] = v
+		}
+		if ev.Result {
+			out.Result(data, map[string]any{})
+			return
+		}
+		// The first display of an id creates it; later ones update it
+		// in place.
+		e.mu.Lock()
+		update := ev.ID != "" && e.shownIDs[ev.ID]
+		if ev.ID != "" {
+			e.shownIDs[ev.ID] = true
+		}
+		e.mu.Unlock()
+		out.Display(data, map[string]any{}, ev.ID, update)
+	}
+}
+
+// Complete asks the worker's session for the completions at cursor.
+func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.Completion, error) {
+	done, err := e.ask(ctx, request{Type: "complete", Code: code, Cursor: cursor})
+	if err != nil || done.Completion == nil {
+		return front.Completion{CursorStart: cursor, CursorEnd: cursor}, err
+	}
+	return *done.Completion, nil
+}
+
+// Inspect asks the worker's session what the name at cursor is.
+func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (map[string]any, bool, error) {
+	done, err := e.ask(ctx, request{Type: "inspect", Code: code, Cursor: cursor})
+	if err != nil {
+		return nil, false, err
+	}
+	return done.Inspection, done.Inspection != nil, nil
+}
+
+// ask sends the worker a request that runs no code and returns its done
+// event. Outputs that arrive meanwhile wait for the next cell, and so does
+// the note of a replay, if the worker had to be replaced first (the
+// session a completion asks must be the one the cells built). If ctx ends
+// first, ask returns, and the answer, when it comes, is dropped.
+func (e *Engine) ask(ctx context.Context, req request) (event, error) {
+	type result struct {
+		done event
+		err  error
+	}
+	answer := make(chan result, 1)
+	go func() {
+		e.exchange.Lock()
+		defer e.exchange.Unlock()
+		// The replay is not bounded by ctx, a completion's short wait: cut
+		// short, it would lose the cells it had not replayed yet.
+		w, err := e.ready(context.Background(), held{e: e})
+		if err != nil {
+			answer <- result{err: err}
+			return
+		}
+		line, _ := json.Marshal(req)
+		if _, err := w.in.Write(append(line, '\n')); err != nil {
+			e.stop(w)
+			e.mu.Lock()
+			e.lost = "the interpreter stopped"
+			e.mu.Unlock()
+			answer <- result{err: err}
+			return
+		}
+		for w.events.Scan() {
+			var ev event
+			if json.Unmarshal(w.events.Bytes(), &ev) != nil {
+				continue
+			}
+			if ev.Type == "done" {
+				answer <- result{done: ev}
+				return
+			}
+			e.mu.Lock()
+			e.pending = append(e.pending, ev)
+			e.mu.Unlock()
+		}
+		e.ended(w)
+		e.mu.Lock()
+		e.lost = "the interpreter stopped"
+		e.mu.Unlock()
+		answer <- result{err: fmt.Errorf("the interpreter stopped")}
+	}()
+	select {
+	case r := <-answer:
+		return r.done, r.err
+	case <-ctx.Done():
+		return event{}, ctx.Err()
+	}
+}
+
+// held is the Output of a replay that a completion needed: its notes wait
+// for the next cell.
+type held struct {
+	discard
+	e *Engine
+}
+
+func (h held) Stream(name, text string) {
+	h.e.mu.Lock()
+	h.e.pending = append(h.e.pending, event{Type: "stream", Name: name, Text: text})
+	h.e.mu.Unlock()
+}
+
+// ready returns the worker for the next cell: the live one, or a new one
+// in which it has replayed the cells that had completed in the last, and
+// said so on out's stderr. It returns an error if no worker can start, or
+// if ctx is done during the replay.
+func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, error) {
+	w, r, err := e.running()
+	if err != nil {
+		return nil, &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
+	}
+	if r == nil {
+		return w, nil
+	}
+	if len(r.cells) == 0 {
+		out.Stream("stderr", "tensornb: "+r.why+"; the interpreter was restarted, and no earlier cell had run without an error, so there was nothing to replay.\n")
+		return w, nil
+	}
+	out.Stream("stderr", fmt.Sprintf("tensornb: %s; the interpreter was restarted. Replaying what had run without an error, %s, with outputs hidden… ", r.why, names(r.cells)))
+	limit := e.ReplayLimit
+	if limit == 0 {
+		limit = DefaultReplayLimit
+	}
+	replayCtx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	start := time.Now()
+	slowest, slowestTime := 0, time.Duration(0)
+	for i, c := range r.cells {
+		cellStart := time.Now()
+		how, err := e.run(replayCtx, w, c.code, discard{})
+		if d := time.Since(cellStart); d > slowestTime {
+			slowest, slowestTime = i, d
+		}
+		switch {
+		case how == completed && err == nil:
+			e.mu.Lock()
+			e.cells = append(e.cells, c)
+			e.mu.Unlock()
+			continue
+		case how == completed:
+			out.Stream("stderr", fmt.Sprintf("stopped: %s failed when replayed (%s), so what %s declared is missing: run them again.\n", names(r.cells[i:i+1]), err, names(r.cells[i:])))
+			return w, nil
+		case how == died:
+			out.Stream("stderr", fmt.Sprintf("stopped: %s ended the interpreter when replayed (%s), so what earlier cells declared is gone: run them again.\n", names(r.cells[i:i+1]), err))
+		case ctx.Err() != nil:
+			out.Stream("stderr", fmt.Sprintf("interrupted during %s.\n", names(r.cells[i:i+1])))
+			e.forget()
+			ce := front.Interrupted()
+			ce.Value = "the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again"
+			ce.Traceback = []string{"Interrupted: " + ce.Value}
+			return nil, ce
+		default:
+			out.Stream("stderr", fmt.Sprintf("stopped: the replay took longer than %v, its limit, during %s, so what earlier cells declared is gone: run them again.\n", limit, names(r.cells[i:i+1])))
+		}
+		// The worker ended: this cell runs in a new, empty one.
+		e.forget()
+		empty, _, err := e.running()
+		if err != nil {
+			return nil, &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
+		}
+		return empty, nil
+	}
+	took := time.Since(start)
+	note := fmt.Sprintf("done in %.2f s.\n", took.Seconds())
+	if took > 2*time.Second && slowestTime > took/2 {
+		note = fmt.Sprintf("done in %.1f s, %.1f s of it in %s: a replay runs everything again, sleeps and long loops too.\n", took.Seconds(), slowestTime.Seconds(), names(r.cells[slowest:slowest+1]))
+	}
+	out.Stream("stderr", note)
+	return w, nil
+}
+
+// forget drops the cells recorded so far: they are not replayed.
+func (e *Engine) forget() {
+	e.mu.Lock()
+	e.cells = nil
+	e.lost = ""
+	e.mu.Unlock()
+}
+
+// names names cells for a note: In [1]–[3], [5] by execution count, or
+// cells 1, 3–5 by the order they ran in when the front gave no count; a
+// run of three or more is a range.
+func names(cells []cell) string {
+	var b strings.Builder
+	for i := 0; i < len(cells); {
+		// A run of consecutive numbers of one kind.
+		counted := cells[i].count > 0
+		number := func(c cell) int {
+			if counted {
+				return c.count
+			}
+			return c.order
+		}
+		j := i + 1
+		for j < len(cells) && (cells[j].count > 0) == counted && number(cells[j]) == number(cells[j-1])+1 {
+			j++
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		sameKind := i > 0 && (cells[i-1].count > 0) == counted
+		switch {
+		case counted && !sameKind:
+			b.WriteString("In ")
+		case !counted && !sameKind:
+			k := i + 1
+			for k < len(cells) && cells[k].count == 0 {
+				k++
+			}
+			if k-i > 1 {
+				b.WriteString("cells ")
+			} else {
+				b.WriteString("cell ")
+			}
+		}
+		format := "%d"
+		if counted {
+			format = "[%d]"
+		}
+		fmt.Fprintf(&b, format, number(cells[i]))
+		switch {
+		case j-i > 2:
+			fmt.Fprintf(&b, "–"+format, number(cells[j-1]))
+		case j-i == 2:
+			fmt.Fprintf(&b, ", "+format, number(cells[j-1]))
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// discard is the Output of a replayed cell: its outputs were shown when
+// it first ran.
+type discard struct{}
+
+func (discard) Stream(string, string)                                {}
+func (discard) Display(map[string]any, map[string]any, string, bool) {}
+func (discard) Result(map[string]any, map[string]any)                {}
+func (discard) ClearOutput(bool)                                     {}
+func (discard) Input(string, bool) (string, error) {
+	return "", fmt.Errorf("a replayed cell cannot ask for input")
+}
+func (discard) Comm(string, json.RawMessage) {}
+
+// report is what the Go runtime and the worker wrote when it ended.
+func (w *workerProc) report() string {
+	return strings.TrimSpace(w.crashed.String() + "\n" + w.stderr.String())
 }
 
 // died is the error of a cell whose worker ended: the Go runtime's report
 // (a panic in a goroutine, memory exhausted), or the exit status.
 func (e *Engine) died(w *workerProc) error {
 	<-w.exited
-	report := strings.TrimSpace(w.crashed.String() + "\n" + w.stderr.String())
+	report := w.report()
 	status := "the interpreter ended"
 	if w.cmd.ProcessState != nil {
 		status = "the interpreter ended: " + w.cmd.ProcessState.String()
@@ -245,17 +599,20 @@ func (e *Engine) died(w *workerProc) error {
 		value = first
 		lines = append(lines, strings.Split(report, "\n")...)
 	}
-	lines = append(lines, "The next cell starts a new interpreter; what earlier cells declared is gone.")
+	lines = append(lines, "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one), to rebuild what they declared.")
 	return &front.CellError{Name: "InterpreterDied", Value: value, Traceback: lines}
 }
 
 // Shutdown stops the worker; a later cell starts a new one unless the
-// engine is shut down for good.
+// engine is shut down for good. The new worker starts empty: nothing is
+// replayed.
 func (e *Engine) Shutdown(restart bool) error {
 	e.mu.Lock()
 	w := e.w
 	e.w = nil
 	e.closed = !restart
+	e.cells = nil
+	e.lost = ""
 	e.mu.Unlock()
 	if w != nil {
 		_ = w.in.Close()

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -88,11 +91,16 @@ func TestWorkerKeepsOrderAndState(t *testing.T) {
 	if err != nil || strings.Join(items, "|") != "result: 60" {
 		t.Fatalf("the write through a view in the cell before: %q %v", items, err)
 	}
+	if !e.Declared("a") || e.Declared("b") || e.Declared("fmt") {
+		t.Fatalf("declared: a %v, b %v, fmt %v", e.Declared("a"), e.Declared("b"), e.Declared("fmt"))
+	}
 }
 
 // A panic in a goroutine, memory exhausted, or an endless loop that is
 // interrupted ends the worker, not the engine: the cell reports it, and
-// the next cell runs in a new worker that says its state is gone.
+// the next cell runs in a new worker that first replays the cells that
+// completed, so what they declared is still there; the cell that ended
+// the worker is not replayed (it would end the new one too).
 func TestWorkerDeathsAreSurvived(t *testing.T) {
 	e := newEngine(t)
 	for _, c := range []struct {
@@ -117,11 +125,272 @@ func TestWorkerDeathsAreSurvived(t *testing.T) {
 			if !errors.As(err, &ce) || !strings.Contains(strings.Join(append(ce.Traceback, ce.Value), "\n"), c.wantErr) {
 				t.Fatalf("error %#v", err)
 			}
-			items, err := execute(t, e, "1 + 1")
-			if err != nil || len(items) != 2 || !strings.Contains(items[0], "what earlier cells declared is gone") || items[1] != "result: 2" {
+			if strings.Contains(strings.Join(append(ce.Traceback, ce.Value), "\n"), "is gone") {
+				t.Errorf("the error says state is gone: %#v", ce)
+			}
+			items, err := execute(t, e, "alive + 1")
+			if err != nil || !strings.Contains(stderr(items), "Replaying") || items[len(items)-1] != "result: 2" {
 				t.Fatalf("the next cell: %q %v", items, err)
 			}
+			if !e.Declared("alive") {
+				t.Fatal("after the replay, the engine does not know what the replayed cells declared")
+			}
 		})
+	}
+}
+
+// executeIn runs code as the front runs In [n].
+func executeIn(t *testing.T, e *Engine, n int, code string) ([]string, error) {
+	t.Helper()
+	out := &output{}
+	ctx, cancel := context.WithTimeout(front.WithExecutionCount(context.Background(), n), 2*time.Minute)
+	defer cancel()
+	err := e.Execute(ctx, code, out)
+	return out.items, err
+}
+
+// interrupt runs code as In [n] and interrupts it once it has started.
+func interrupt(t *testing.T, e *Engine, n int, code string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(front.WithExecutionCount(context.Background(), n))
+	defer cancel()
+	time.AfterFunc(500*time.Millisecond, cancel)
+	var ce *front.CellError
+	if err := e.Execute(ctx, code, &output{}); !errors.As(err, &ce) || ce.Name != "Interrupted" {
+		t.Fatalf("the interrupted cell: %#v", err)
+	}
+}
+
+// mustRun runs cells as In [1], In [2], ... and fails the test if one
+// fails, except those listed in failing.
+func mustRun(t *testing.T, e *Engine, cells []string, failing ...int) {
+	t.Helper()
+	for i, code := range cells {
+		_, err := executeIn(t, e, i+1, code)
+		if err != nil && !slices.Contains(failing, i+1) {
+			t.Fatalf("In [%d]: %v", i+1, err)
+		}
+		if err == nil && slices.Contains(failing, i+1) {
+			t.Fatalf("In [%d] did not fail", i+1)
+		}
+	}
+}
+
+// stderr is what the outputs wrote on stderr.
+func stderr(items []string) string {
+	var b strings.Builder
+	for _, it := range items {
+		if text, ok := strings.CutPrefix(it, "stderr: "); ok {
+			b.WriteString(text)
+		}
+	}
+	return b.String()
+}
+
+// After an interrupt, the cells that completed are replayed, silently and
+// in order: variables keep the values later cells gave them, functions and
+// types are there, and a failed cell is not replayed.
+func TestInterruptKeepsState(t *testing.T) {
+	e := newEngine(t)
+	mustRun(t, e, []string{
+		"x := 1",
+		"x++",
+		"func double(n int) int { return 2 * n }",
+		"type point struct{ X, Y int }\np := point{1, 2}",
+		"var y int = \"a\"",
+		"fmt.Println(\"printed\")\nx",
+	}, 5)
+	interrupt(t, e, 7, "for {\n}")
+	items, err := executeIn(t, e, 8, "fmt.Println(x, double(x), p.X+p.Y)")
+	if err != nil {
+		t.Fatalf("%q %v", items, err)
+	}
+	if n := len(items); n == 0 || items[n-1] != "stdout: 2 4 3\n" || slices.ContainsFunc(items, func(s string) bool { return strings.HasPrefix(s, "stdout: printed") || strings.HasPrefix(s, "result") }) {
+		t.Fatalf("outputs %q", items)
+	}
+	note := stderr(items)
+	if !strings.Contains(note, "interrupt") || !strings.Contains(note, "In [1]–[4], [6]") || !strings.Contains(note, "done in") {
+		t.Fatalf("the note: %q", note)
+	}
+	// The cell after the replay is not replayed again, and the next
+	// interrupt replays In [8] too.
+	items, err = executeIn(t, e, 9, "x")
+	if err != nil || strings.Join(items, "|") != "result: 2" {
+		t.Fatalf("%q %v", items, err)
+	}
+	interrupt(t, e, 10, "for {\n}")
+	items, err = executeIn(t, e, 11, "x")
+	if err != nil || !strings.Contains(stderr(items), "In [1]–[4], [6], [8], [9]") || items[len(items)-1] != "result: 2" {
+		t.Fatalf("%q %v", items, err)
+	}
+}
+
+// Without execution counts, cells are named by the order they ran in.
+func TestReplayNamesCellsByOrder(t *testing.T) {
+	e := newEngine(t)
+	for _, code := range []string{"a := 1", "b := )", "c := 2"} {
+		_, _ = execute(t, e, code)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	_ = e.Execute(ctx, "for {\n}", &output{})
+	items, err := execute(t, e, "a + c")
+	if err != nil || !strings.Contains(stderr(items), "cells 1, 3") || items[len(items)-1] != "result: 3" {
+		t.Fatalf("%q %v", items, err)
+	}
+}
+
+// A cell that fails when replayed stops the replay: the cells before it
+// are rebuilt, and the note says which cell failed, why, and which cells'
+// state is missing.
+func TestReplayStopsAtAFailure(t *testing.T) {
+	e := newEngine(t)
+	path := filepath.Join(t.TempDir(), "data")
+	if err := os.WriteFile(path, []byte("7"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, e, []string{
+		"x := 1",
+		"data, err := os.ReadFile(" + strconv.Quote(path) + ")\nif err != nil {\n\tpanic(err)\n}",
+		"y := 3",
+	})
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	interrupt(t, e, 4, "for {\n}")
+	items, err := executeIn(t, e, 5, "x")
+	note := stderr(items)
+	if err != nil || items[len(items)-1] != "result: 1" || !strings.Contains(note, "In [2] failed") ||
+		!strings.Contains(note, "no such file") || !strings.Contains(note, "In [2], [3]") {
+		t.Fatalf("%q %v", items, err)
+	}
+	if _, err := executeIn(t, e, 6, "y"); err == nil || !strings.Contains(err.Error(), "undefined: y") {
+		t.Fatalf("y after a replay that stopped before it: %v", err)
+	}
+}
+
+// A cell that ends the interpreter when replayed stops the replay; the
+// cell it was for runs in a new, empty interpreter, and the note says so.
+func TestReplayEndsTheInterpreter(t *testing.T) {
+	e := newEngine(t)
+	flag := filepath.Join(t.TempDir(), "flag")
+	mustRun(t, e, []string{
+		"x := 1",
+		"if _, err := os.Stat(" + strconv.Quote(flag) + "); err == nil {\n\tgo func() { panic(\"replayed\") }()\n\tselect {}\n}",
+		"y := 2",
+	})
+	if err := os.WriteFile(flag, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	interrupt(t, e, 4, "for {\n}")
+	items, err := executeIn(t, e, 5, "1 + 1")
+	note := stderr(items)
+	if err != nil || items[len(items)-1] != "result: 2" || !strings.Contains(note, "In [2] ended the interpreter") || !strings.Contains(note, "replayed") || !strings.Contains(note, "is gone") {
+		t.Fatalf("%q %v", items, err)
+	}
+	if _, err := executeIn(t, e, 6, "x"); err == nil || !strings.Contains(err.Error(), "undefined: x") {
+		t.Fatalf("x after a replay that ended the interpreter: %v", err)
+	}
+}
+
+// slowCell is a cell that sleeps as long as the file at path says.
+func slowCell(t *testing.T) (path, code string) {
+	path = filepath.Join(t.TempDir(), "sleep")
+	if err := os.WriteFile(path, []byte("0s"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, "text, _ := os.ReadFile(" + strconv.Quote(path) + ")\nd, _ := time.ParseDuration(string(text))\ntime.Sleep(d)"
+}
+
+// An interrupt during a replay stops it, and the cell it was for does not
+// run; the cell after starts afresh.
+func TestInterruptDuringReplay(t *testing.T) {
+	e := newEngine(t)
+	path, slow := slowCell(t)
+	mustRun(t, e, []string{"x := 1", slow})
+	if err := os.WriteFile(path, []byte("1h"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	interrupt(t, e, 3, "for {\n}")
+	out := &output{}
+	ctx, cancel := context.WithCancel(front.WithExecutionCount(context.Background(), 4))
+	defer cancel()
+	time.AfterFunc(500*time.Millisecond, cancel)
+	err := e.Execute(ctx, "fmt.Println(\"ran\")", out)
+	var ce *front.CellError
+	if !errors.As(err, &ce) || ce.Name != "Interrupted" || !strings.Contains(ce.Value, "replay") || slices.Contains(out.items, "stdout: ran\n") {
+		t.Fatalf("%q %#v", out.items, err)
+	}
+	items, err := executeIn(t, e, 5, "x := 2\nx")
+	if err != nil || items[len(items)-1] != "result: 2" || strings.Contains(stderr(items), "replay") {
+		t.Fatalf("%q %v", items, err)
+	}
+}
+
+// A replay that takes longer than the limit is stopped; the cell it was
+// for runs in a new, empty interpreter, and the note says why.
+func TestReplayLimit(t *testing.T) {
+	e := newEngine(t)
+	e.ReplayLimit = 10 * time.Second // far longer than In [1] takes, even on a loaded machine; far shorter than In [2]
+	path, slow := slowCell(t)
+	mustRun(t, e, []string{"x := 1", slow})
+	if err := os.WriteFile(path, []byte("1h"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	interrupt(t, e, 3, "for {\n}")
+	items, err := executeIn(t, e, 4, "1 + 1")
+	if note := stderr(items); err != nil || items[len(items)-1] != "result: 2" || !strings.Contains(note, "limit") || !strings.Contains(note, "In [2]") {
+		t.Fatalf("%q %v", items, err)
+	}
+	if _, err := executeIn(t, e, 5, "x"); err == nil || !strings.Contains(err.Error(), "undefined: x") {
+		t.Fatalf("x after a replay that was stopped: %v", err)
+	}
+}
+
+// A worker that ends between cells (a goroutine's panic) is replaced, and
+// the next cell says so and replays.
+func TestDeathBetweenCells(t *testing.T) {
+	e := newEngine(t)
+	flag := filepath.Join(t.TempDir(), "flag")
+	mustRun(t, e, []string{
+		"x := 5",
+		"go func() {\n\tfor {\n\t\tif _, err := os.Stat(" + strconv.Quote(flag) + "); err == nil {\n\t\t\tpanic(\"later\")\n\t\t}\n\t\ttime.Sleep(10 * time.Millisecond)\n\t}\n}()",
+	})
+	e.mu.Lock()
+	w := e.w
+	e.mu.Unlock()
+	if err := os.WriteFile(flag, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	<-w.exited
+	if err := os.Remove(flag); err != nil {
+		t.Fatal(err)
+	}
+	items, err := executeIn(t, e, 3, "x")
+	note := stderr(items)
+	if err != nil || items[len(items)-1] != "result: 5" || !strings.Contains(note, "between cells") || !strings.Contains(note, "later") || !strings.Contains(note, "In [1], [2]") {
+		t.Fatalf("%q %v", items, err)
+	}
+}
+
+// The names of the replayed cells: runs of execution counts, or of the
+// order cells ran in when the front gave no count.
+func TestCellNames(t *testing.T) {
+	for _, c := range []struct {
+		cells []cell
+		want  string
+	}{
+		{[]cell{{count: 1}}, "In [1]"},
+		{[]cell{{count: 1}, {count: 2}}, "In [1], [2]"},
+		{[]cell{{count: 1}, {count: 2}, {count: 3}, {count: 5}, {count: 7}, {count: 8}, {count: 9}}, "In [1]–[3], [5], [7]–[9]"},
+		{[]cell{{order: 1}, {order: 3}, {order: 4}, {order: 5}}, "cells 1, 3–5"},
+		{[]cell{{order: 1}, {order: 3}, {order: 4}}, "cells 1, 3, 4"},
+		{[]cell{{order: 2}}, "cell 2"},
+		{[]cell{{count: 4}, {order: 6}, {count: 5}}, "In [4], cell 6, In [5]"},
+	} {
+		if got := names(c.cells); got != c.want {
+			t.Errorf("names(%v) = %q, want %q", c.cells, got, c.want)
+		}
 	}
 }
 

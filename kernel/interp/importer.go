@@ -1,8 +1,9 @@
 package interp
 
 import (
-	"bufio"
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"go/importer"
 	"go/token"
@@ -21,13 +22,14 @@ import (
 type exportImporter struct {
 	dir string
 
-	mu    sync.Mutex
-	files map[string]string // import path → export data file
-	gc    types.Importer
+	mu      sync.Mutex
+	files   map[string]string   // import path → export data file
+	sources map[string][]string // import path → its directory, then its Go files
+	gc      types.Importer
 }
 
 func newExportImporter(fset *token.FileSet, dir string) *exportImporter {
-	e := &exportImporter{dir: dir, files: map[string]string{}}
+	e := &exportImporter{dir: dir, files: map[string]string{}, sources: map[string][]string{}}
 	e.gc = importer.ForCompiler(fset, "gc", e.lookup)
 	return e
 }
@@ -46,9 +48,9 @@ func (e *exportImporter) Import(path string) (*types.Package, error) {
 }
 
 // list asks the go command for the export data of path and of every
-// package it depends on.
+// package it depends on, and where their source files are.
 func (e *exportImporter) list(path string) error {
-	cmd := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}} {{.Export}}", path)
+	cmd := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Export,Dir,GoFiles", path)
 	cmd.Dir = e.dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -58,13 +60,34 @@ func (e *exportImporter) list(path string) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		if p, file, ok := strings.Cut(sc.Text(), " "); ok && file != "" {
-			e.files[p] = file
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p struct {
+			ImportPath, Export, Dir string
+			GoFiles                 []string
 		}
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if p.Export != "" {
+			e.files[p.ImportPath] = p.Export
+		}
+		e.sources[p.ImportPath] = append([]string{p.Dir}, p.GoFiles...)
 	}
-	return sc.Err()
+}
+
+// source returns the directory of the package at path and its Go files,
+// once the package was imported.
+func (e *exportImporter) source(path string) (dir string, files []string, ok bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s, ok := e.sources[path]
+	if !ok {
+		return "", nil, false
+	}
+	return s[0], s[1:], true
 }
 
 func (e *exportImporter) lookup(path string) (io.ReadCloser, error) {

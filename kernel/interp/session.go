@@ -21,8 +21,10 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/kernel/explain"
 	"github.com/tensornb/tensornb/kernel/front"
 	"github.com/tensornb/tensornb/kernel/interp/symbols"
+	"github.com/tensornb/tensornb/tensor"
 )
 
 // resultVar is the session variable a cell's last expression is stored in
@@ -34,9 +36,15 @@ const resultVar = "tensornbResult"
 type Session struct {
 	in         *interp.Interpreter
 	check      *checker
+	docs       *docs
 	statements int       // statements run so far, to name their functions
 	stderr     io.Writer // where notes for the person go
+	// ready is closed once what Warm does is done.
+	ready chan struct{}
 }
+
+// warmPackages are the packages Warm imports.
+var warmPackages = []string{"fmt", "github.com/tensornb/tensornb/tensor", "github.com/tensornb/tensornb/display"}
 
 // NewSession returns a session with the standard library, tensor and
 // display importable; dir is a directory of the tensornb module, where the
@@ -58,7 +66,26 @@ func NewSession(dir string, stderr io.Writer) (*Session, error) {
 		}
 	}
 	fset := token.NewFileSet()
-	return &Session{in: in, check: newChecker(fset, newExportImporter(fset, dir), hasPackage, hasSymbol), stderr: stderr}, nil
+	imp := newExportImporter(fset, dir)
+	ready := make(chan struct{})
+	close(ready)
+	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.source), stderr: stderr, ready: ready}, nil
+}
+
+// Warm imports, in the background, the packages cells use most for
+// checking, and reads tensor's doc comments, so that the first completion
+// finds them at hand: the session's next cell, completion or inspection
+// waits for it. Call it before anything else.
+func (s *Session) Warm() {
+	ready := make(chan struct{})
+	s.ready = ready
+	go func() {
+		defer close(ready)
+		for _, p := range warmPackages {
+			_, _ = s.check.imp.Import(p) // a failure is the cell's to report
+		}
+		s.docs.lookup(warmPackages[1], "")
+	}()
 }
 
 // hasPackage reports whether yaegi has the package at path compiled in.
@@ -93,13 +120,43 @@ var compiledIn = sync.OnceValue(func() map[string]map[string]reflect.Value {
 // with display.Result, as Out[n]. A failure is a *front.CellError naming
 // the cell's line.
 func (s *Session) Run(ctx context.Context, code string) error {
+	err := s.runCell(ctx, code)
+	var ce *front.CellError
+	if errors.As(err, &ce) {
+		ce.Value = userNames(ce.Value)
+		for i, l := range ce.Traceback {
+			ce.Traceback[i] = userNames(l)
+		}
+	}
+	return err
+}
+
+// Names returns the names the cells have declared so far: variables,
+// constants, types and functions.
+func (s *Session) Names() []string {
+	var names []string
+	for _, d := range s.check.decls {
+		if !strings.Contains(d.name, ".") { // not a method
+			names = append(names, d.name)
+		}
+	}
+	return names
+}
+
+// userNames writes the packages of messages as the person knows them:
+// iter.Seq, not the name the session imports iter under for a type only.
+func userNames(msg string) string { return strings.ReplaceAll(msg, typeAliasPrefix, "") }
+
+// runCell does the work of Run.
+func (s *Session) runCell(ctx context.Context, code string) error {
+	<-s.ready
 	steps, err := s.check.check(code)
 	for _, note := range s.check.notes {
-		fmt.Fprint(s.stderr, note)
+		fmt.Fprint(s.stderr, userNames(note))
 	}
 	s.check.notes = nil
 	if err != nil {
-		return checkError(err)
+		return checkError(err, code)
 	}
 	for _, st := range steps {
 		declared, err := s.run(ctx, st)
@@ -225,11 +282,15 @@ func stripComments(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// checkError makes a checker's refusal the cell's error.
-func checkError(err error) *front.CellError {
+// checkError makes a checker's refusal of code the cell's error.
+func checkError(err error, code string) *front.CellError {
 	var ce *CompileError
 	if errors.As(err, &ce) {
-		return &front.CellError{Name: "CompileError", Value: ce.Error(), Traceback: []string{"CompileError: the cell does not compile", ce.Error()}}
+		lines := []string{"CompileError: the cell does not compile", ce.Error()}
+		if h := explain.IndexHint(ce.Msg, cellLine(code, ce.Line)); h != "" {
+			lines = append(lines, h)
+		}
+		return &front.CellError{Name: "CompileError", Value: ce.Error(), Traceback: lines}
 	}
 	var un *Unsupported
 	if errors.As(err, &un) {
@@ -238,17 +299,24 @@ func checkError(err error) *front.CellError {
 	return &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
 }
 
-// runError makes what failed while a step ran the cell's error: a panic
-// keeps its value as a GoNB cell reports it (name "panic", value the
+// runError makes what failed while a step ran the cell's error: a
+// refused tensor operation is PyTorch's exception (see explain); another
+// panic keeps its value as a GoNB cell reports it (name "panic", value the
 // panic's message); anything else is the interpreter's own failure.
 func runError(err error, st step) *front.CellError {
 	var p interp.Panic
 	if errors.As(err, &p) {
+		line, text := firstLine(st)
+		where := fmt.Sprintf("cell line %d: %s", line, text)
 		value := fmt.Sprint(p.Value)
 		if e, ok := p.Value.(error); ok {
+			var te *tensor.Error
+			if errors.As(e, &te) {
+				return explain.TensorError(te, where)
+			}
 			value = e.Error()
 		}
-		return &front.CellError{Name: "panic", Value: value, Traceback: []string{"panic: " + value, fmt.Sprintf("cell line %d: %s", st.line, firstLine(st.text))}}
+		return &front.CellError{Name: "panic", Value: value, Traceback: []string{"panic: " + value, where}}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return front.Interrupted()
@@ -257,7 +325,18 @@ func runError(err error, st step) *front.CellError {
 	return &front.CellError{Name: "InterpreterError", Value: msg, Traceback: []string{"InterpreterError: " + msg}}
 }
 
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(stripComments(s), "\n")
-	return strings.TrimSpace(line)
+// cellLine returns line n (from 1) of code, or "".
+func cellLine(code string, n int) string {
+	lines := strings.Split(code, "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
+}
+
+// firstLine returns the cell line of a step's code (its line, which
+// is past the comments before the code) and the code's first line.
+func firstLine(st step) (int, string) {
+	line, _, _ := strings.Cut(stripComments(st.text), "\n")
+	return st.line, strings.TrimSpace(line)
 }

@@ -86,17 +86,36 @@ func TestRunningACellAgain(t *testing.T) {
 	}
 }
 
-// A panic is the cell's error, with the panic's message as GoNB reports it.
-func TestPanicIsTheCellsError(t *testing.T) {
+// A refused tensor operation is the cell's error as PyTorch's exception:
+// its class, its message, the Go call where the message suggests Python,
+// and the cell line of the statement, past the comments before it. No
+// stack trace.
+func TestTensorErrorsArePyTorchs(t *testing.T) {
 	s, _ := newSession(t)
 	run(t, s, "import \"github.com/tensornb/tensornb/tensor\"")
-	err := s.Run(context.Background(), "y := tensor.Arange(24).View(2, 3, 4).Transpose(1, 2)\ny.View(-1)")
+	err := s.Run(context.Background(), "y := tensor.Arange(24).View(2, 3, 4).Transpose(1, 2)\n// a comment\n\n// and another\ny.View(-1)")
 	var ce *front.CellError
-	if !errors.As(err, &ce) || ce.Name != "panic" || !strings.HasPrefix(ce.Value, "view: view size is not compatible") {
+	msg := "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+	want := []string{"RuntimeError: " + msg, "hint: in Go, .reshape(...) is the method Reshape(...)", "cell line 5: y.View(-1)"}
+	if !errors.As(err, &ce) || ce.Name != "RuntimeError" || ce.Value != msg || strings.Join(ce.Traceback, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("error %#v", err)
 	}
-	if !strings.Contains(strings.Join(ce.Traceback, "\n"), "cell line 2: y.View(-1)") {
-		t.Fatalf("traceback %q", ce.Traceback)
+	err = s.Run(context.Background(), "tensor.Arange(3).Index(\"5\")")
+	want = []string{"IndexError: index 5 is out of bounds for dimension 0 with size 3", "cell line 1: tensor.Arange(3).Index(\"5\")"}
+	if !errors.As(err, &ce) || ce.Name != "IndexError" || strings.Join(ce.Traceback, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("error %#v", err)
+	}
+}
+
+// Any other panic is the cell's error with the panic's message, as GoNB
+// reports it.
+func TestPanicIsTheCellsError(t *testing.T) {
+	s, _ := newSession(t)
+	err := s.Run(context.Background(), "var s []int\n// the fourth\n_ = s[3]")
+	var ce *front.CellError
+	if !errors.As(err, &ce) || ce.Name != "panic" || !strings.Contains(ce.Value, "out of range") ||
+		strings.Join(ce.Traceback, "\n") != "panic: "+ce.Value+"\ncell line 3: _ = s[3]" {
+		t.Fatalf("error %#v", err)
 	}
 }
 
@@ -190,6 +209,28 @@ func TestCompileErrors(t *testing.T) {
 	}
 	if len(out.results) != 0 {
 		t.Fatalf("a cell that does not compile ran: %q", out.results)
+	}
+}
+
+// Indexing a tensor as in Python, x[0], gets the Go calls that do it.
+func TestIndexingHint(t *testing.T) {
+	s, _ := newSession(t)
+	err := runLast(t, s, "x := tensor.Arange(6).View(2, 3)\n%%\nn := 1\nrow := x[0]")
+	var ce *front.CellError
+	want := []string{"CompileError: the cell does not compile", "cell line 2: cannot index x (variable of type *tensor.Tensor)", `hint: a tensor is indexed with x.Index("0") or x.Select(0, 0)`}
+	if !errors.As(err, &ce) || strings.Join(ce.Traceback, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("error %#v", err)
+	}
+}
+
+// The names the session gives packages it imports for a type only do not
+// reach the person.
+func TestNoInternalNames(t *testing.T) {
+	s, _ := newSession(t)
+	err := runLast(t, s, "import \"maps\"\nm := map[string]int{}\n_ = maps.Keys(m)")
+	var ce *front.CellError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Value, "iter.Seq[string]") || strings.Contains(strings.Join(append(ce.Traceback, ce.Value), "\n"), "tensornb") {
+		t.Fatalf("error %#v", err)
 	}
 }
 

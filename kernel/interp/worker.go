@@ -28,9 +28,13 @@ import (
 // output and error (captured from file descriptors 1 and 2, so compiled
 // code's prints are caught too), its displays and result, then done.
 
-// A request asks the worker to run a cell.
+// A request asks the worker to run a cell, or, with Type "complete" or
+// "inspect", for the completions or the inspection at Cursor (a rune
+// offset) in Code.
 type request struct {
-	Code string `json:"code"`
+	Type   string `json:"type,omitempty"`
+	Code   string `json:"code"`
+	Cursor int    `json:"cursor,omitempty"`
 }
 
 // An event is something a running cell produced.
@@ -45,6 +49,10 @@ type event struct {
 	Result bool           `json:"result,omitempty"`
 	// done
 	Error *front.CellError `json:"error,omitempty"`
+	Names []string         `json:"names,omitempty"` // what the session has declared
+	// done, for a completion or an inspection (nil if nothing was found)
+	Completion *front.Completion `json:"completion,omitempty"`
+	Inspection map[string]any    `json:"inspection,omitempty"`
 }
 
 // events writes events, one at a time.
@@ -87,6 +95,7 @@ func Serve(dir string, in, out, crash *os.File) error {
 	if err != nil {
 		return err
 	}
+	session.Warm()
 	lines := bufio.NewScanner(in)
 	lines.Buffer(make([]byte, 1<<20), 64<<20)
 	for lines.Scan() {
@@ -94,9 +103,23 @@ func Serve(dir string, in, out, crash *os.File) error {
 		if err := json.Unmarshal(lines.Bytes(), &req); err != nil {
 			return fmt.Errorf("a request the worker cannot read: %w", err)
 		}
+		switch req.Type {
+		case "complete":
+			c := session.Complete(req.Code, req.Cursor)
+			if err := ev.send(event{Type: "done", Completion: &c}); err != nil {
+				return err
+			}
+			continue
+		case "inspect":
+			data, _ := session.Inspect(req.Code, req.Cursor)
+			if err := ev.send(event{Type: "done", Inspection: data}); err != nil {
+				return err
+			}
+			continue
+		}
 		runErr := session.Run(context.Background(), req.Code)
 		streams.sync()
-		done := event{Type: "done"}
+		done := event{Type: "done", Names: session.Names()}
 		var ce *front.CellError
 		if errors.As(runErr, &ce) {
 			done.Error = ce

@@ -1,6 +1,7 @@
 """The tensornb kernel against jupyter_kernel_test, the Jupyter project's
 conformance suite, plus the checks the issue adds: a panic is one error, an
-interrupted infinite loop recovers, a forged message is not run, 10 MB of
+interrupted infinite loop recovers (and, on the instant engine, the state
+of the cells before it survives), a forged message is not run, 10 MB of
 output arrive whole, and 200 quick executes leave the kernel healthy.
 
 Run by cmd/tensornb/main_test.go, once per kernelspec (TENSORNB_KERNEL:
@@ -87,6 +88,31 @@ class TensornbKernelTests(jupyter_kernel_test.KernelTests):
         reply, outputs = self.execute_helper('fmt.Println("after")')
         self.assertEqual(reply["content"]["status"], "ok")
         self.assertEqual(outputs[-1]["content"]["text"], "after\n")
+
+    def test_interrupt_keeps_state(self):
+        if self.kernel_name != "tensornb":
+            raise unittest.SkipTest("the compiled kernelspec keeps no values from cell to cell")
+        self.flush_channels()
+        reply, _ = self.execute_helper("kept_x := 1")
+        self.assertEqual(reply["content"]["status"], "ok")
+        reply, _ = self.execute_helper("kept_x++")
+        self.assertEqual(reply["content"]["status"], "ok")
+        msg_id = self.kc.execute("for {\n}")
+        time.sleep(3)
+        self.km.interrupt_kernel()
+        while True:
+            reply = self.kc.get_shell_msg(timeout=TIMEOUT)
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+        self.assertEqual(reply["content"]["ename"], "Interrupted")
+        self.flush_channels()
+        reply, outputs = self.execute_helper("kept_x")
+        self.assertEqual(reply["content"]["status"], "ok")
+        stderr = "".join(m["content"]["text"] for m in outputs
+                         if m["msg_type"] == "stream" and m["content"]["name"] == "stderr")
+        self.assertIn("Replaying", stderr)
+        self.assertIn("done in", stderr)
+        self.assertEqual(outputs[-1]["content"]["data"]["text/plain"], "2")
 
     def test_gonb_magic(self):
         if self.kernel_name != "tensornb":
