@@ -2,6 +2,7 @@ package display_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/tensor"
@@ -27,4 +28,41 @@ func BenchmarkLayout16x16View(b *testing.B) {
 // BenchmarkLayout1000x1000 draws a 1000×1000 tensor, summarized.
 func BenchmarkLayout1000x1000(b *testing.B) {
 	benchLayout(b, tensor.Float32.Arange(1000*1000).View(1000, 1000))
+}
+
+// BenchmarkHostile draws each picture of every hostile tensor (see
+// hostileTensors) and reports the worst: the mean time of the slowest
+// tensor (worst-ms) and the largest form drawn (worst-bytes). The slowest
+// tensor is logged.
+func BenchmarkHostile(b *testing.B) {
+	xs := make([]*tensor.Tensor, len(hostileTensors))
+	twins := make([]*tensor.Tensor, len(hostileTensors))
+	for i, h := range hostileTensors {
+		xs[i], twins[i] = h.make(), h.make()
+	}
+	for _, p := range hostilePictures {
+		b.Run(p.name, func(b *testing.B) {
+			total := make([]time.Duration, len(xs))
+			worstBytes := 0
+			for b.Loop() {
+				for i, x := range xs {
+					start := time.Now()
+					bundle, _ := p.draw(nil, x, func() *tensor.Tensor { return twins[i] })
+					total[i] += time.Since(start)
+					for _, form := range bundle {
+						worstBytes = max(worstBytes, len(form))
+					}
+				}
+			}
+			worst := 0
+			for i := range total {
+				if total[i] > total[worst] {
+					worst = i
+				}
+			}
+			b.ReportMetric(total[worst].Seconds()*1000/float64(b.N), "worst-ms")
+			b.ReportMetric(float64(worstBytes), "worst-bytes")
+			b.Logf("slowest: %s", hostileTensors[worst].name)
+		})
+	}
 }

@@ -9,11 +9,13 @@ import (
 	"github.com/tensornb/tensornb/tensor"
 )
 
-// Large tensors are summarized as PyTorch prints them: a tensor of more
-// than summarizeAbove elements shows the first and last edgeItems entries
-// of each dimension, with a gap between.
+// Large tensors are summarized as PyTorch prints them: the first and last
+// edgeItems entries of each dimension, with a gap between. PyTorch
+// summarizes tensors of more than 1000 elements; a picture summarizes
+// sooner, above summarizeAbove cells, since it spends up to 400 bytes on a
+// cell and stays within 200 KB.
 const (
-	summarizeAbove = 1000
+	summarizeAbove = 400
 	edgeItems      = 3
 )
 
@@ -50,8 +52,24 @@ func edgeIndices(n, edge int) []int {
 	return idx
 }
 
-// summarize reports whether x is large enough to be drawn summarized.
-func summarize(x *tensor.Tensor) bool { return x.Numel() > summarizeAbove }
+// summarize reports whether x is large enough to be drawn summarized: a
+// tensor of more than summarizeAbove elements, or one whose dimensions
+// would draw that many rows, columns and panels, as a tensor with a
+// dimension of size 0 can, however few its elements.
+func summarize(x *tensor.Tensor) bool { return extent(x.Shape()) > summarizeAbove }
+
+// extent returns the product of the sizes of shape, each size 0 counted
+// as 1, or a number above summarizeAbove if the product is more.
+func extent(shape tensor.Shape) int {
+	n := 1
+	for _, size := range shape {
+		n *= max(size, 1)
+		if n > summarizeAbove {
+			return summarizeAbove + 1
+		}
+	}
+	return n
+}
 
 // cellText formats one element of a tensor of dtype dt for a cell:
 // integers as they are, floats the way PyTorch writes a lone value (2.,

@@ -80,11 +80,11 @@ func (f decodeFlow) Bundle() Bundle {
 			fmt.Fprintln(w)
 		}
 		id := "c" + strconv.Itoa(k+1)
-		fmt.Fprintf(&src, "  subgraph %s[\"%s\"]\n    direction LR\n", id, mermaidText(c.String()))
+		fmt.Fprintf(&src, "  subgraph %s[\"%s\"]\n    direction LR\n", id, mermaidText(nameText(c.String())))
 		fmt.Fprintf(&src, "    %s_packed[\"%s<br>%s\"]\n", id, mermaidText(fmt.Sprintf("packed axis of %d", c.Len())), mermaidText(positionFormula(c)))
-		fmt.Fprintf(w, "%s: %d positions, %s\n", c, c.Len(), positionFormula(c))
+		fmt.Fprintf(w, "%s: %d positions, %s\n", nameText(c.String()), c.Len(), positionFormula(c))
 		for s, step := range steps(c) {
-			node, label := fmt.Sprintf("%s_%d", id, s), step.result
+			node, label := fmt.Sprintf("%s_%d", id, s), nameText(step.result)
 			if label == "" {
 				label = "split"
 			}

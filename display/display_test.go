@@ -219,3 +219,23 @@ func TestFailingSinkLosesNoOutput(t *testing.T) {
 		t.Fatalf("a failing sink lost the output: %q", out)
 	}
 }
+
+// Views does bounded work: it compares the values of two copies, and
+// walks the slots two views read, only for tensors of modest size, and
+// says so otherwise.
+func TestViewsBoundTheirWork(t *testing.T) {
+	overlapping := func() *tensor.Tensor {
+		return tensor.Arange(6000).AsStrided(tensor.Shape{1000, 1000, 1000}, tensor.Strides{1, 2, 3}, 0)
+	}
+	x := overlapping()
+	text := display.Views(display.Named{Name: "x", Tensor: x}, display.Named{Name: "copy", Tensor: overlapping()},
+		display.Named{Name: "x again", Tensor: x}).Bundle()[display.MIMEPlain]
+	for _, want := range []string{
+		"x and copy: separate storages (S1, S2): too many elements to compare their values",
+		"x and x again: views of one storage (S1) whose spans overlap, with too many elements to tell whether they read the same slots",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Views does not say %q:\n%s", want, text)
+		}
+	}
+}

@@ -12,6 +12,9 @@
 // a picture to the notebook the program runs in, or prints its text form.
 //
 // Large tensors are summarized as PyTorch prints them: the first and last
-// three entries of each dimension, so no picture grows past a few hundred
-// kilobytes whatever the tensor's size.
+// three entries of each dimension. A picture summarizes a tensor whose
+// sizes multiply to more than 400 (a size of 0 counted as 1), draws at
+// most 8 of its 2-D panels, and shows names printable and cut to 80
+// characters, so that every form of every picture of any tensor, of any
+// size, rank or shape, stays within 200 KB and valid markup.
 package display

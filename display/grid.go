@@ -2,6 +2,7 @@ package display
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tensornb/tensornb/tensor"
@@ -58,23 +59,53 @@ func (g grid) panels() []panel {
 	if sum && leadDims > 1 {
 		leadIndices = func(d int) []int { return edgeIndices(x.Size(d), 1) }
 	}
+	// walk appends the panels under prefix, the last first if backward,
+	// until out holds limit panels.
 	var out []panel
-	var walk func(prefix []int)
-	walk = func(prefix []int) {
+	var walk func(prefix []int, backward bool, limit int)
+	walk = func(prefix []int, backward bool, limit int) {
 		if len(prefix) == leadDims {
 			out = append(out, panel{lead: append([]int{}, prefix...), rows: rows, cols: cols})
 			return
 		}
-		for _, i := range leadIndices(len(prefix)) {
+		indices := leadIndices(len(prefix))
+		if backward {
+			slices.Reverse(indices)
+		}
+		for _, i := range indices {
+			if len(out) >= limit {
+				return
+			}
 			if i == gapIndex {
 				out = append(out, panel{})
 				continue
 			}
-			walk(append(prefix, i))
+			walk(append(prefix, i), backward, limit)
 		}
 	}
-	walk(nil)
-	return out
+	walk(nil, false, maxPanels+1)
+	if len(out) <= maxPanels {
+		return out
+	}
+	// Too many panels: the first and the last few, a gap between.
+	first := trimGaps(out[:maxPanels/2])
+	out = nil
+	walk(nil, true, maxPanels/2)
+	last := trimGaps(out)
+	slices.Reverse(last)
+	return append(append(first, panel{}), last...)
+}
+
+// maxPanels bounds the panels of a grid, whatever the rank of the tensor:
+// beyond it, the first and last maxPanels/2 are drawn.
+const maxPanels = 8
+
+// trimGaps drops the gap panels at the end of ps.
+func trimGaps(ps []panel) []panel {
+	for len(ps) > 0 && ps[len(ps)-1].lead == nil {
+		ps = ps[:len(ps)-1]
+	}
+	return ps
 }
 
 // title names a panel as a slice of x: x[0, 1, :, :].

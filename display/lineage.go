@@ -23,7 +23,8 @@ import (
 //	l.Derive("z", y.Reshape(-1), "reshape(-1)", "y")
 //	display.Show(l)
 //
-// Mistakes in recording do not panic: a nil tensor or a name recorded
+// Names and operations are shown with control characters made visible
+// (␀, ␛) and cut to 80 characters. Mistakes in recording do not panic: a nil tensor or a name recorded
 // before leaves that call out, and a parent name never recorded leaves
 // out that arrow. Each mistake is listed under the picture, in every form.
 // The zero Lineage is empty and ready to use.
@@ -57,11 +58,11 @@ func (l *Lineage) Add(name string, x *tensor.Tensor) *tensor.Tensor {
 // "arange(24)".
 func (l *Lineage) Derive(name string, x *tensor.Tensor, op string, parents ...string) *tensor.Tensor {
 	if x == nil {
-		l.problems = append(l.problems, fmt.Sprintf("%q has no tensor (nil) and is left out", name))
+		l.problems = append(l.problems, fmt.Sprintf("%q has no tensor (nil) and is left out", nameText(name)))
 		return x
 	}
 	if l.find(name) >= 0 {
-		l.problems = append(l.problems, fmt.Sprintf("%q was recorded before; the second tensor of that name is left out", name))
+		l.problems = append(l.problems, fmt.Sprintf("%q was recorded before; the second tensor of that name is left out", nameText(name)))
 		return x
 	}
 	n := lineageNode{name: name, x: x, op: op, parents: slices.Clone(parents)}
@@ -69,7 +70,7 @@ func (l *Lineage) Derive(name string, x *tensor.Tensor, op string, parents ...st
 		if i := l.find(p); i >= 0 {
 			n.from = append(n.from, i)
 		} else {
-			l.problems = append(l.problems, fmt.Sprintf("%q, a parent of %q, was never recorded", p, name))
+			l.problems = append(l.problems, fmt.Sprintf("%q, a parent of %q, was never recorded", nameText(p), nameText(name)))
 		}
 	}
 	l.nodes = append(l.nodes, n)
@@ -116,9 +117,13 @@ func (l *Lineage) isView(n lineageNode) bool {
 // "arange(24)", or "" for a tensor added as it is.
 func (n lineageNode) derivation() string {
 	if len(n.parents) == 0 {
-		return n.op
+		return nameText(n.op)
 	}
-	return n.op + "(" + strings.Join(n.parents, ", ") + ")"
+	parents := make([]string, len(n.parents))
+	for i, p := range n.parents {
+		parents[i] = nameText(p)
+	}
+	return nameText(n.op) + "(" + strings.Join(parents, ", ") + ")"
 }
 
 // lineageLayout writes x's shape and strides, (2, 4, 3):(12, 1, 4), and
@@ -157,7 +162,7 @@ func (l *Lineage) text() string {
 	list, names := l.storages()
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, n := range l.nodes {
-		what := n.name
+		what := nameText(n.name)
 		if d := n.derivation(); d != "" {
 			what += " = " + d
 		}
@@ -178,7 +183,7 @@ func (l *Lineage) text() string {
 		var over []string
 		for _, n := range l.nodes {
 			if n.x.Storage() == s {
-				over = append(over, n.name)
+				over = append(over, nameText(n.name))
 			}
 		}
 		fmt.Fprintf(&b, "%s behind %s\n", storageTitle(names[s], s), strings.Join(over, ", "))
@@ -210,7 +215,7 @@ func (l *Lineage) mermaid() string {
 			if n.x.Storage() != s {
 				continue
 			}
-			title := n.name
+			title := nameText(n.name)
 			if len(n.from) == 0 && n.op != "" {
 				title += " = " + n.derivation()
 			}
@@ -226,7 +231,7 @@ func (l *Lineage) mermaid() string {
 			}
 			label := kind
 			if n.op != "" {
-				label = n.op + " · " + kind
+				label = nameText(n.op) + " · " + kind
 			}
 			fmt.Fprintf(&b, "  n%d %s|\"%s\"| n%d\n", p+1, arrow, mermaidText(label), i+1)
 		}

@@ -73,27 +73,31 @@ func (p packing) check() {
 func (p packing) Bundle() Bundle {
 	p.check()
 	n := p.values.Numel()
+	positions := shownIndices(n, n > summarizeAbove)
+	// Parts are coloured in the order the drawn positions meet them.
 	colors := map[string]string{}
 	for _, c := range p.contracts {
-		for i := range n {
+		for _, i := range positions {
+			if i == gapIndex {
+				continue
+			}
 			if _, ok := colors[partKey(c, i)]; !ok {
 				colors[partKey(c, i)] = colorOf(len(colors))
 			}
 		}
 	}
-	positions := shownIndices(n, n > summarizeAbove)
 
 	labels := []string{"position", "value"}
 	rows := indexedRows(positions, func(i int) string { return cellText(p.values.DType(), p.values.At(i)) })
 	for _, c := range p.contracts {
-		labels = append(labels, c.String())
+		labels = append(labels, nameText(c.String()))
 		row := []string{}
 		for _, i := range positions {
 			if i == gapIndex {
 				row = append(row, "…")
 				continue
 			}
-			row = append(row, part(c, i))
+			row = append(row, nameText(part(c, i)))
 		}
 		rows = append(rows, row)
 	}
@@ -120,7 +124,7 @@ func (p packing) Bundle() Bundle {
 			default:
 				c := p.contracts[r-2]
 				svg.rect(x, y, cellW, cellH, colors[partKey(c, i)], paper, 0.85)
-				svg.text(x+cellW/2, y+cellH/2+4, "middle", paper, fit(part(c, i), 6))
+				svg.text(x+cellW/2, y+cellH/2+4, "middle", paper, fit(nameText(part(c, i)), 6))
 			}
 		}
 	}

@@ -62,8 +62,10 @@ func (s *svgDoc) rect(x, y, w, h float64, fill, stroke string, opacity float64) 
 	s.grow(x+w, y+h)
 }
 
-// text writes a label; anchor is "start", "middle" or "end".
+// text writes a label, made printable so that the SVG stays valid XML;
+// anchor is "start", "middle" or "end".
 func (s *svgDoc) text(x, y float64, anchor, color, label string) {
+	label = printable(label)
 	a := ""
 	if anchor != "start" {
 		a = ` text-anchor="` + anchor + `"`

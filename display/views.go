@@ -7,7 +7,9 @@ import (
 	"github.com/tensornb/tensornb/tensor"
 )
 
-// Named is a tensor with the name a picture labels it with.
+// Named is a tensor with the name a picture labels it with. The name is
+// shown with control characters made visible (␀, ␛) and cut to 80
+// characters.
 type Named struct {
 	Name   string
 	Tensor *tensor.Tensor
@@ -68,18 +70,49 @@ func (v views) relations(groups []storageGroup) []string {
 			switch {
 			case !a.Tensor.SharesStorage(b.Tensor):
 				rel = fmt.Sprintf("separate storages (%s, %s)", storageName[a.Tensor.Storage()], storageName[b.Tensor.Storage()])
-				if sameShape(a.Tensor, b.Tensor) && a.Tensor.Equal(b.Tensor) {
+				switch {
+				case !sameShape(a.Tensor, b.Tensor):
+				case a.Tensor.Numel() > maxCompared:
+					rel += ": too many elements to compare their values"
+				case a.Tensor.Equal(b.Tensor):
 					rel += ": equal values, one is a copy of the other"
 				}
+			case a.Tensor.MayShareMemory(b.Tensor) && max(slotsRead(a.Tensor), slotsRead(b.Tensor)) > maxWalked:
+				rel = fmt.Sprintf("views of one storage (%s) whose spans overlap, with too many elements to tell whether they read the same slots", storageName[a.Tensor.Storage()])
 			case a.Tensor.SharesMemory(b.Tensor):
 				rel = fmt.Sprintf("views of one storage (%s) that read some of the same slots", storageName[a.Tensor.Storage()])
 			default:
 				rel = fmt.Sprintf("views of one storage (%s) with no slot in common", storageName[a.Tensor.Storage()])
 			}
-			out = append(out, fmt.Sprintf("%s and %s: %s", a.Name, b.Name, rel))
+			out = append(out, fmt.Sprintf("%s and %s: %s", nameText(a.Name), nameText(b.Name), rel))
 		}
 	}
 	return out
+}
+
+// maxCompared bounds the elements of two tensors whose values Views
+// compares: a picture takes no more than a few milliseconds.
+const maxCompared = 1 << 16
+
+// maxWalked bounds the positions of a tensor whose slots Views walks to
+// find those two views both read: a picture takes no more than tens of
+// milliseconds.
+const maxWalked = 1 << 22
+
+// slotsRead returns how many positions of x read distinct slots at most:
+// the product of the sizes of its dimensions whose stride is not 0, or a
+// number above maxWalked if that is more.
+func slotsRead(x *tensor.Tensor) int {
+	n := 1
+	for d, size := range x.Shape() {
+		if x.Stride(d) != 0 {
+			n *= size
+		}
+		if n > maxWalked {
+			return maxWalked + 1
+		}
+	}
+	return n
 }
 
 func sameShape(a, b *tensor.Tensor) bool { return a.Shape().String() == b.Shape().String() }
@@ -111,7 +144,7 @@ func (v views) Bundle() Bundle {
 		labels := []string{"slot", "value"}
 		rows := indexedRows(slots, func(slot int) string { return cellText(g.storage.DType(), g.storage.At(slot)) })
 		for m, i := range g.members {
-			labels = append(labels, v[i].Name)
+			labels = append(labels, nameText(v[i].Name))
 			row := make([]string, len(slots))
 			for k, slot := range slots {
 				if n := marks[m][slot]; n == 1 {
@@ -159,7 +192,7 @@ func (v views) draw(svg *svgDoc, g storageGroup, slots []int, marks []map[int]in
 	y += cellH + 4
 	for m, i := range g.members {
 		color := colorOf(i)
-		svg.text(labelW-6, y+lineH-4, "end", color, fit(v[i].Name, 12))
+		svg.text(labelW-6, y+lineH-4, "end", color, fit(nameText(v[i].Name), 12))
 		for k, slot := range slots {
 			n := marks[m][slot]
 			if slot == gapIndex || n == 0 {

@@ -14,10 +14,21 @@ const (
 	fmtLineWidth = 80   // rows wrap to stay within this many characters
 )
 
+// fmtMaxShown bounds the elements String prints, where PyTorch's summary
+// does not: three items at each end of every long dimension make 6ⁿ
+// elements for n long dimensions, and a dimension of size 2 or 3 keeps all
+// of its items. A summary over this many elements cuts its outer
+// dimensions, outermost first, to their first item and "...", until what
+// remains is within the bound. Every tensor PyTorch prints with at most
+// this many elements prints as PyTorch prints it.
+const fmtMaxShown = 2000
+
 // String returns what PyTorch 1.13's repr prints for the same tensor, such
 // as "tensor([0.5000, 1.0000])" or "tensor([1, 2], dtype=torch.int32)".
 // Tensors of more than 1000 elements show only three items at each end of
-// every long dimension, and long rows wrap at 80 characters.
+// every long dimension, and long rows wrap at 80 characters. Unlike
+// PyTorch, String prints at most 2000 elements (see fmtMaxShown), so that
+// a tensor of high rank prints in a bounded time and space.
 func (x *Tensor) String() string {
 	if x == nil {
 		return "<nil>"
@@ -135,6 +146,7 @@ func fmtFloat(v float64, style fmtStyle) string {
 type fmtPrinter struct {
 	x         *Tensor
 	summarize bool                // long dimensions show only their edge items
+	cut       int                 // dimensions before this one show only their first item
 	readInt   func(off int) int64 // reads an integer element; nil for other dtypes
 	style     fmtStyle            // how floats are written
 	width     int                 // each element is padded on the left to this width
@@ -144,6 +156,7 @@ type fmtPrinter struct {
 // column width, as PyTorch does, from only the elements that will be shown.
 func newFmtPrinter(x *Tensor) *fmtPrinter {
 	p := &fmtPrinter{x: x, summarize: x.Numel() > fmtThreshold, width: 1}
+	p.cut = p.cutDims()
 	dt := x.DType()
 	if dt != Bool && !dt.IsFloatingPoint() {
 		p.readInt = intGetter(x.storage)
@@ -177,10 +190,44 @@ func (p *fmtPrinter) nonzeroFinite(offs []int) []int {
 	return kept
 }
 
-// indices returns the indices shown along a dimension of the given size,
-// with -1 where the summary prints "..." in place of the middle.
-func (p *fmtPrinter) indices(size int) []int {
+// cutDims returns how many outer dimensions must show only their first
+// item for the tensor to print at most fmtMaxShown elements. The last two
+// dimensions are never cut: they show at most 36 elements summarized, and
+// at most 1000 in a tensor too small to summarize.
+func (p *fmtPrinter) cutDims() int {
+	n := p.x.Dim()
+	// shown[d] is the number of elements dimensions d… show, held at
+	// fmtMaxShown+1 once it is more.
+	shown := make([]int, n+1)
+	shown[n] = 1
+	for d := n - 1; d >= 0; d-- {
+		shown[d] = min(p.count(p.x.shape[d])*shown[d+1], fmtMaxShown+1)
+	}
+	cut := 0
+	for cut < n-2 && shown[cut] > fmtMaxShown {
+		cut++
+	}
+	return cut
+}
+
+// count returns how many items a dimension of the given size shows
+// uncut.
+func (p *fmtPrinter) count(size int) int {
+	if p.summarize && size > 2*fmtEdgeItems {
+		return 2 * fmtEdgeItems
+	}
+	return size
+}
+
+// indices returns the indices shown along dimension d, with -1 where the
+// summary prints "..." in place of the middle, or of all but the first
+// item in a cut dimension.
+func (p *fmtPrinter) indices(d int) []int {
+	size := p.x.shape[d]
 	var idx []int
+	if d < p.cut && size > 1 {
+		return []int{0, -1}
+	}
 	if p.summarize && size > 2*fmtEdgeItems {
 		for i := range fmtEdgeItems {
 			idx = append(idx, i)
@@ -201,10 +248,10 @@ func (p *fmtPrinter) indices(size int) []int {
 // printed.
 func (p *fmtPrinter) shownElements() []int {
 	offs := []int{p.x.offset}
-	for d, size := range p.x.shape {
+	for d := range p.x.shape {
 		var next []int
 		for _, off := range offs {
-			for _, i := range p.indices(size) {
+			for _, i := range p.indices(d) {
 				if i >= 0 {
 					next = append(next, off+i*p.x.strides[d])
 				}
@@ -253,7 +300,7 @@ func (p *fmtPrinter) block(dim, off, indent int) string {
 		return p.row(off, indent)
 	}
 	var parts []string
-	for _, i := range p.indices(p.x.shape[dim]) {
+	for _, i := range p.indices(dim) {
 		if i < 0 {
 			parts = append(parts, "...")
 		} else {
@@ -270,7 +317,7 @@ func (p *fmtPrinter) block(dim, off, indent int) string {
 func (p *fmtPrinter) row(off, indent int) string {
 	last := p.x.Dim() - 1
 	var items []string
-	for _, i := range p.indices(p.x.shape[last]) {
+	for _, i := range p.indices(last) {
 		if i < 0 {
 			items = append(items, " ...")
 		} else {

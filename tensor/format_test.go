@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tensornb/tensornb/tensor"
 )
@@ -146,6 +148,54 @@ func ExampleTensor_String() {
 	// tensor([[ 0.5000, -1.0000],
 	//         [ 2.2500, 10.0000]])
 	// tensor([  7, -80, 900], dtype=torch.int32)
+}
+
+// sizes returns n sizes of size.
+func sizes(size, n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = size
+	}
+	return s
+}
+
+// element matches one printed element, with "..." counted apart.
+var printedElement = regexp.MustCompile(`-?[0-9][0-9.e+-]*|nan|inf`)
+
+// A summary of high rank, which PyTorch prints with three items at each
+// end of every long dimension (6ⁿ elements), prints at most 2000 elements:
+// outer dimensions show their first item and "...". Tensors whose PyTorch
+// summary is that small are printed as PyTorch prints them (see
+// TestStringMatchesPyTorchRepr).
+func TestStringOfHighRankIsBounded(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		make  func() *tensor.Tensor
+		shown int // elements printed
+	}{
+		{"18-D of 2^18", func() *tensor.Tensor { return tensor.Arange(1 << 18).View(sizes(2, 18)...) }, 1024},
+		{"8-D expanded 10^8", func() *tensor.Tensor { return tensor.Scalar(1).Expand(sizes(10, 8)...) }, 1296},
+		{"5-D expanded 7^5", func() *tensor.Tensor { return tensor.Scalar(1).Expand(sizes(7, 5)...) }, 1296},
+		{"62-D expanded 2^62", func() *tensor.Tensor { return tensor.Scalar(float32(1)).Expand(sizes(2, 62)...) }, 1024},
+		{"4-D expanded 7^4, as PyTorch", func() *tensor.Tensor { return tensor.Scalar(1).Expand(sizes(7, 4)...) }, 1296},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			done := make(chan string, 1)
+			go func() { done <- c.make().String() }()
+			var s string
+			select {
+			case s = <-done:
+			case <-time.After(60 * time.Second):
+				t.Fatal("String not done after 60 s: a hang")
+			}
+			if len(s) > 200_000 {
+				t.Errorf("String is %d bytes", len(s))
+			}
+			if n := len(printedElement.FindAllString(s, -1)); n != c.shown {
+				t.Errorf("String prints %d elements, want %d", n, c.shown)
+			}
+		})
+	}
 }
 
 // newShaped is tensor.New(vals, shape...) of dtype dt, except that an
