@@ -109,7 +109,9 @@ func (e *Engine) running(ctx context.Context) (*child, string, error) {
 	if e.child != nil {
 		select {
 		case <-e.child.exited:
-			e.lost = "the Go engine (GoNB) stopped unexpectedly"
+			if e.lost == "" {
+				e.lost = "the Go engine (GoNB) stopped unexpectedly"
+			}
 			e.child.close()
 			e.child = nil
 		default:
@@ -338,10 +340,6 @@ func (e *Engine) run(ctx context.Context, c *child, cell arranged, source []stri
 		return v
 	})
 
-	type result struct {
-		reply *wire.Message
-		err   error
-	}
 	done := make(chan result, 1)
 	go func() {
 		reply, err := c.client.Call(context.Background(), client.Shell, "execute_request", map[string]any{
@@ -363,14 +361,55 @@ func (e *Engine) run(ctx context.Context, c *child, cell arranged, source []stri
 	case <-ctx.Done():
 		// Ask GoNB to stop the program, and give it a moment to finish the
 		// cell, so that the next one starts clean.
-		interrupt, cancel := context.WithTimeout(context.Background(), 900*time.Millisecond)
-		defer cancel()
-		go func() { _, _ = c.client.Call(interrupt, client.Control, "interrupt_request", map[string]any{}, nil) }()
+		ended := make(chan struct{})
+		go e.interruptUntilEnded(c, done, ended)
 		select {
-		case <-done:
-		case <-interrupt.Done():
+		case <-ended:
+		case <-time.After(900 * time.Millisecond):
 		}
 		return front.Interrupted()
+	}
+}
+
+// A result is GoNB's reply to a cell's execute_request.
+type result struct {
+	reply *wire.Message
+	err   error
+}
+
+// interruptGiveUp is how long an interrupted cell may go on before GoNB
+// is stopped, so that the next cell starts a new one.
+const interruptGiveUp = 20 * time.Second
+
+// interruptUntilEnded asks GoNB to interrupt the cell whose reply comes
+// on done, again every second until it ends: an interrupt that arrives
+// while GoNB is still building the cell stops nothing, and the program
+// then starts and runs on. If the cell has not ended after
+// interruptGiveUp, GoNB is stopped. ended is closed when the cell or GoNB
+// has ended.
+func (e *Engine) interruptUntilEnded(c *child, done <-chan result, ended chan<- struct{}) {
+	defer close(ended)
+	giveUp := time.After(interruptGiveUp)
+	for {
+		ask, cancel := context.WithTimeout(context.Background(), time.Second)
+		go func() { _, _ = c.client.Call(ask, client.Control, "interrupt_request", map[string]any{}, nil) }()
+		select {
+		case <-done:
+			cancel()
+			return
+		case <-c.exited:
+			cancel()
+			return
+		case <-giveUp:
+			cancel()
+			e.mu.Lock()
+			e.lost = "the Go engine (GoNB) did not stop an interrupted cell, so it was stopped"
+			e.mu.Unlock()
+			_ = c.cmd.Process.Kill()
+			<-c.exited
+			return
+		case <-ask.Done():
+		}
 	}
 }
 

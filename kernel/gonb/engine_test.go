@@ -155,6 +155,28 @@ func TestStderrAndExitStatus(t *testing.T) {
 	}
 }
 
+// An interrupt that arrives while GoNB is still building the cell stops
+// the program once it starts, so that the next cell runs, rather than
+// leaving an endless loop that blocks GoNB.
+func TestInterruptWhileBuilding(t *testing.T) {
+	e := newEngine(t)
+	if _, err := run(t, e, "x := 1\n_ = x"); err != nil { // GoNB is up
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	// A new import makes the build slow enough to interrupt it.
+	go func() { done <- e.Execute(ctx, "import \"net/http\"\n_ = http.MethodGet\nfor {\n}", &recorder{}) }()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	if ce := cellError(t, <-done); ce.Name != "Interrupted" {
+		t.Fatalf("interrupt: %v", ce)
+	}
+	if r, err := run(t, e, "fmt.Println(\"next\")"); err != nil || r.streams["stdout"] != "next\n" {
+		t.Fatalf("after the interrupt: %q %v", r.streams, err)
+	}
+}
+
 func TestInterruptStopsAnInfiniteLoop(t *testing.T) {
 	e := newEngine(t)
 	if _, err := run(t, e, "x := 1\n_ = x"); err != nil { // compile the boilerplate first
