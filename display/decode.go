@@ -12,11 +12,10 @@ import (
 
 // DecodeFlow draws how each contract decodes its packed axis, as a
 // flowchart (Mermaid source, and SVG drawn in Go) with one box per
-// contract: the packed axis with the formula
-// of a position, the unflatten into the contract's axes, and a select of
-// each part along the role axis. Every step is a view, drawn as the dotted
-// arrow Lineage uses for views. Two contracts side by side show two
-// stories for the same axis.
+// contract: the packed axis with the formula of a position, the unflatten
+// into the contract's axes, and a select of each part along the role
+// axis. Every step is a view, drawn as the dotted arrow Lineage uses for
+// views. Two contracts side by side show two stories for the same axis.
 //
 //	display.Show(display.DecodeFlow(tensor.InterleavedByHead(2, 3), tensor.BlockedByRole(2, 3)))
 func DecodeFlow(contracts ...tensor.Contract) Renderer { return decodeFlow(contracts) }

@@ -37,7 +37,7 @@ func (m mermaid) Bundle() Bundle {
 // script waits for the load event, so that a Mermaid loaded later in the
 // page (as a deferred or module script) is used too. If Mermaid fails, its
 // element is removed (with the error picture it may have drawn) and a note
-// follows the source. Arguments: the container's id, the font, the text
+// follows the source, or the picture Go drew. Arguments: the container's id, the font, the text
 // colour, the escaped source, the picture Go drew and the <pre>'s hidden
 // attribute (or "" and "").
 const mermaidPage = `<div id="%[1]s" class="tensornb-mermaid" style="overflow-x:auto;max-width:100%%">
