@@ -1,6 +1,7 @@
 package display
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -121,7 +122,7 @@ type flowLayout struct {
 	titles []rect    // the title of each group, at the top of its box
 	nodes  []rect    // the box of each node
 	labels []rect    // the label of each edge
-	paths  [][]point // each edge's arrow, from its source's right side to its target's left side
+	paths  [][]point // each edge's arrow, from its source's right side to its target's left side, the arrows of a side apart
 	notes  point     // where the first note's line starts
 }
 
@@ -277,22 +278,45 @@ func (g flowGraph) layout() flowLayout {
 	}
 	out.notes = point{gap, y + lineH}
 
+	// Where arrows leave and enter boxes: spread over the box's side, in
+	// the order of the heights they go to or come from.
+	middle := func(i int) float64 { r := place(i); return r.y + r.h/2 }
+	outs, ins := make([][]int, len(g.nodes)), make([][]int, len(g.nodes))
+	for k, e := range g.edges {
+		outs[e.from] = append(outs[e.from], k)
+		ins[e.to] = append(ins[e.to], k)
+	}
+	startY, endY := make([]float64, len(g.edges)), make([]float64, len(g.edges))
+	for i, r := range out.nodes {
+		spread(outs[i], func(k int) float64 { return middle(chains[k][0]) }, r, startY)
+		spread(ins[i], func(k int) float64 { return middle(chains[k][len(chains[k])-1]) }, r, endY)
+	}
+
 	// Arrows: straight through each column, turning in the gaps.
 	for k, e := range g.edges {
 		from, to := out.nodes[e.from], out.nodes[e.to]
 		c := items[nodeItem[e.from]].col
-		path := []point{{from.x + from.w, from.y + from.h/2}, {colX[c] + colW[c], from.y + from.h/2}}
+		path := []point{{from.x + from.w, startY[k]}, {colX[c] + colW[c], startY[k]}}
 		for _, i := range chains[k] {
-			r, c := place(i), items[i].col
-			path = append(path, point{colX[c], r.y + r.h/2}, point{colX[c] + colW[c], r.y + r.h/2})
+			c := items[i].col
+			path = append(path, point{colX[c], middle(i)}, point{colX[c] + colW[c], middle(i)})
 		}
 		c = items[nodeItem[e.to]].col
-		path = append(path, point{colX[c], to.y + to.h/2}, point{to.x, to.y + to.h/2})
+		path = append(path, point{colX[c], endY[k]}, point{to.x, endY[k]})
 		out.paths = append(out.paths, straighten(path))
 		last := chains[k][len(chains[k])-1]
 		out.labels = append(out.labels, place(last))
 	}
 	return out
+}
+
+// spread sets at[k], for each edge k of edges, to a height on the side of
+// box b: the edges, in order of key, divide b's height evenly.
+func spread(edges []int, key func(int) float64, b rect, at []float64) {
+	slices.SortStableFunc(edges, func(j, k int) int { return cmp.Compare(key(j), key(k)) })
+	for n, k := range edges {
+		at[k] = b.y + b.h*float64(n+1)/float64(len(edges)+1)
+	}
 }
 
 // straighten drops the points of path that lie on a straight line

@@ -55,9 +55,9 @@ func flowCases() map[string]flowGraph {
 }
 
 // The layout keeps every box and label clear of every other, inside its
-// group's box, with the groups apart; every arrow runs from its source's
-// right side to its target's left side, through its own label and
-// through no box or other label.
+// group's box, with the groups apart; every arrow runs from a point of
+// its own on its source's right side to one on its target's left side,
+// through its own label and through no box or other label.
 func TestFlowLayoutKeepsThingsApart(t *testing.T) {
 	for name, g := range flowCases() {
 		t.Run(name, func(t *testing.T) {
@@ -97,15 +97,17 @@ func TestFlowLayoutKeepsThingsApart(t *testing.T) {
 					}
 				}
 			}
+			starts, ends := map[point]bool{}, map[point]bool{}
 			for k, e := range g.edges {
 				path := l.paths[k]
 				from, to := l.nodes[e.from], l.nodes[e.to]
-				if start := (point{from.x + from.w, from.y + from.h/2}); path[0] != start {
-					t.Errorf("arrow %d starts at %v, not at %v", k, path[0], start)
+				if start := path[0]; start.x != from.x+from.w || start.y <= from.y || start.y >= from.y+from.h || starts[start] {
+					t.Errorf("arrow %d starts at %v, not at a point of its own on the right side of %v", k, start, from)
 				}
-				if end := (point{to.x, to.y + to.h/2}); path[len(path)-1] != end {
-					t.Errorf("arrow %d ends at %v, not at %v", k, path[len(path)-1], end)
+				if end := path[len(path)-1]; end.x != to.x || end.y <= to.y || end.y >= to.y+to.h || ends[end] {
+					t.Errorf("arrow %d ends at %v, not at a point of its own on the left side of %v", k, end, to)
 				}
+				starts[path[0]], ends[path[len(path)-1]] = true, true
 				label := l.labels[k]
 				if !crosses(path, rect{label.x + label.w/2 - 0.5, label.y + label.h/2 - 0.5, 1, 1}) {
 					t.Errorf("arrow %d does not pass through the middle of its label %v: %v", k, label, path)
