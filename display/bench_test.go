@@ -66,3 +66,15 @@ func BenchmarkHostile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLineageBundle draws the article's lineage in every form, the
+// SVG laid out in Go among them, and reports the size of the SVG.
+func BenchmarkLineageBundle(b *testing.B) {
+	l := articleLineage()
+	b.ReportAllocs()
+	var size int
+	for b.Loop() {
+		size = len(l.Bundle()[display.MIMESVG])
+	}
+	b.ReportMetric(float64(size), "svg-bytes")
+}

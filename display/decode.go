@@ -10,12 +10,12 @@ import (
 	"github.com/tensornb/tensornb/tensor"
 )
 
-// DecodeFlow draws how each contract decodes its packed axis, as a Mermaid
-// flowchart with one box per contract: the packed axis with the formula
-// of a position, the unflatten into the contract's axes, and a select of
-// each part along the role axis. Every step is a view, drawn as the dotted
-// arrow Lineage uses for views. Two contracts side by side show two
-// stories for the same axis.
+// DecodeFlow draws how each contract decodes its packed axis, as a
+// flowchart (Mermaid source, and SVG drawn in Go) with one box per
+// contract: the packed axis with the formula of a position, the unflatten
+// into the contract's axes, and a select of each part along the role
+// axis. Every step is a view, drawn as the dotted arrow Lineage uses for
+// views. Two contracts side by side show two stories for the same axis.
 //
 //	display.Show(display.DecodeFlow(tensor.InterleavedByHead(2, 3), tensor.BlockedByRole(2, 3)))
 func DecodeFlow(contracts ...tensor.Contract) Renderer { return decodeFlow(contracts) }
@@ -105,6 +105,32 @@ func (f decodeFlow) Bundle() Bundle {
 		src.WriteString("  empty[\"no contracts to draw\"]\n")
 		text.WriteString("no contracts to draw\n")
 	}
-	mmd := src.String()
-	return Bundle{MIMEPlain: text.String(), MIMEMermaid: mmd, MIMEHTML: mermaidHTML(mmd)}
+	mmd, svg := src.String(), f.graph().svg()
+	return Bundle{MIMEPlain: text.String(), MIMEMermaid: mmd, MIMESVG: svg, MIMEHTML: mermaidHTML(mmd, svg)}
+}
+
+// graph returns the flow as boxes and arrows, with the lines and labels
+// of the Mermaid form: a group per contract holding its packed axis, its
+// split and its parts, an arrow from the packed axis to the split and
+// from the split to each part.
+func (f decodeFlow) graph() flowGraph {
+	g := flowGraph{empty: "no contracts to draw"}
+	for k, c := range f {
+		g.groups = append(g.groups, nameText(c.String()))
+		packed := len(g.nodes)
+		g.nodes = append(g.nodes, flowNode{group: k, lines: []string{fmt.Sprintf("packed axis of %d", c.Len()), positionFormula(c)}})
+		for s, step := range steps(c) {
+			label := nameText(step.result)
+			if label == "" {
+				label = "split"
+			}
+			from := packed
+			if s > 0 {
+				from = packed + 1
+			}
+			g.edges = append(g.edges, flowEdge{from: from, to: len(g.nodes), label: step.op + " · view", view: true})
+			g.nodes = append(g.nodes, flowNode{group: k, lines: []string{label, dims(step.axes, step.sizes)}})
+		}
+	}
+	return g
 }

@@ -2,6 +2,7 @@ package display_test
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,6 +62,18 @@ func TestDecodeFlowStatesTheContract(t *testing.T) {
 			if !strings.Contains(text, "= (…, "+sizes+")") {
 				t.Errorf("%s: part %s of shape %v is not drawn with sizes %s:\n%s", c, name, part.Shape(), sizes, text)
 			}
+		}
+	}
+}
+
+// The SVG form shows every step of the decode, and every arrow's label.
+func TestDecodeFlowSVGShowsEverything(t *testing.T) {
+	texts := svgTexts(t, decodeFlows()["decode_qk"].Bundle()[display.MIMESVG])
+	for _, want := range []string{"interleaved by head (h r d)", "blocked by role (r h d)", "packed axis of 12",
+		"position = 6·h + 3·r + d", "position = 6·r + 3·h + d", "split", "(…, h, r, d) = (…, 2, 2, 3)", "(…, r, h, d) = (…, 2, 2, 3)",
+		"Q", "K", "(…, h, d) = (…, 2, 3)", "unflatten · view", "select r = 0 · view", "select r = 1 · view"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("the SVG does not show %q; it shows %q", want, texts)
 		}
 	}
 }

@@ -8,7 +8,9 @@
 // Every picture is a Renderer: its Bundle holds the same picture as
 // text/plain (for consoles, logs and tests), self-contained text/html and,
 // for static pictures, image/svg+xml (which GitHub's notebook viewer and
-// nbviewer show). Mermaid diagrams also carry text/vnd.mermaid. Show sends
+// nbviewer show). Mermaid diagrams also carry text/vnd.mermaid; the
+// lineage and decode flowcharts are drawn in Go as SVG too, which their
+// HTML shows where the page has no Mermaid JS. Show sends
 // a picture to the notebook the program runs in, or prints its text form.
 //
 // Large tensors are summarized as PyTorch prints them: the first and last

@@ -10,12 +10,14 @@ import (
 )
 
 // A Lineage records how tensors were derived from one another and draws
-// it as a Mermaid flowchart: a box per tensor with its shape, strides and
-// offset, inside a box per storage (S1, S2, … in order of appearance),
-// and an arrow from each parent labelled with the operation and whether
-// the result is a view of the parent (same storage, dotted arrow) or a
-// copy (a storage of its own, thick arrow). The tensors themselves decide
-// view or copy, through SharesStorage, whatever the operation's name.
+// it as a flowchart: a box per tensor with its shape, strides and offset,
+// inside a box per storage (S1, S2, … in order of appearance), and an
+// arrow from each parent labelled with the operation and whether the
+// result is a view of the parent (same storage, dotted arrow) or a copy (a
+// storage of its own, thick arrow). The tensors themselves decide view or
+// copy, through SharesStorage, whatever the operation's name. The
+// flowchart comes as Mermaid source and as SVG drawn in Go, which shows at
+// most 40 tensors and 80 arrows and says what it left out.
 //
 //	l := display.NewLineage()
 //	x := l.Add("x", tensor.Float32.Arange(24).View(2, 3, 4))
@@ -141,12 +143,60 @@ func storageTitle(name string, s *tensor.Storage) string {
 	return fmt.Sprintf("storage %s: %d × %s (%d bytes)", name, s.Len(), s.DType(), s.NBytes())
 }
 
-// Bundle returns the lineage as a Mermaid flowchart (text/vnd.mermaid,
-// and HTML that draws it as Mermaid does) and as a list of the tensors
-// with their storages (text/plain).
+// Bundle returns the lineage as a Mermaid flowchart (text/vnd.mermaid),
+// as the same flowchart drawn in Go (image/svg+xml), as HTML that draws
+// the Mermaid source where the page has Mermaid JS and shows the SVG
+// otherwise, and as a list of the tensors with their storages
+// (text/plain).
 func (l *Lineage) Bundle() Bundle {
-	src := l.mermaid()
-	return Bundle{MIMEPlain: l.text(), MIMEMermaid: src, MIMEHTML: mermaidHTML(src)}
+	src, svg := l.mermaid(), l.graph().svg()
+	return Bundle{MIMEPlain: l.text(), MIMEMermaid: src, MIMESVG: svg, MIMEHTML: mermaidHTML(src, svg)}
+}
+
+// graph returns the lineage as boxes and arrows: a group per storage, a
+// box per tensor with the lines the Mermaid form gives it, and an arrow
+// from each recorded parent; the problems are its notes.
+func (l *Lineage) graph() flowGraph {
+	list, names := l.storages()
+	g := flowGraph{empty: "no tensors recorded"}
+	group := map[*tensor.Storage]int{}
+	for k, s := range list {
+		group[s] = k
+		g.groups = append(g.groups, storageTitle(names[s], s))
+	}
+	for i, n := range l.nodes {
+		g.nodes = append(g.nodes, flowNode{group: group[n.x.Storage()], lines: []string{n.title(), lineageLayout(n.x)}})
+		for _, p := range n.from {
+			view := n.x.SharesStorage(l.nodes[p].x)
+			g.edges = append(g.edges, flowEdge{from: p, to: i, label: n.arrowLabel(view), view: view})
+		}
+	}
+	if len(l.problems) > 0 {
+		g.notes = append([]string{"problems:"}, l.problems...)
+	}
+	return g
+}
+
+// title is the first line of n's box: its name, and how it was made if
+// no arrow leads to it.
+func (n lineageNode) title() string {
+	title := nameText(n.name)
+	if len(n.from) == 0 && n.op != "" {
+		title += " = " + n.derivation()
+	}
+	return title
+}
+
+// arrowLabel is the label of an arrow into n: "transpose(1, 2) · view".
+func (n lineageNode) arrowLabel(view bool) string {
+	kind := "copy"
+	if view {
+		kind = "view"
+	}
+	if n.op == "" {
+		return kind
+	}
+	return nameText(n.op) + " · " + kind
 }
 
 // text lists the tensors, one a line, in the order they were recorded,
@@ -215,25 +265,17 @@ func (l *Lineage) mermaid() string {
 			if n.x.Storage() != s {
 				continue
 			}
-			title := nameText(n.name)
-			if len(n.from) == 0 && n.op != "" {
-				title += " = " + n.derivation()
-			}
-			fmt.Fprintf(&b, "    n%d[\"%s<br>%s\"]\n", i+1, mermaidText(title), mermaidText(lineageLayout(n.x)))
+			fmt.Fprintf(&b, "    n%d[\"%s<br>%s\"]\n", i+1, mermaidText(n.title()), mermaidText(lineageLayout(n.x)))
 		}
 		b.WriteString("  end\n")
 	}
 	for i, n := range l.nodes {
 		for _, p := range n.from {
-			arrow, kind := "==>", "copy"
-			if n.x.SharesStorage(l.nodes[p].x) {
-				arrow, kind = "-.->", "view"
+			view, arrow := n.x.SharesStorage(l.nodes[p].x), "==>"
+			if view {
+				arrow = "-.->"
 			}
-			label := kind
-			if n.op != "" {
-				label = nameText(n.op) + " · " + kind
-			}
-			fmt.Fprintf(&b, "  n%d %s|\"%s\"| n%d\n", p+1, arrow, mermaidText(label), i+1)
+			fmt.Fprintf(&b, "  n%d %s|\"%s\"| n%d\n", p+1, arrow, mermaidText(n.arrowLabel(view)), i+1)
 		}
 	}
 	if len(l.problems) > 0 {

@@ -1,7 +1,11 @@
 package display_test
 
 import (
+	"encoding/xml"
+	"fmt"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,16 +76,71 @@ func TestLineageGolden(t *testing.T) {
 	}
 }
 
-// checkMermaidGolden compares a diagram's text and Mermaid forms with
-// their golden files and checks every form.
+// checkMermaidGolden compares a diagram's text, Mermaid and SVG forms
+// with their golden files and checks every form: the HTML is a Mermaid
+// display that holds the SVG picture, and no form but the Mermaid one
+// has Mermaid's escapes.
 func checkMermaidGolden(t *testing.T, name string, r display.Renderer) {
 	t.Helper()
 	b := r.Bundle()
 	checkGolden(t, filepath.Join("testdata", "golden", name+".txt"), b[display.MIMEPlain])
 	checkGolden(t, filepath.Join("testdata", "golden", name+".mmd"), b[display.MIMEMermaid])
+	checkGolden(t, filepath.Join("testdata", "golden", name+".svg"), b[display.MIMESVG])
 	checkForms(t, name, b)
 	if !strings.Contains(b[display.MIMEHTML], "tensornb-mermaid") {
 		t.Error("the HTML form is not a Mermaid display")
+	}
+	if b[display.MIMESVG] == "" || !strings.Contains(b[display.MIMEHTML], b[display.MIMESVG]) {
+		t.Error("the HTML form does not hold the SVG picture")
+	}
+	for form, text := range map[string]string{"the text form": b[display.MIMEPlain], "the SVG's text": strings.Join(svgTexts(t, b[display.MIMESVG]), "\n")} {
+		if escape := mermaidEscape.FindString(text); escape != "" {
+			t.Errorf("%s holds Mermaid's escape %q", form, escape)
+		}
+	}
+}
+
+// mermaidEscape finds what Mermaid's labels need and other forms must
+// not show: entity codes such as #58; and line breaks as <br>.
+var mermaidEscape = regexp.MustCompile(`#[0-9]+;|<br>`)
+
+// svgTexts returns the text of each <text> element of an SVG picture.
+func svgTexts(t *testing.T, svg string) []string {
+	t.Helper()
+	var doc struct {
+		Texts []string `xml:"text"`
+	}
+	if err := xml.Unmarshal([]byte(svg), &doc); err != nil {
+		t.Fatalf("the SVG does not parse: %v", err)
+	}
+	return doc.Texts
+}
+
+// The SVG form shows every tensor's lines and every arrow's label as
+// written, each in a <text> element of its own.
+func TestLineageSVGShowsEverything(t *testing.T) {
+	for name, c := range map[string]struct {
+		l     *display.Lineage
+		wants []string
+	}{
+		"article": {articleLineage(), []string{
+			"x = arange(24).view(2, 3, 4)", "(2, 3, 4):(12, 4, 1)", "y", "(2, 4, 3):(12, 1, 4)", "z", "(24,):(1,)",
+			"t", "(3, 4):(4, 1) offset 12", "s", "(3, 4):(4, 1)",
+			"transpose(1, 2) · view", "reshape(-1) · copy", "select(0, 1) · view", "add · copy",
+			"storage S1: 24 × float32 (96 bytes)", "storage S2: 24 × float32 (96 bytes)", "storage S3: 12 × float32 (48 bytes)",
+		}},
+		"tricky": {trickyLineage(), []string{`x "α" [0]`, "t<a>#", "t<h>#", "storage S5: 12 × int64 (96 bytes)", "(4, 3):(1, 4)",
+			trickyOps[0] + " · view", trickyOps[1] + " · copy", trickyOps[2] + " · view", trickyOps[3] + " · copy",
+			trickyOps[4] + " · view", trickyOps[5] + " · copy", trickyOps[6] + " · view", trickyOps[7] + " · copy"}},
+		"problems": {problemLineage(), []string{"problems:", `"q", a parent of "z", was never recorded`, "view(2, 3) · view"}},
+		"empty":    {display.NewLineage(), []string{"no tensors recorded"}},
+	} {
+		texts := svgTexts(t, c.l.Bundle()[display.MIMESVG])
+		for _, want := range c.wants {
+			if !slices.Contains(texts, want) {
+				t.Errorf("%s: the SVG does not show %q; it shows %q", name, want, texts)
+			}
+		}
 	}
 }
 
@@ -126,4 +185,27 @@ func TestLineageProblems(t *testing.T) {
 			}
 		}
 	}
+}
+
+// However many tensors and arrows are recorded, the SVG form draws a
+// bounded part of them, stays small and says what it left out.
+func TestLineageSVGIsBounded(t *testing.T) {
+	l := display.NewLineage()
+	name := func(i int) string { return fmt.Sprintf("%03d%s", i, strings.Repeat("→\x1b", 100)) }
+	x := l.Add(name(0), tensor.Arange(6).View(2, 3))
+	for i := 1; i < 1000; i++ {
+		parents := []string{name(i - 1), name(0), name(i / 2), name(i / 3), "never recorded"}
+		next := x.T()
+		if i%2 == 0 {
+			next = next.Contiguous()
+		}
+		x = l.Derive(name(i), next, strings.Repeat("op ", 100), parents...)
+	}
+	svg := l.Bundle()[display.MIMESVG]
+	checkForms(t, "1000 tensors", display.Bundle{display.MIMEPlain: "-", display.MIMESVG: svg})
+	texts := svgTexts(t, svg)
+	if last := texts[len(texts)-1]; !strings.HasPrefix(last, "not drawn: 960 boxes, ") {
+		t.Errorf("the SVG's last line is %q", last)
+	}
+	t.Logf("the SVG of 1000 tensors is %d bytes", len(svg))
 }

@@ -26,19 +26,22 @@ type mermaid string
 // element ids, so that one page can hold the same diagram twice.
 func (m mermaid) Bundle() Bundle {
 	src := string(m)
-	return Bundle{MIMEPlain: src, MIMEMermaid: src, MIMEHTML: mermaidHTML(src)}
+	return Bundle{MIMEPlain: src, MIMEMermaid: src, MIMEHTML: mermaidHTML(src, "")}
 }
 
 // mermaidPage is the HTML form of a diagram: the source in a <pre>, and a
 // script that draws it with the page's Mermaid into a new element before
-// the <pre>, then removes the <pre>. If the page is still loading, the
+// the <pre>, then removes the <pre>. A diagram that Go draws too has that
+// picture before the <pre>, which is then hidden; the script removes the
+// picture with the <pre>. If the page is still loading, the
 // script waits for the load event, so that a Mermaid loaded later in the
 // page (as a deferred or module script) is used too. If Mermaid fails, its
 // element is removed (with the error picture it may have drawn) and a note
-// follows the source. Arguments: the container's id, the font, the text
-// colour and the escaped source.
+// follows the source, or the picture Go drew. Arguments: the container's id, the font, the text
+// colour, the escaped source, the picture Go drew and the <pre>'s hidden
+// attribute (or "" and "").
 const mermaidPage = `<div id="%[1]s" class="tensornb-mermaid" style="overflow-x:auto;max-width:100%%">
-<pre style="margin:0;font-family:%[2]s;font-size:12px;color:%[3]s">%[4]s</pre>
+%[5]s<pre%[6]s style="margin:0;font-family:%[2]s;font-size:12px;color:%[3]s">%[4]s</pre>
 <script>
 (function () {
   var box = document.getElementById("%[1]s");
@@ -64,6 +67,10 @@ const mermaidPage = `<div id="%[1]s" class="tensornb-mermaid" style="overflow-x:
       m.render("%[1]s-svg", pre.textContent, fig).then(function (r) {
         fig.innerHTML = r.svg;
         pre.remove();
+        var drawn = box.querySelector(".tensornb-mermaid-fallback");
+        if (drawn) {
+          drawn.remove();
+        }
         if (r.bindFunctions) {
           r.bindFunctions(fig);
         }
@@ -83,10 +90,15 @@ const mermaidPage = `<div id="%[1]s" class="tensornb-mermaid" style="overflow-x:
 
 // mermaidHTML returns the HTML form of a diagram with a new random id,
 // unique across the outputs of the separate processes that fill a
-// notebook.
-func mermaidHTML(src string) string {
+// notebook. Where svg is not "", a page without Mermaid JS shows that
+// picture instead of the source.
+func mermaidHTML(src, svg string) string {
 	id := fmt.Sprintf("tensornb-mermaid-%016x", rand.Uint64())
-	return fmt.Sprintf(mermaidPage, id, font, ink, html.EscapeString(src))
+	fallback, hidden := "", ""
+	if svg != "" {
+		fallback, hidden = `<div class="tensornb-mermaid-fallback">`+htmlOf(svg)+"</div>\n", " hidden"
+	}
+	return fmt.Sprintf(mermaidPage, id, font, ink, html.EscapeString(src), fallback, hidden)
 }
 
 // mermaidText escapes s for a quoted Mermaid label or title. Letters,

@@ -63,27 +63,30 @@ func mermaidJS(t *testing.T) string {
 
 // A shownDiagram is what a page shows of one Mermaid display.
 type shownDiagram struct {
-	SVG    bool   // the display holds an <svg>
-	Text   string // the text of the drawn diagram
-	Source string // the text of a visible <pre>, "" if there is none
-	Note   string // the text of the failure note, "" if there is none
+	SVG      bool     // the display holds an <svg> that Mermaid drew
+	Text     string   // the text of the drawn diagram
+	Source   string   // the text of a visible <pre>, "" if there is none
+	Note     string   // the text of the failure note, "" if there is none
+	Fallback []string // the texts of the visible picture Go drew, nil if there is none
 }
 
 // shownDiagrams reads every Mermaid display of the page, in page order,
 // once each has either been drawn or given up (at once without Mermaid).
 func shownDiagrams(t *testing.T, ctx context.Context) []shownDiagram {
 	t.Helper()
-	const settled = `Array.from(document.querySelectorAll(".tensornb-mermaid")).every(d => d.querySelector("svg, .tensornb-mermaid-note")) || !window.mermaid`
+	const settled = `Array.from(document.querySelectorAll(".tensornb-mermaid")).every(d => d.querySelector(":scope > div:not(.tensornb-mermaid-fallback) svg, .tensornb-mermaid-note")) || !window.mermaid`
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](settled, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
 		t.Fatalf("the diagrams were not drawn: %v", err)
 	}
 	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]shownDiagram](`Array.from(document.querySelectorAll(".tensornb-mermaid")).map(d => {
-		const svg = d.querySelector("svg"), pre = d.querySelector("pre"), note = d.querySelector(".tensornb-mermaid-note");
+		const svg = d.querySelector(":scope > div:not(.tensornb-mermaid-fallback) svg"), pre = d.querySelector("pre"),
+			note = d.querySelector(".tensornb-mermaid-note"), fallback = d.querySelector(".tensornb-mermaid-fallback");
 		return {
 			SVG: !!svg,
 			Text: svg ? Array.from(svg.querySelectorAll("foreignObject"), f => f.textContent).join("\n") : "",
 			Source: pre && pre.offsetHeight > 0 ? pre.textContent : "",
 			Note: note ? note.textContent : "",
+			Fallback: fallback && fallback.offsetHeight > 0 ? Array.from(fallback.querySelectorAll("text"), e => e.textContent) : null,
 		};
 	})`))
 	if err != nil {
@@ -92,19 +95,25 @@ func shownDiagrams(t *testing.T, ctx context.Context) []shownDiagram {
 	return shown
 }
 
-// mermaidPage returns the displays the browser tests show, and their
-// Mermaid sources: three lineages (the last one empty), the packing story,
-// the decode flows of the article's two contracts and of none, and a
-// broken diagram, last.
-func mermaidPage() (fragments, sources []string) {
+// mermaidPage returns the displays the browser tests show, their
+// Mermaid sources, and the texts of the SVG pictures Go drew (nil for a
+// hand-written diagram): three lineages (the last one empty), the packing
+// story, the decode flows of the article's two contracts and of none, and
+// a broken diagram, last.
+func mermaidPage(t *testing.T) (fragments, sources []string, drawn [][]string) {
 	flows := decodeFlows()
 	for _, r := range []display.Renderer{articleLineage(), trickyLineage(), display.NewLineage(), display.Mermaid(packingStory),
 		flows["decode_qk"], flows["decode_empty"], display.Mermaid(brokenDiagram)} {
 		b := r.Bundle()
 		fragments = append(fragments, b[display.MIMEHTML])
 		sources = append(sources, b[display.MIMEMermaid])
+		var texts []string
+		if svg, ok := b[display.MIMESVG]; ok {
+			texts = svgTexts(t, svg)
+		}
+		drawn = append(drawn, texts)
 	}
-	return fragments, sources
+	return fragments, sources, drawn
 }
 
 // Mermaid JS draws the lineages and the hand-written diagram, with every
@@ -113,7 +122,7 @@ func mermaidPage() (fragments, sources []string) {
 func TestMermaidBrowser(t *testing.T) {
 	js := mermaidJS(t)
 	ctx := browser(t)
-	fragments, sources := mermaidPage()
+	fragments, sources, _ := mermaidPage(t)
 	// Mermaid is loaded after the first display, as a page that loads it
 	// late does: that display waits for the page's load event.
 	script := `<script src="` + js + `"></script>`
@@ -131,8 +140,8 @@ func TestMermaidBrowser(t *testing.T) {
 	}
 	last := len(shown) - 1
 	for i, d := range shown[:last] {
-		if !d.SVG || d.Source != "" || d.Note != "" {
-			t.Errorf("display %d was not drawn: %+v", i, d)
+		if !d.SVG || d.Source != "" || d.Note != "" || d.Fallback != nil {
+			t.Errorf("display %d was not drawn by Mermaid alone: %+v", i, d)
 		}
 	}
 	for _, want := range slices.Concat(trickyOps, []string{`x "α" [0]`, "t<h>#", "storage S1: 12 × int64 (96 bytes)", "(4, 3):(1, 4)"}) {
@@ -166,18 +175,29 @@ func TestMermaidBrowser(t *testing.T) {
 	}
 }
 
-// Without Mermaid JS, every display shows its source, and nothing fails.
+// Without Mermaid JS, a lineage or decode flow shows the picture Go drew,
+// a hand-written diagram its source, and nothing fails.
 func TestMermaidBrowserWithoutMermaid(t *testing.T) {
 	ctx := browser(t)
-	fragments, sources := mermaidPage()
+	fragments, sources, drawn := mermaidPage(t)
 	errs := openPage(t, ctx, pageOf(fragments...))
 	shown := shownDiagrams(t, ctx)
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	browsertest.SaveArtifact(t, "mermaid-drawn-in-go.png", png)
 	if len(shown) != len(sources) {
 		t.Fatalf("the page shows %d Mermaid displays, want %d", len(shown), len(sources))
 	}
 	for i, d := range shown {
-		if d.SVG || d.Note != "" || d.Source != sources[i] {
-			t.Errorf("display %d does not show its source:\n%+v\nwant source:\n%s", i, d, sources[i])
+		switch {
+		case d.SVG || d.Note != "":
+			t.Errorf("display %d shows a Mermaid picture or note: %+v", i, d)
+		case drawn[i] == nil && (d.Source != sources[i] || d.Fallback != nil):
+			t.Errorf("display %d does not show its source alone:\n%+v\nwant source:\n%s", i, d, sources[i])
+		case drawn[i] != nil && (d.Source != "" || !slices.Equal(d.Fallback, drawn[i])):
+			t.Errorf("display %d does not show the picture Go drew alone:\n%+v\nwant texts %q", i, d, drawn[i])
 		}
 	}
 	if e := errs.All(); len(e) > 0 {

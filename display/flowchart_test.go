@@ -1,0 +1,184 @@
+package display
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// flowCases are graphs whose layouts are checked: the article's lineage,
+// a fan-in of many parents, a long chain over alternating storages,
+// names of control characters and great length, and decode flows.
+func flowCases() map[string]flowGraph {
+	article := NewLineage()
+	x := article.Derive("x", tensor.Float32.Arange(24).View(2, 3, 4), "arange(24).view(2, 3, 4)")
+	y := article.Derive("y", x.Transpose(1, 2), "transpose(1, 2)", "x")
+	article.Derive("z", y.Reshape(-1), "reshape(-1)", "y")
+	t := article.Derive("t", x.Select(0, 1), "select(0, 1)", "x")
+	article.Derive("s", t.Add(x.Select(0, 0)), "add", "t", "x")
+
+	fan := NewLineage()
+	var parents []string
+	for i := range 12 {
+		name := fmt.Sprintf("p%d", i)
+		fan.Add(name, tensor.Arange(4).View(2, 2))
+		parents = append(parents, name)
+	}
+	fan.Derive("sum", tensor.Arange(4), "stack", parents...)
+
+	chain := NewLineage()
+	c := chain.Add("c0", tensor.Arange(6).View(2, 3))
+	for i := 1; i < 60; i++ {
+		next := c.T()
+		if i%3 == 0 {
+			next = next.Contiguous()
+		}
+		c = chain.Derive(fmt.Sprintf("c%d", i), next, "step", fmt.Sprintf("c%d", i-1), "c0")
+	}
+
+	hostile := NewLineage()
+	long := strings.Repeat("long", 1000)
+	h := hostile.Derive("\x00\x1b[31m"+long, tensor.Arange(6), "\n"+long)
+	hostile.Derive("a\nb", h.View(2, 3), long, "\x00\x1b[31m"+long, "missing")
+	hostile.Derive("转置 → ✓ 🙂", h.Contiguous(), "转置转置转置", "a\nb")
+
+	return map[string]flowGraph{
+		"article": article.graph(),
+		"fan-in":  fan.graph(),
+		"chain":   chain.graph(),
+		"hostile": hostile.graph(),
+		"decode":  decodeFlow{tensor.InterleavedByHead(2, 3), tensor.BlockedByRole(2, 3), tensor.FusedQKV(4, 16)}.graph(),
+		"empty":   NewLineage().graph(),
+	}
+}
+
+// The layout keeps every box and label clear of every other, inside its
+// group's box, with the groups apart; every arrow runs from a point of
+// its own on its source's right side to one on its target's left side,
+// through its own label and through no box or other label.
+func TestFlowLayoutKeepsThingsApart(t *testing.T) {
+	for name, g := range flowCases() {
+		t.Run(name, func(t *testing.T) {
+			g = g.bounded()
+			l := g.layout()
+			type part struct {
+				what  string
+				r     rect
+				group int
+			}
+			var parts []part
+			for i, r := range l.nodes {
+				parts = append(parts, part{fmt.Sprintf("node %d", i), r, g.nodes[i].group})
+			}
+			for k, r := range l.labels {
+				parts = append(parts, part{fmt.Sprintf("label %d", k), r, g.nodes[g.edges[k].to].group})
+			}
+			for k, r := range l.titles {
+				if r.w > 0 {
+					parts = append(parts, part{fmt.Sprintf("title %d", k), r, k})
+				}
+			}
+			for i, a := range parts {
+				if !inside(a.r, l.groups[a.group]) {
+					t.Errorf("%s %v is not inside its group's box %v", a.what, a.r, l.groups[a.group])
+				}
+				for _, b := range parts[i+1:] {
+					if a.r.overlaps(b.r) {
+						t.Errorf("%s %v overlaps %s %v", a.what, a.r, b.what, b.r)
+					}
+				}
+			}
+			for i, a := range l.groups {
+				for _, b := range l.groups[i+1:] {
+					if a.w > 0 && b.w > 0 && a.overlaps(b) {
+						t.Errorf("group boxes %v and %v overlap", a, b)
+					}
+				}
+			}
+			starts, ends := map[point]bool{}, map[point]bool{}
+			for k, e := range g.edges {
+				path := l.paths[k]
+				from, to := l.nodes[e.from], l.nodes[e.to]
+				if start := path[0]; start.x != from.x+from.w || start.y <= from.y || start.y >= from.y+from.h || starts[start] {
+					t.Errorf("arrow %d starts at %v, not at a point of its own on the right side of %v", k, start, from)
+				}
+				if end := path[len(path)-1]; end.x != to.x || end.y <= to.y || end.y >= to.y+to.h || ends[end] {
+					t.Errorf("arrow %d ends at %v, not at a point of its own on the left side of %v", k, end, to)
+				}
+				starts[path[0]], ends[path[len(path)-1]] = true, true
+				label := l.labels[k]
+				if !crosses(path, rect{label.x + label.w/2 - 0.5, label.y + label.h/2 - 0.5, 1, 1}) {
+					t.Errorf("arrow %d does not pass through the middle of its label %v: %v", k, label, path)
+				}
+				for _, p := range parts {
+					if p.what == fmt.Sprintf("label %d", k) || strings.HasPrefix(p.what, "title") {
+						continue
+					}
+					if crosses(path, shrink(p.r)) {
+						t.Errorf("arrow %d crosses %s %v: %v", k, p.what, p.r, path)
+					}
+				}
+			}
+		})
+	}
+}
+
+// inside reports whether r lies within s.
+func inside(r, s rect) bool {
+	return r.x >= s.x && r.y >= s.y && r.x+r.w <= s.x+s.w && r.y+r.h <= s.y+s.h
+}
+
+// shrink returns r without a rim of half a pixel, where an arrow may
+// touch the box it starts or ends at.
+func shrink(r rect) rect { return rect{r.x + 0.5, r.y + 0.5, r.w - 1, r.h - 1} }
+
+// crosses reports whether a segment of path enters r (Liang–Barsky
+// clipping).
+func crosses(path []point, r rect) bool {
+	for i := 1; i < len(path); i++ {
+		a, b := path[i-1], path[i]
+		dx, dy := b.x-a.x, b.y-a.y
+		lo, hi := 0.0, 1.0
+		ok := true
+		for _, c := range [][2]float64{{-dx, a.x - r.x}, {dx, r.x + r.w - a.x}, {-dy, a.y - r.y}, {dy, r.y + r.h - a.y}} {
+			p, q := c[0], c[1]
+			switch {
+			case p == 0 && q < 0:
+				ok = false
+			case p < 0:
+				lo = max(lo, q/p)
+			case p > 0:
+				hi = min(hi, q/p)
+			}
+		}
+		if ok && lo <= hi {
+			return true
+		}
+	}
+	return false
+}
+
+// A lineage too large to draw whole is drawn in part, with a note that
+// says what is left out.
+func TestFlowBoundsWhatItDraws(t *testing.T) {
+	g := flowCases()["chain"]
+	b := g.bounded()
+	if len(b.nodes) != flowMaxNodes || len(b.edges) > flowMaxEdges {
+		t.Fatalf("kept %d nodes and %d edges", len(b.nodes), len(b.edges))
+	}
+	want := fmt.Sprintf("not drawn: %d boxes, %d arrows, 0 notes (the text form lists them)", len(g.nodes)-flowMaxNodes, len(g.edges)-len(b.edges))
+	if last := b.notes[len(b.notes)-1]; last != want {
+		t.Errorf("the last note is %q, want %q", last, want)
+	}
+}
+
+// straighten keeps a path's corners and drops the points between them.
+func TestStraighten(t *testing.T) {
+	got := straighten([]point{{0, 0}, {5, 0}, {5, 0}, {10, 0}, {20, 10}, {30, 20}, {40, 20}})
+	want := []point{{0, 0}, {10, 0}, {30, 20}, {40, 20}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("straighten gives %v, want %v", got, want)
+	}
+}
