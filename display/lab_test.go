@@ -134,6 +134,8 @@ func labPictures(t *testing.T) []labCase {
 	add("lineage_article", articleLineage())
 	add("lineage_tricky", trickyLineage())
 	add("mermaid_packing_story", display.Mermaid(packingStory))
+	// A diagram with no HTML form, as JupyterLab's Mermaid renderer gets it.
+	add("mermaid_only", display.Bundle{display.MIMEPlain: packingStory, display.MIMEMermaid: packingStory})
 	add("explorer_article", display.Explorer(articleMatrix()))
 	add("explorer_refusal", display.Explorer(tensor.Zeros(17, 3)))
 	rec := &recorder{}
@@ -253,7 +255,8 @@ type labOutput struct {
 // labInspectJS renders a bundle and reports what the output shows: its
 // images, decoded, with the labels of the SVG each shows (laid out in a
 // hidden copy of the SVG placed over the image, at the image's size), the
-// labels of inline SVG pictures and of Mermaid's diagrams, and the cells,
+// labels of inline SVG pictures, the node labels of Mermaid's diagrams
+// (which @jupyterlab/mermaid shows as an SVG image too), and the cells,
 // slots and buttons of a live explorer.
 const labInspectJS = `(async function (bundle, trusted, label) {
   const r = await window.renderBundle(bundle, trusted, label);
@@ -273,7 +276,7 @@ const labInspectJS = `(async function (bundle, trusted, label) {
   }
   // Mermaid draws asynchronously inside its widget.
   if (r.mimeType === "text/vnd.mermaid") {
-    for (let i = 0; i < 200 && !out.querySelector("svg"); i++) {
+    for (let i = 0; i < 200 && !out.querySelector("img, details"); i++) {
       await new Promise(function (ok) { setTimeout(ok, 50); });
     }
   }
@@ -282,10 +285,13 @@ const labInspectJS = `(async function (bundle, trusted, label) {
     let decoded = true;
     try { await img.decode(); } catch (e) { decoded = false; }
     const src = img.getAttribute("src") || "";
-    const m = /^data:image\/svg\+xml;base64,(.*)$/.exec(src);
     let source = "";
-    if (m) {
-      source = new TextDecoder().decode(Uint8Array.from(atob(m[1]), function (c) { return c.charCodeAt(0); }));
+    if (src.startsWith("data:image/svg+xml;base64,")) {
+      source = new TextDecoder().decode(Uint8Array.from(atob(src.slice(src.indexOf(",") + 1)), function (c) { return c.charCodeAt(0); }));
+    } else if (src.startsWith("data:image/svg+xml,")) {
+      source = decodeURIComponent(src.slice(src.indexOf(",") + 1));
+    }
+    if (source) {
       const b = box(img);
       const svg = document.importNode(new DOMParser().parseFromString(source, "image/svg+xml").documentElement, true);
       svg.setAttribute("width", b.W);
@@ -294,19 +300,20 @@ const labInspectJS = `(async function (bundle, trusted, label) {
       holder.style.cssText = "position:absolute;margin:0;padding:0;visibility:hidden;left:" + b.X + "px;top:" + b.Y + "px";
       holder.appendChild(svg);
       document.body.appendChild(holder);
-      collect(svg, "text", "picture");
+      if (img.closest(".jp-RenderedMermaid")) {
+        collect(svg, ".nodeLabel", "mermaid nodes");
+      } else {
+        collect(svg, "text", "picture");
+      }
       holder.remove();
     }
     images.push({ decoded: decoded && img.naturalWidth > 0, naturalW: img.naturalWidth, naturalH: img.naturalHeight,
-      box: box(img), svgDataURI: !!m, source: source });
+      box: box(img), source: source });
   }
   out.querySelectorAll("svg").forEach(function (svg) {
     if (!svg.closest(".jp-RenderedMermaid") && !svg.parentElement.closest("svg")) {
       collect(svg, "text", "picture");
     }
-  });
-  out.querySelectorAll(".jp-RenderedMermaid svg").forEach(function (svg) {
-    collect(svg, ".nodeLabel", "mermaid nodes");
   });
   const explorer = out.querySelector(".tnb-explorer[data-ready]");
   if (explorer) {
@@ -316,7 +323,8 @@ const labInspectJS = `(async function (bundle, trusted, label) {
   }
   return { mimeType: r.mimeType, id: r.id, box: box(out), text: out.innerText,
     images: images, labels: labels,
-    mermaidSVG: !!out.querySelector(".jp-RenderedMermaid svg"),
+    mermaidSVG: images.some(function (i) { return i.decoded && i.source.indexOf("<svg") >= 0; }) &&
+      !!out.querySelector(".jp-RenderedMermaid img") && !out.querySelector(".jp-RenderedMermaid.jp-mod-warning"),
     explorerReady: !!explorer, scripts: out.querySelectorAll("script").length };
 })(%s, %t, %s)`
 
@@ -389,7 +397,7 @@ func checkLabOutput(t *testing.T, c labCase, trusted bool, o labOutput, shot []b
 		}
 	}
 	if c.bundle[display.MIMEMermaid] != "" && o.MIME == display.MIMEMermaid && !o.MermaidSVG {
-		t.Errorf("%s: @jupyterlab/mermaid drew no <svg>: %.300q", where, o.Text)
+		t.Errorf("%s: @jupyterlab/mermaid drew no SVG: %.300q", where, o.Text)
 	}
 	if strings.Contains(c.bundle[display.MIMEHTML], "tnb-explorer") && o.MIME == display.MIMEHTML {
 		checkLabExplorer(t, where, c, trusted, o)
