@@ -152,5 +152,5 @@ func (b broadcast) Bundle() Bundle {
 		svg.rect(c.x, c.y, cellW, cellH, colorOfSlot[p.Address(c.idx...)], lineColor, 0.15)
 		g.drawCell(svg, c.idx, c.x, c.y, cellW)
 	}
-	return Bundle{MIMEPlain: text.String(), MIMESVG: svg.String(), MIMEHTML: htmlOf(svg.String())}
+	return svg.bundle(text.String())
 }

@@ -51,7 +51,7 @@ func cute(x *tensor.Tensor) string {
 func (c card) Bundle() Bundle {
 	svg := &svgDoc{}
 	c.draw(svg, 0, 0)
-	return Bundle{MIMEPlain: c.text(), MIMESVG: svg.String(), MIMEHTML: htmlOf(svg.String())}
+	return svg.bundle(c.text())
 }
 
 func (c card) text() string {
@@ -98,5 +98,5 @@ func (l layout) Bundle() Bundle {
 	g.draw(svg, 0, svg.height+gap)
 	s.draw(svg, f, 0, svg.height+gap, highlight, true)
 	text := c.text() + "\n\n" + g.text() + "\n\n" + s.text(f)
-	return Bundle{MIMEPlain: text, MIMESVG: svg.String(), MIMEHTML: htmlOf(svg.String())}
+	return svg.bundle(text)
 }

@@ -2,6 +2,7 @@ package display_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/xml"
 	"flag"
 	"io"
@@ -53,11 +54,28 @@ func TestGolden(t *testing.T) {
 			for ext, mime := range map[string]string{"txt": display.MIMEPlain, "svg": display.MIMESVG} {
 				checkGolden(t, filepath.Join("testdata", "golden", name+"."+ext), b[mime])
 			}
-			if !strings.Contains(b[display.MIMEHTML], b[display.MIMESVG]) {
-				t.Error("the HTML form does not hold the SVG picture")
+			if svg := htmlImage(t, b[display.MIMEHTML]); svg != b[display.MIMESVG] {
+				t.Errorf("the HTML form's image is not the SVG picture:\n%s", svg)
 			}
 		})
 	}
+}
+
+// htmlImagePattern finds an <img> with an SVG data URI in HTML.
+var htmlImagePattern = regexp.MustCompile(`<img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]*)"`)
+
+// htmlImage returns the SVG document that the HTML form shows as an image.
+func htmlImage(t *testing.T, html string) string {
+	t.Helper()
+	m := htmlImagePattern.FindStringSubmatch(html)
+	if m == nil {
+		t.Fatalf("no SVG image in the HTML form:\n%.300s", html)
+	}
+	svg, err := base64.StdEncoding.DecodeString(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(svg)
 }
 
 func checkGolden(t *testing.T, path, got string) {

@@ -25,7 +25,10 @@ import (
 // Every layout's shape, strides, offset, values and addresses are worked
 // out here with package tensor; the HTML form's script only responds to
 // clicks. The HTML needs no network and explorers on one page are
-// independent. The text form lists each layout's grid of value@slot, and
+// independent. Until the script runs (a notebook runs it only in an output
+// it trusts: one the cell just made, or in a trusted notebook), the HTML
+// shows the first layout as a still picture, with a line saying how to
+// make it live. The text form lists each layout's grid of value@slot, and
 // the SVG form draws the first layout.
 //
 // a must be 2-D, or Bundle panics with a *tensor.Error. A matrix outside 2
@@ -117,11 +120,14 @@ func (e explorer) Bundle() Bundle {
 	}
 	intro := fmt.Sprintf("Explorer of a, a %d×%d %s matrix over storage A:\n%s",
 		a.Size(0), a.Size(1), a.DType(), bufferText(data.Buffers[0]))
-	fallback := text[0] + "\n\n(The explorer's script has not run: trust the notebook to explore the other layouts.)"
+	picture := e.svg()
+	svg := picture.String()
+	still := picture.html(svg, "Explorer of a, "+cute(a)) + "\n" +
+		`<div style="font-family:` + font + `;font-size:12px;color:#4b5563;margin-top:4px">` + html.EscapeString(explorerStill) + "</div>"
 	return Bundle{
 		MIMEPlain: intro + "\n\n" + strings.Join(text, "\n\n"),
-		MIMEHTML:  explorerHTML(explorerID(), data, fallback),
-		MIMESVG:   e.svg(),
+		MIMEHTML:  explorerHTML(explorerID(), data, still),
+		MIMESVG:   svg,
 	}
 }
 
@@ -289,21 +295,26 @@ func bufferText(b explorerBuffer) string {
 	return strings.Join(lines, "\n")
 }
 
+// explorerStill is the line under the still picture an explorer shows
+// until its script runs, which a notebook allows only for outputs it
+// trusts.
+const explorerStill = "A still picture: run the cell, or trust the notebook, to make the explorer live and explore a's other layouts."
+
 // svg draws the explorer's first layout, a as it is: its grid and its
 // storage.
-func (e explorer) svg() string {
+func (e explorer) svg() *svgDoc {
 	svg := &svgDoc{}
 	svg.text(0, lineH-4, "start", ink, "Explorer of a, "+cute(e.a)+" (the HTML form is interactive)")
 	grid{e.a, showValues | showSlots}.draw(svg, 0, lineH+gap)
 	s := strip{e.a}
 	s.draw(svg, s.facts(), 0, svg.height+gap, highlight, true)
-	return svg.String()
+	return svg
 }
 
 // explorerHTML writes the explorer's element, its style scoped to the
-// element's id, the text shown until the script runs, and the script
-// called with the id and the data.
-func explorerHTML(id string, data explorerData, fallback string) string {
+// element's id, the HTML shown until the script runs (still), and the
+// script called with the id and the data.
+func explorerHTML(id string, data explorerData, still string) string {
 	js, err := json.Marshal(data)
 	if err != nil {
 		panic(err) // strings, ints and bools always encode
@@ -311,7 +322,7 @@ func explorerHTML(id string, data explorerData, fallback string) string {
 	css := strings.NewReplacer("#ROOT", "#"+id, "FONT", font).Replace(explorerCSS)
 	return `<div id="` + id + `" class="tnb-explorer">` + "\n" +
 		"<style>" + css + "</style>\n" +
-		`<pre class="tx-fallback">` + html.EscapeString(fallback) + "</pre>\n" +
+		`<div class="tx-fallback">` + still + "</div>\n" +
 		"</div>\n" +
 		"<script>\n" + strings.TrimSpace(explorerJS) + `("` + id + `", ` + string(js) + ");\n</script>"
 }
@@ -321,7 +332,6 @@ const explorerCSS = `
 #ROOT { font-family: FONT; font-size: 13px; line-height: 1.4; color: #1f2937; background: #ffffff;
   border: 1px solid #cbd5e1; border-radius: 6px; padding: 10px 12px; width: fit-content; max-width: 100%; overflow-x: auto;
   box-sizing: border-box; text-align: left; }
-#ROOT .tx-fallback { margin: 0; font: inherit; white-space: pre; }
 #ROOT button { font: inherit; cursor: pointer; margin: 0; }
 #ROOT .tx-modes { display: flex; flex-wrap: wrap; gap: 4px; margin-bottom: 8px; }
 #ROOT .tx-mode { border: 1px solid #cbd5e1; background: #f8fafc; color: #1f2937; border-radius: 4px; padding: 3px 10px; }

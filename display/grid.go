@@ -151,7 +151,7 @@ func (g grid) heading() string {
 func (g grid) Bundle() Bundle {
 	svg := &svgDoc{}
 	g.draw(svg, 0, 0)
-	return Bundle{MIMEPlain: g.text(), MIMESVG: svg.String(), MIMEHTML: htmlOf(svg.String())}
+	return svg.bundle(g.text())
 }
 
 func (g grid) text() string {

@@ -128,5 +128,5 @@ func (p packing) Bundle() Bundle {
 			}
 		}
 	}
-	return Bundle{MIMEPlain: text, MIMESVG: svg.String(), MIMEHTML: htmlOf(svg.String())}
+	return svg.bundle(text)
 }

@@ -67,7 +67,7 @@ func (s strip) Bundle() Bundle {
 	f := s.facts()
 	svg := &svgDoc{}
 	s.draw(svg, f, 0, 0, highlight, true)
-	return Bundle{MIMEPlain: s.text(f), MIMESVG: svg.String(), MIMEHTML: htmlOf(svg.String())}
+	return svg.bundle(s.text(f))
 }
 
 // text lays the strip out in columns: slot numbers, values, and a mark
@@ -102,13 +102,22 @@ func (s strip) text(f stripFacts) string {
 }
 
 // draw puts the strip at (x0, y0) with read slots in color, under its
-// title if titled, and returns the x of each drawn slot's centre.
+// title if titled, and returns the x of each drawn slot's centre. A slot
+// read n times, n > 1, has ×n under it, and then the offset's marker goes
+// a line lower.
 func (s strip) draw(svg *svgDoc, f stripFacts, x0, y0 float64, color string, titled bool) map[int]float64 {
 	st := s.x.Storage()
 	y := y0 + lineH
 	if titled {
 		svg.text(x0, y0+lineH-4, "start", ink, f.title)
 		y += lineH
+	}
+	below := y + cellH // the bottom of the slots, or of their counts
+	for _, slot := range f.slots {
+		if slot != gapIndex && f.reads[slot] > 1 {
+			below += lineH
+			break
+		}
 	}
 	centres := map[int]float64{}
 	for i, slot := range f.slots {
@@ -123,16 +132,16 @@ func (s strip) draw(svg *svgDoc, f stripFacts, x0, y0 float64, color string, tit
 		if n := f.reads[slot]; n > 0 {
 			fill, opacity = color, 0.25
 			if n > 1 {
-				svg.text(x+cellW-3, y+cellH-3, "end", color, fmt.Sprintf("×%d", n))
+				svg.text(x+cellW/2, y+cellH+lineH, "middle", color, fmt.Sprintf("×%d", n))
 			}
 		}
 		svg.rect(x, y, cellW, cellH, fill, lineColor, opacity)
 		svg.text(x+cellW/2, y+cellH/2+4, "middle", ink, fit(cellText(st.DType(), st.At(slot)), 6))
 		if slot == s.x.StorageOffset() {
-			svg.text(x+4, y+cellH+lineH, "start", color, "▲ offset")
+			svg.text(x+4, below+lineH, "start", color, "▲ offset")
 		}
 	}
-	svg.grow(x0, y+cellH+lineH+4)
+	svg.grow(x0, below+lineH+4)
 	return centres
 }
 

@@ -1,6 +1,7 @@
 package display
 
 import (
+	"encoding/base64"
 	"fmt"
 	"html"
 	"math"
@@ -93,15 +94,36 @@ func (s *svgDoc) line(x1, y1, x2, y2 float64, color string, arrow bool) {
 	s.grow(max(x1, x2), max(y1, y2))
 }
 
+// size returns the width and height of the finished picture: what was
+// drawn and a margin.
+func (s *svgDoc) size() (w, h float64) { return s.width + gap, s.height + gap }
+
 // String returns the finished SVG document.
 func (s *svgDoc) String() string {
-	w, h := s.width+gap, s.height+gap
+	w, h := s.size()
 	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="%s" font-size="%d">
 <defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="%s"/></marker></defs>
 %s</svg>`, w, h, w, h, font, fontSize, faint, s.b.String())
 }
 
-// htmlOf wraps an SVG picture and its caption in self-contained HTML.
-func htmlOf(svg string) string {
-	return `<div style="overflow-x:auto;max-width:100%">` + svg + `</div>`
+// bundle returns the picture's forms: text, the SVG, and the HTML form,
+// whose alt text is the text form's first line.
+func (s *svgDoc) bundle(text string) Bundle {
+	svg := s.String()
+	alt, _, _ := strings.Cut(text, "\n")
+	return Bundle{MIMEPlain: text, MIMESVG: svg, MIMEHTML: s.html(svg, alt)}
+}
+
+// html returns the HTML form of the picture, whose SVG document is svg:
+// the SVG as an <img> with a data URI, at its own size, in a box that
+// scrolls sideways when the picture is wider than the output. Notebook
+// sanitizers (JupyterLab's, and Notebook 6's, which is the same) keep an
+// <img> and its data URI, and the SVG inside keeps its colours and layout,
+// which are presentation attributes; they drop an inline <svg> and
+// <style>, which would leave only the picture's labels, run together. alt
+// is what the image says to a screen reader.
+func (s *svgDoc) html(svg, alt string) string {
+	w, h := s.size()
+	return fmt.Sprintf(`<div style="overflow-x:auto;max-width:100%%"><img src="data:image/svg+xml;base64,%s" width="%.0f" height="%.0f" alt="%s" style="max-width:none"></div>`,
+		base64.StdEncoding.EncodeToString([]byte(svg)), w, h, html.EscapeString(printable(alt)))
 }

@@ -170,7 +170,7 @@ func (v views) Bundle() Bundle {
 			y += lineH
 		}
 	}
-	return Bundle{MIMEPlain: strings.TrimRight(text.String(), "\n"), MIMESVG: svg.String(), MIMEHTML: htmlOf(svg.String())}
+	return svg.bundle(strings.TrimRight(text.String(), "\n"))
 }
 
 // draw puts one storage's strip at y0 with a row of marks under it for
