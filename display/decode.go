@@ -105,8 +105,7 @@ func (f decodeFlow) Bundle() Bundle {
 		src.WriteString("  empty[\"no contracts to draw\"]\n")
 		text.WriteString("no contracts to draw\n")
 	}
-	mmd, svg := src.String(), f.graph().svg()
-	return Bundle{MIMEPlain: text.String(), MIMEMermaid: mmd, MIMESVG: svg, MIMEHTML: mermaidHTML(mmd, svg)}
+	return flowBundle(text.String(), src.String(), f.graph())
 }
 
 // graph returns the flow as boxes and arrows, with the lines and labels

@@ -14,9 +14,9 @@ const alarm = "#b91c1c"
 // group's colour, each arrow a polyline ending in an arrow head, dotted
 // for a view and thick for a copy, its label on a white ground, and the
 // notes in red underneath. It draws at most what bounded keeps.
-func (g flowGraph) svg() string {
+func (g flowGraph) draw() *svgDoc {
 	g = g.bounded()
-	var s svgDoc
+	s := &svgDoc{}
 	if len(g.nodes) == 0 {
 		s.text(gap, gap+lineH, "start", faint, g.empty)
 	}
@@ -62,7 +62,7 @@ func (g flowGraph) svg() string {
 		s.text(l.notes.x, y, "start", alarm, note)
 		y += lineH
 	}
-	return s.String()
+	return s
 }
 
 // roundRect draws a box with rounded corners; its fill has the given

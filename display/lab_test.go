@@ -54,10 +54,12 @@ type labCase struct {
 	bundle display.Bundle
 }
 
-// wantMIME is the form JupyterLab should show, trusted or not: a Mermaid
-// diagram through @jupyterlab/mermaid, else the HTML form, else the text.
+// wantMIME is the form JupyterLab should show, trusted or not: the HTML
+// form, which JupyterLab ranks above every other (a diagram's shows the
+// picture drawn in Go, as Notebook 6 and nbconvert's pages do), else a
+// Mermaid diagram through @jupyterlab/mermaid, else the text.
 func (c labCase) wantMIME() string {
-	for _, mime := range []string{display.MIMEMermaid, display.MIMEHTML, display.MIMEPlain} {
+	for _, mime := range []string{display.MIMEHTML, display.MIMEMermaid, display.MIMEPlain} {
 		if _, ok := c.bundle[mime]; ok {
 			return mime
 		}
@@ -136,6 +138,8 @@ func labPictures(t *testing.T) []labCase {
 	add("mermaid_packing_story", display.Mermaid(packingStory))
 	// A diagram with no HTML form, as JupyterLab's Mermaid renderer gets it.
 	add("mermaid_only", display.Bundle{display.MIMEPlain: packingStory, display.MIMEMermaid: packingStory})
+	lineage := articleLineage().Bundle()
+	add("lineage_mermaid_only", display.Bundle{display.MIMEPlain: lineage[display.MIMEPlain], display.MIMEMermaid: lineage[display.MIMEMermaid]})
 	add("explorer_article", display.Explorer(articleMatrix()))
 	add("explorer_refusal", display.Explorer(tensor.Zeros(17, 3)))
 	rec := &recorder{}
@@ -248,6 +252,8 @@ type labOutput struct {
 	Images        []labImage `json:"images"`
 	Labels        []labLabel `json:"labels"`
 	MermaidSVG    bool       `json:"mermaidSVG"`
+	ScrollW       float64    `json:"scrollW"` // the width and height the output shows, with scrolling
+	ScrollH       float64    `json:"scrollH"`
 	ExplorerReady bool       `json:"explorerReady"`
 	Scripts       int        `json:"scripts"`
 }
@@ -315,6 +321,18 @@ const labInspectJS = `(async function (bundle, trusted, label) {
       collect(svg, "text", "picture");
     }
   });
+  // How far the output, or a box in it, scrolls: what lies there is
+  // inside the output, a scroll away.
+  function scrolled(axis) {
+    let most = 0;
+    [out].concat(Array.from(out.querySelectorAll("*"))).forEach(function (el) {
+      const overflow = getComputedStyle(el)["overflow" + axis];
+      if (overflow === "auto" || overflow === "scroll") {
+        most = Math.max(most, axis === "X" ? el.scrollWidth - el.clientWidth : el.scrollHeight - el.clientHeight);
+      }
+    });
+    return most;
+  }
   const explorer = out.querySelector(".tnb-explorer[data-ready]");
   if (explorer) {
     collect(explorer, ".tx-cell", "explorer cells");
@@ -322,6 +340,7 @@ const labInspectJS = `(async function (bundle, trusted, label) {
     collect(explorer, ".tx-mode", "explorer modes");
   }
   return { mimeType: r.mimeType, id: r.id, box: box(out), text: out.innerText,
+    scrollW: out.clientWidth + scrolled("X"), scrollH: out.clientHeight + scrolled("Y"),
     images: images, labels: labels,
     mermaidSVG: images.some(function (i) { return i.decoded && i.source.indexOf("<svg") >= 0; }) &&
       !!out.querySelector(".jp-RenderedMermaid img") && !out.querySelector(".jp-RenderedMermaid.jp-mod-warning"),
@@ -364,12 +383,19 @@ func checkLabOutput(t *testing.T, c labCase, trusted bool, o labOutput, shot []b
 	if o.Box.W <= 0 || o.Box.H <= 0 {
 		t.Errorf("%s: the output is empty: %v", where, o.Box)
 	}
+	// A picture wider than the output is shown at its size, and the output
+	// (or a box in it) scrolls sideways to it.
+	content := o.Box
+	content.W, content.H = max(o.Box.W, o.ScrollW), max(o.Box.H, o.ScrollH)
 	for _, img := range o.Images {
 		if !img.Decoded || img.Box.W < 1 || img.Box.H < 1 {
 			t.Errorf("%s: an image did not load: %+v", where, img)
 		}
-		if !img.Box.inside(o.Box) {
-			t.Errorf("%s: an image %v lies outside the output %v", where, img.Box, o.Box)
+		if !img.Box.inside(content) {
+			t.Errorf("%s: an image %v lies outside the output %v", where, img.Box, content)
+		}
+		if img.NaturalW > 0 && img.Box.W < img.NaturalW-1 {
+			t.Errorf("%s: an image of %.0f px is scaled down to %.0f px", where, img.NaturalW, img.Box.W)
 		}
 	}
 	// A static picture shows every label of its SVG form, laid out; a live
@@ -387,8 +413,8 @@ func checkLabOutput(t *testing.T, c labCase, trusted bool, o labOutput, shot []b
 		}
 	}
 	for i, a := range o.Labels {
-		if !a.Box.inside(o.Box) {
-			t.Errorf("%s: label %q %v lies outside the output %v", where, a.Text, a.Box, o.Box)
+		if !a.Box.inside(content) {
+			t.Errorf("%s: label %q %v lies outside the output %v", where, a.Text, a.Box, content)
 		}
 		for _, b := range o.Labels[i+1:] {
 			if a.Group == b.Group && a.Box.overlaps(b.Box) {
@@ -402,7 +428,9 @@ func checkLabOutput(t *testing.T, c labCase, trusted bool, o labOutput, shot []b
 	if strings.Contains(c.bundle[display.MIMEHTML], "tnb-explorer") && o.MIME == display.MIMEHTML {
 		checkLabExplorer(t, where, c, trusted, o)
 	}
-	wantColour := hasColour(c.bundle[display.MIMESVG]) || c.bundle[display.MIMEMermaid] != ""
+	// A hand-written Mermaid diagram has no picture drawn in Go: its HTML
+	// form, which JupyterLab prefers, shows the source.
+	wantColour := hasColour(c.bundle[display.MIMESVG]) || o.MIME == display.MIMEMermaid
 	if n := colourPixels(t, shot); wantColour && n == 0 {
 		t.Errorf("%s: the output shows no colour", where)
 	}

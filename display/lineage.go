@@ -149,8 +149,7 @@ func storageTitle(name string, s *tensor.Storage) string {
 // otherwise, and as a list of the tensors with their storages
 // (text/plain).
 func (l *Lineage) Bundle() Bundle {
-	src, svg := l.mermaid(), l.graph().svg()
-	return Bundle{MIMEPlain: l.text(), MIMEMermaid: src, MIMESVG: svg, MIMEHTML: mermaidHTML(src, svg)}
+	return flowBundle(l.text(), l.mermaid(), l.graph())
 }
 
 // graph returns the lineage as boxes and arrows: a group per storage, a

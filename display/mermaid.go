@@ -90,15 +90,25 @@ const mermaidPage = `<div id="%[1]s" class="tensornb-mermaid" style="overflow-x:
 
 // mermaidHTML returns the HTML form of a diagram with a new random id,
 // unique across the outputs of the separate processes that fill a
-// notebook. Where svg is not "", a page without Mermaid JS shows that
-// picture instead of the source.
-func mermaidHTML(src, svg string) string {
+// notebook. Where fallback (the HTML form of the diagram drawn in Go) is
+// not "", a page without Mermaid JS shows it instead of the source.
+func mermaidHTML(src, fallback string) string {
 	id := fmt.Sprintf("tensornb-mermaid-%016x", rand.Uint64())
-	fallback, hidden := "", ""
-	if svg != "" {
-		fallback, hidden = `<div class="tensornb-mermaid-fallback">`+htmlOf(svg)+"</div>\n", " hidden"
+	hidden := ""
+	if fallback != "" {
+		fallback, hidden = `<div class="tensornb-mermaid-fallback">`+fallback+"</div>\n", " hidden"
 	}
 	return fmt.Sprintf(mermaidPage, id, font, ink, html.EscapeString(src), fallback, hidden)
+}
+
+// flowBundle returns the forms of a diagram: text, Mermaid source, the
+// picture drawn in Go, and the HTML that draws the Mermaid source where
+// the page has Mermaid JS and shows the picture otherwise.
+func flowBundle(text, src string, g flowGraph) Bundle {
+	doc := g.draw()
+	svg := doc.String()
+	alt, _, _ := strings.Cut(text, "\n")
+	return Bundle{MIMEPlain: text, MIMEMermaid: src, MIMESVG: svg, MIMEHTML: mermaidHTML(src, doc.html(svg, alt))}
 }
 
 // mermaidText escapes s for a quoted Mermaid label or title. Letters,

@@ -74,11 +74,23 @@ type shownDiagram struct {
 // once each has either been drawn or given up (at once without Mermaid).
 func shownDiagrams(t *testing.T, ctx context.Context) []shownDiagram {
 	t.Helper()
+	// imageTexts returns the texts of the SVG an <img> shows from a data
+	// URI, or null if it shows nothing.
+	const imageTexts = `function imageTexts(img) {
+		if (!img || img.naturalWidth === 0) { return null; }
+		const src = img.getAttribute("src"), bytes = Uint8Array.from(atob(src.slice(src.indexOf(",") + 1)), c => c.charCodeAt(0));
+		const svg = new DOMParser().parseFromString(new TextDecoder().decode(bytes), "image/svg+xml");
+		return Array.from(svg.querySelectorAll("text"), e => e.textContent);
+	}`
 	const settled = `Array.from(document.querySelectorAll(".tensornb-mermaid")).every(d => d.querySelector(":scope > div:not(.tensornb-mermaid-fallback) svg, .tensornb-mermaid-note")) || !window.mermaid`
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](settled, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
 		t.Fatalf("the diagrams were not drawn: %v", err)
 	}
-	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]shownDiagram](`Array.from(document.querySelectorAll(".tensornb-mermaid")).map(d => {
+	loaded := `Array.from(document.querySelectorAll(".tensornb-mermaid-fallback img")).every(i => i.complete)`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](loaded, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		t.Fatalf("the pictures drawn in Go did not load: %v", err)
+	}
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]shownDiagram](imageTexts+`; Array.from(document.querySelectorAll(".tensornb-mermaid")).map(d => {
 		const svg = d.querySelector(":scope > div:not(.tensornb-mermaid-fallback) svg"), pre = d.querySelector("pre"),
 			note = d.querySelector(".tensornb-mermaid-note"), fallback = d.querySelector(".tensornb-mermaid-fallback");
 		return {
@@ -86,7 +98,7 @@ func shownDiagrams(t *testing.T, ctx context.Context) []shownDiagram {
 			Text: svg ? Array.from(svg.querySelectorAll("foreignObject"), f => f.textContent).join("\n") : "",
 			Source: pre && pre.offsetHeight > 0 ? pre.textContent : "",
 			Note: note ? note.textContent : "",
-			Fallback: fallback && fallback.offsetHeight > 0 ? Array.from(fallback.querySelectorAll("text"), e => e.textContent) : null,
+			Fallback: fallback && fallback.offsetHeight > 0 ? imageTexts(fallback.querySelector("img")) : null,
 		};
 	})`))
 	if err != nil {

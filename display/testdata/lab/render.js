@@ -11,6 +11,7 @@ import { Widget } from "@lumino/widgets";
 import "@jupyterlab/theme-light-extension/style/variables.css";
 import "@lumino/widgets/style/widget.css";
 import "@jupyterlab/rendermime/style/base.css";
+import "@jupyterlab/outputarea/style/base.css"; // an output scrolls (overflow: auto) rather than clipping
 import "@jupyterlab/mermaid/style/base.css";
 
 // JupyterLab's mermaid extension registers the factory at rank 61.
