@@ -92,6 +92,17 @@ func (e *Errors) All() []string {
 // JavaScript errors, collected from before the page starts loading.
 func Open(t *testing.T, ctx context.Context, path string) *Errors {
 	t.Helper()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return OpenURL(t, ctx, "file://"+abs)
+}
+
+// OpenURL loads url in the browser and returns the page's JavaScript
+// errors, collected from before the page starts loading.
+func OpenURL(t *testing.T, ctx context.Context, url string) *Errors {
+	t.Helper()
 	errs := &Errors{}
 	err := chromedp.Listen(ctx, func(ev any) {
 		switch ev := ev.(type) {
@@ -115,11 +126,7 @@ func Open(t *testing.T, ctx context.Context, path string) *Errors {
 	if err != nil {
 		t.Fatal(err)
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+abs)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
 	return errs

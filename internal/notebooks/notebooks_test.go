@@ -4,7 +4,8 @@
 // installed tensornb kernel and compared with its stored outputs
 // (testdata/execute.py), the articles' numbers are looked up in the fresh
 // outputs, and each notebook is exported with nbconvert and opened in
-// headless Chromium.
+// headless Chromium; notebook6_linux_test.go opens the saved notebooks,
+// untrusted, in the classic Notebook 6 UI.
 package notebooks
 
 import (
