@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -223,8 +224,58 @@ func checkInBrowser(t *testing.T, env []string, executed string, paths []string)
 			if e := errs.All(); len(e) > 0 {
 				t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
 			}
+			checkStaticView(t, name, string(data), readNotebook(t, filepath.Join(executed, filepath.Base(p))))
 		})
 	}
+}
+
+// scriptsAndStyles are the elements a static viewer of notebooks (GitHub's
+// kind) leaves out of a notebook's page.
+var scriptsAndStyles = regexp.MustCompile(`(?is)<script\b.*?</script>|<style\b.*?</style>`)
+
+// checkStaticView opens the page nbconvert made of nb without its scripts
+// and styles, as a static viewer shows it, and checks that every picture
+// still shows: each output with an SVG form shows at least one SVG image,
+// every such image loads and none is shrunk below its size.
+func checkStaticView(t *testing.T, name, page string, nb notebook) {
+	t.Helper()
+	pictures := 0
+	for _, c := range nb.Cells {
+		for _, o := range c.Outputs {
+			if _, ok := o.Data["image/svg+xml"]; ok {
+				pictures++
+			}
+		}
+	}
+	static := scriptsAndStyles.ReplaceAllString(page, "")
+	path := filepath.Join(t.TempDir(), name+"-static.html")
+	if err := os.WriteFile(path, []byte(static), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := browsertest.Start(t, 2*time.Minute)
+	browsertest.Open(t, ctx, path)
+	loaded := `Array.from(document.images).every(i => i.complete)`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](loaded, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		t.Fatalf("the static view's images did not load: %v", err)
+	}
+	type image struct{ Natural, Shown float64 }
+	images, err := chromedp.Run(ctx, chromedp.Evaluate[[]image](`Array.from(document.images).filter(i => i.src.startsWith("data:image/svg+xml")).map(i => ({Natural: i.naturalWidth, Shown: i.getBoundingClientRect().width}))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(images) < pictures {
+		t.Errorf("the static view shows %d SVG images for %d pictures", len(images), pictures)
+	}
+	for i, img := range images {
+		if img.Natural == 0 || img.Shown < img.Natural-1 {
+			t.Errorf("SVG image %d of the static view: %v px wide, shown at %v px", i, img.Natural, img.Shown)
+		}
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	browsertest.SaveArtifact(t, filepath.Join("notebooks", name+"-static.png"), shot)
 }
 
 // checkExplorerClick clicks cell [1, 2] of the first explorer on the page,
