@@ -41,12 +41,8 @@ func Require(t *testing.T, modules ...string) {
 // tests fill, so that they are built once.
 func Install(t *testing.T) []string {
 	t.Helper()
-	cache, err := os.UserCacheDir()
+	toolsCache, err := tools.BuildForTests(io.Discard)
 	if err != nil {
-		cache = os.TempDir()
-	}
-	toolsCache := filepath.Join(cache, "tensornb-test", "bin")
-	if err := tools.BuildAll(toolsCache, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	prefix := t.TempDir()

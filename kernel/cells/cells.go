@@ -154,3 +154,15 @@ func isDeclaration(first token.Token, text string) bool {
 	}
 	return false
 }
+
+// ByteOffset returns the byte offset in s of its n-th character: Jupyter
+// counts a cursor in characters, Go's parsers in bytes.
+func ByteOffset(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
+}

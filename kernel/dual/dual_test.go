@@ -32,12 +32,8 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	toolsDir = filepath.Join(cache, "tensornb-test", "bin")
-	if err := tools.BuildAll(toolsDir, os.Stderr); err != nil {
+	var err error
+	if toolsDir, err = tools.BuildForTests(os.Stderr); err != nil {
 		fmt.Fprintf(os.Stderr, "cannot build the pinned tools the tests need: %v\n", err)
 		os.Exit(1)
 	}

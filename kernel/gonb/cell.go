@@ -47,24 +47,13 @@ func (a arranged) toArranged(off int) int {
 // runeToArranged maps a cursor, counted in characters as Jupyter counts
 // it, from the cell to the arranged code.
 func (a arranged) runeToArranged(cell string, cursor int) int {
-	return utf8.RuneCountInString(a.code[:min(a.toArranged(byteOffset(cell, cursor)), len(a.code))])
+	return utf8.RuneCountInString(a.code[:min(a.toArranged(cells.ByteOffset(cell, cursor)), len(a.code))])
 }
 
 // runeToCell maps a cursor in characters from the arranged code back to
 // the cell.
 func (a arranged) runeToCell(cell string, cursor int) int {
-	return utf8.RuneCountInString(cell[:min(a.toCell(byteOffset(a.code, cursor)), len(cell))])
-}
-
-// byteOffset returns the byte offset of the n-th character of s.
-func byteOffset(s string, n int) int {
-	for i := range s {
-		if n == 0 {
-			return i
-		}
-		n--
-	}
-	return len(s)
+	return utf8.RuneCountInString(cell[:min(a.toCell(cells.ByteOffset(a.code, cursor)), len(cell))])
 }
 
 // toCell maps a byte offset in the arranged code back to the cell.

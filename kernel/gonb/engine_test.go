@@ -22,12 +22,8 @@ import (
 var toolsDir string
 
 func TestMain(m *testing.M) {
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	toolsDir = filepath.Join(cache, "tensornb-test", "bin")
-	if err := tools.BuildAll(toolsDir, os.Stderr); err != nil {
+	var err error
+	if toolsDir, err = tools.BuildForTests(os.Stderr); err != nil {
 		fmt.Fprintf(os.Stderr, "cannot build the pinned tools the engine tests need: %v\n", err)
 		os.Exit(1)
 	}

@@ -607,7 +607,7 @@ func callOpen(code string, cursor int) (int, bool) {
 // the names in scope that start with the name before the cursor.
 func (s *Session) Complete(code string, cursor int) front.Completion {
 	<-s.ready
-	at := byteOffset(code, cursor)
+	at := cells.ByteOffset(code, cursor)
 	cands, start := s.check.complete(code, at)
 	c := front.Completion{Matches: []string{}, CursorStart: utf8.RuneCountInString(code[:start]), CursorEnd: utf8.RuneCountInString(code[:at])}
 	for _, k := range cands {
@@ -622,7 +622,7 @@ func (s *Session) Complete(code string, cursor int) front.Completion {
 // false.
 func (s *Session) Inspect(code string, cursor int) (data map[string]any, found bool) {
 	<-s.ready
-	signature, doc, found := s.check.inspect(code, byteOffset(code, cursor), s.docs)
+	signature, doc, found := s.check.inspect(code, cells.ByteOffset(code, cursor), s.docs)
 	if !found {
 		return nil, false
 	}
@@ -632,15 +632,4 @@ func (s *Session) Inspect(code string, cursor int) (data map[string]any, found b
 		markdown += "\n\n" + doc
 	}
 	return map[string]any{"text/plain": plain, "text/markdown": markdown}, true
-}
-
-// byteOffset returns the byte offset of the n-th character of s.
-func byteOffset(s string, n int) int {
-	for i := range s {
-		if n == 0 {
-			return i
-		}
-		n--
-	}
-	return len(s)
 }

@@ -123,3 +123,15 @@ func BuildAll(dir string, log io.Writer) error {
 	}
 	return errors.Join(errs...)
 }
+
+// BuildForTests builds every tool missing from the directory the tests
+// share, in the user's cache directory (a few minutes the first time), and
+// returns that directory.
+func BuildForTests(log io.Writer) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "tensornb-test", "bin")
+	return dir, BuildAll(dir, log)
+}
