@@ -11,9 +11,12 @@ import (
 // slot it reads. In an expanded or broadcast tensor, where a stride is 0,
 // many positions point at one slot: one element read many times. Tensors
 // of more than two dimensions are drawn through their first 2-D slice.
-func Broadcast(x *tensor.Tensor) Renderer { return broadcast{x} }
+func Broadcast(x *tensor.Tensor) Renderer { return broadcast{x: x} }
 
-type broadcast struct{ x *tensor.Tensor }
+type broadcast struct {
+	x    *tensor.Tensor
+	name string // the tensor's name; "" for an unnamed x
+}
 
 // plane returns the 2-D (or smaller) part of x drawn, and the prefix of
 // indices that selects it.
@@ -52,13 +55,14 @@ func index(p *tensor.Tensor, r, c int) []int {
 	return []int{r, c}
 }
 
-// name writes a position as x[1, 2] with the prefix of the drawn slice.
-func name(prefix, idx []int) string {
+// position writes a position as x[1, 2], with the tensor's name and the
+// prefix of the drawn slice.
+func (b broadcast) position(prefix, idx []int) string {
 	parts := []string{}
 	for _, i := range append(append([]int{}, prefix...), idx...) {
 		parts = append(parts, fmt.Sprint(i))
 	}
-	return "x[" + strings.Join(parts, ", ") + "]"
+	return tensorName(b.name) + "[" + strings.Join(parts, ", ") + "]"
 }
 
 func (b broadcast) Bundle() Bundle {
@@ -76,13 +80,13 @@ func (b broadcast) Bundle() Bundle {
 			if _, seen := readers[slot]; !seen {
 				order = append(order, slot)
 			}
-			readers[slot] = append(readers[slot], name(prefix, idx))
+			readers[slot] = append(readers[slot], b.position(prefix, idx))
 		}
 	}
 
 	heading := fmt.Sprintf("shape %v, strides %v: each position and the slot it reads", b.x.Shape(), b.x.Strides())
 	if len(prefix) > 0 {
-		heading += fmt.Sprintf(" (the slice %s)", strings.TrimSuffix(name(prefix, nil), "]")+", :, :]")
+		heading += fmt.Sprintf(" (the slice %s)", strings.TrimSuffix(b.position(prefix, nil), "]")+", :, :]")
 	}
 	var text strings.Builder
 	text.WriteString(heading)
@@ -114,11 +118,20 @@ func (b broadcast) Bundle() Bundle {
 	var cells []cell
 	cellAt := map[string][2]float64{} // where each position's arrow starts
 	top := 3 * lineH
+	g := grid{x: p, show: showValues}
+	w := cellW // wide enough for every value drawn
+	for _, r := range rows {
+		for _, c := range cols {
+			if r != gapIndex && c != gapIndex && p.Numel() > 0 {
+				w = max(w, textWidth(g.cell(index(p, r, c)))+8)
+			}
+		}
+	}
 	for ri, r := range rows {
 		for ci, c := range cols {
-			x, y := float64(ci)*cellW, top+float64(ri)*cellH
+			x, y := float64(ci)*w, top+float64(ri)*cellH
 			if r == gapIndex || c == gapIndex {
-				svg.text(x+cellW/2, y+cellH/2+4, "middle", faint, "…")
+				svg.text(x+w/2, y+cellH/2+4, "middle", faint, "…")
 				continue
 			}
 			if p.Numel() == 0 {
@@ -126,7 +139,7 @@ func (b broadcast) Bundle() Bundle {
 			}
 			idx := index(p, r, c)
 			cells = append(cells, cell{idx, x, y})
-			cellAt[name(prefix, idx)] = [2]float64{x + cellW/2, y + cellH/2}
+			cellAt[b.position(prefix, idx)] = [2]float64{x + w/2, y + cellH/2}
 		}
 	}
 	stripTop := top + float64(len(rows))*cellH + 4*lineH
@@ -146,11 +159,10 @@ func (b broadcast) Bundle() Bundle {
 	for n, slot := range order {
 		colorOfSlot[slot] = colorOf(n)
 	}
-	g := grid{p, showValues}
 	for _, c := range cells {
-		svg.rect(c.x, c.y, cellW, cellH, "", lineColor, 1)
-		svg.rect(c.x, c.y, cellW, cellH, colorOfSlot[p.Address(c.idx...)], lineColor, 0.15)
-		g.drawCell(svg, c.idx, c.x, c.y, cellW)
+		svg.rect(c.x, c.y, w, cellH, "", lineColor, 1)
+		svg.rect(c.x, c.y, w, cellH, colorOfSlot[p.Address(c.idx...)], lineColor, 0.15)
+		g.drawCell(svg, c.idx, c.x, c.y, w)
 	}
 	return svg.bundle(text.String())
 }

@@ -10,9 +10,12 @@ import (
 // Card draws x's layout card: dtype, shape, strides in elements and in
 // bytes, storage offset, whether it is contiguous and a view, the size of
 // its storage, its CuTe-style layout (3,2):(4,2) and its address formula.
-func Card(x *tensor.Tensor) Renderer { return card{x} }
+func Card(x *tensor.Tensor) Renderer { return card{x: x} }
 
-type card struct{ x *tensor.Tensor }
+type card struct {
+	x    *tensor.Tensor
+	name string // the tensor's name, its first row; "" for none
+}
 
 // rows returns the card's lines as label and value.
 func (c card) rows() [][2]string {
@@ -23,7 +26,11 @@ func (c card) rows() [][2]string {
 		}
 		return "no"
 	}
-	return [][2]string{
+	var rows [][2]string
+	if c.name != "" {
+		rows = append(rows, [2]string{"name", nameText(c.name)})
+	}
+	return append(rows, [][2]string{
 		{"dtype", fmt.Sprintf("%s (%d bytes an element)", x.DType(), x.ElementSize())},
 		{"shape", x.Shape().String()},
 		{"strides", fmt.Sprintf("%v elements = %v bytes", x.Strides(), x.ByteStrides())},
@@ -33,7 +40,7 @@ func (c card) rows() [][2]string {
 		{"storage", fmt.Sprintf("%d × %s (%d bytes)", x.Storage().Len(), x.Storage().DType(), x.Storage().NBytes())},
 		{"layout", cute(x)},
 		{"address", strings.TrimPrefix(formula(x), "address = ")},
-	}
+	}...)
 }
 
 // cute writes x's layout in CuTe's shape:stride notation, (2,3,4):(12,4,1).
@@ -86,12 +93,15 @@ func (c card) draw(svg *svgDoc, x0, y0 float64) {
 
 // Layout draws x's card, grid and storage strip together: everything
 // there is to know about where x's elements live.
-func Layout(x *tensor.Tensor) Renderer { return layout{x} }
+func Layout(x *tensor.Tensor) Renderer { return layout{x: x} }
 
-type layout struct{ x *tensor.Tensor }
+type layout struct {
+	x    *tensor.Tensor
+	name string // the tensor's name; "" for an unnamed x
+}
 
 func (l layout) Bundle() Bundle {
-	c, g, s := card{l.x}, grid{l.x, showValues | showSlots}, strip{l.x}
+	c, g, s := card{l.x, l.name}, grid{x: l.x, show: showValues | showSlots, name: l.name}, strip{l.x}
 	f := s.facts()
 	svg := &svgDoc{}
 	c.draw(svg, 0, 0)

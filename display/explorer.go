@@ -267,7 +267,7 @@ func (m explorerMode) text(buffers []explorerBuffer) string {
 	lines := []string{
 		fmt.Sprintf("%s: %s %s, offset %d, %s, reads %s", m.Name, m.Expr, m.Layout, m.Offset, contiguous, m.Buffer),
 		m.Note,
-		grid{m.x, showValues | showSlots}.text(),
+		grid{x: m.x, show: showValues | showSlots}.text(),
 		"scan in logical order. " + m.Summary,
 	}
 	if m.Source != "" {
@@ -276,7 +276,7 @@ func (m explorerMode) text(buffers []explorerBuffer) string {
 				lines = append(lines, bufferText(b))
 			}
 		}
-		lines = append(lines, fmt.Sprintf("copied from the %s slots that a.T reads:", m.Source), grid{m.copiedFrom, showSlots}.text())
+		lines = append(lines, fmt.Sprintf("copied from the %s slots that a.T reads:", m.Source), grid{x: m.copiedFrom, show: showSlots}.text())
 	}
 	return strings.Join(lines, "\n")
 }
@@ -305,7 +305,7 @@ const explorerStill = "A still picture: run the cell, or trust the notebook, to 
 func (e explorer) svg() *svgDoc {
 	svg := &svgDoc{}
 	svg.text(0, lineH-4, "start", ink, "Explorer of a, "+cute(e.a)+" (the HTML form is interactive)")
-	grid{e.a, showValues | showSlots}.draw(svg, 0, lineH+gap)
+	grid{x: e.a, show: showValues | showSlots}.draw(svg, 0, lineH+gap)
 	s := strip{e.a}
 	s.draw(svg, s.facts(), 0, svg.height+gap, highlight, true)
 	return svg

@@ -12,14 +12,14 @@ import (
 // element's value and the storage slot it lives in (value@slot), under the
 // address formula of x's strides. A 1-D tensor is one row; tensors of more
 // than two dimensions are drawn as panels of 2-D slices.
-func Grid(x *tensor.Tensor) Renderer { return grid{x, showValues | showSlots} }
+func Grid(x *tensor.Tensor) Renderer { return grid{x: x, show: showValues | showSlots} }
 
 // OffsetGrid draws x's grid with each cell showing only the storage slot
 // its element lives in: the numbers are where the tensor reads from.
-func OffsetGrid(x *tensor.Tensor) Renderer { return grid{x, showSlots} }
+func OffsetGrid(x *tensor.Tensor) Renderer { return grid{x: x, show: showSlots} }
 
 // ValueGrid draws x's grid with each cell showing only its value.
-func ValueGrid(x *tensor.Tensor) Renderer { return grid{x, showValues} }
+func ValueGrid(x *tensor.Tensor) Renderer { return grid{x: x, show: showValues} }
 
 type cellContent int
 
@@ -31,6 +31,7 @@ const (
 type grid struct {
 	x    *tensor.Tensor
 	show cellContent
+	name string // the tensor's name, shown as given; "" for an unnamed x
 }
 
 // A panel is one 2-D slice of the grid. Rows and columns hold the indices
@@ -108,7 +109,7 @@ func trimGaps(ps []panel) []panel {
 	return ps
 }
 
-// title names a panel as a slice of x: x[0, 1, :, :].
+// title names a panel as a slice of the tensor: x[0, 1, :, :].
 func (g grid) title(p panel) string {
 	if g.x.Dim() <= 2 {
 		return ""
@@ -117,7 +118,7 @@ func (g grid) title(p panel) string {
 	for _, i := range p.lead {
 		parts = append(parts, fmt.Sprint(i))
 	}
-	return "x[" + strings.Join(append(parts, ":", ":"), ", ") + "]"
+	return tensorName(g.name) + "[" + strings.Join(append(parts, ":", ":"), ", ") + "]"
 }
 
 // index returns the full index of the cell at row r, column c of a panel.
@@ -133,8 +134,7 @@ func (g grid) index(p panel, r, c int) []int {
 
 // cell returns the text of one cell.
 func (g grid) cell(idx []int) string {
-	value := cellText(g.x.DType(), g.x.At(idx...))
-	slot := fmt.Sprint(g.x.Address(idx...))
+	value, slot := g.cellParts(idx)
 	switch g.show {
 	case showValues:
 		return value
@@ -144,8 +144,14 @@ func (g grid) cell(idx []int) string {
 	return value + "@" + slot
 }
 
+// heading is the grid's first line, led by the tensor's name if it has
+// one.
 func (g grid) heading() string {
-	return fmt.Sprintf("shape %v, strides %v: %s", g.x.Shape(), g.x.Strides(), formula(g.x))
+	lead := ""
+	if g.name != "" {
+		lead = nameText(g.name) + ": "
+	}
+	return lead + fmt.Sprintf("shape %v, strides %v: %s", g.x.Shape(), g.x.Strides(), formula(g.x))
 }
 
 func (g grid) Bundle() Bundle {
@@ -213,11 +219,9 @@ func (g grid) draw(svg *svgDoc, x0, y0 float64) {
 	svg.text(x0, y0+lineH-4, "start", ink, g.heading())
 	top := y0 + lineH + gap
 	x, y, rowHeight := x0, top, 0.0
-	w := cellW
-	if g.show == showValues|showSlots {
-		w = cellW * 1.5
-	}
-	for n, p := range g.panels() {
+	panels := g.panels()
+	w, labelW := g.widths(panels)
+	for n, p := range panels {
 		if n > 0 && n%4 == 0 {
 			x, y = x0, y+rowHeight+gap
 		}
@@ -226,20 +230,19 @@ func (g grid) draw(svg *svgDoc, x0, y0 float64) {
 			x += cellW + gap
 			continue
 		}
-		width, height := g.drawPanel(svg, p, x, y, w)
+		width, height := g.drawPanel(svg, p, x, y, w, labelW)
 		x += width + 2*gap
 		rowHeight = max(rowHeight, height)
 	}
 }
 
 // drawPanel draws one 2-D slice with its index labels and returns its size.
-func (g grid) drawPanel(svg *svgDoc, p panel, x0, y0, w float64) (width, height float64) {
+func (g grid) drawPanel(svg *svgDoc, p panel, x0, y0, w, labelW float64) (width, height float64) {
 	y := y0
 	if t := g.title(p); t != "" {
 		svg.text(x0, y+lineH-4, "start", ink, t)
 		y += lineH
 	}
-	labelW := 36.0
 	top := y + lineH
 	for ci, c := range p.cols {
 		svg.text(x0+labelW+float64(ci)*w+w/2, top-4, "middle", faint, indexLabel(g.x, -1, c))
@@ -260,14 +263,65 @@ func (g grid) drawPanel(svg *svgDoc, p panel, x0, y0, w float64) (width, height 
 			g.drawCell(svg, idx, cx, cy, w)
 		}
 	}
-	return labelW + float64(len(p.cols))*w, top + float64(len(p.rows))*cellH - y0
+	width = labelW + float64(len(p.cols))*w
+	if t := g.title(p); t != "" {
+		width = max(width, textWidth(t))
+	}
+	return width, top + float64(len(p.rows))*cellH - y0
+}
+
+// widths returns the width of the cells of the panels and of the row
+// labels left of them: wide enough for every label drawn, so that a
+// large tensor is summarized rather than its labels run together.
+func (g grid) widths(panels []panel) (w, labelW float64) {
+	w, labelW = cellW, 36.0
+	if g.show == showValues|showSlots {
+		w = cellW * 1.5
+	}
+	for _, p := range panels {
+		for _, r := range p.rows {
+			if g.x.Dim() >= 2 {
+				labelW = max(labelW, textWidth(indexLabel(g.x, -2, r))+8)
+			}
+		}
+		for _, c := range p.cols {
+			w = max(w, textWidth(indexLabel(g.x, -1, c))+8)
+		}
+		if p.lead == nil {
+			continue
+		}
+		for _, r := range p.rows {
+			for _, c := range p.cols {
+				if r == gapIndex || c == gapIndex {
+					continue
+				}
+				value, slot := g.cellParts(g.index(p, r, c))
+				switch g.show {
+				case showValues:
+					w = max(w, textWidth(value)+8)
+				case showSlots:
+					w = max(w, textWidth(slot)+8)
+				default:
+					// The value ends 3 px left of the middle and the
+					// slot starts 3 px right of it.
+					w = max(w, 2*(max(textWidth(value), textWidth("@"+slot))+3+4))
+				}
+			}
+		}
+	}
+	return w, labelW
+}
+
+// cellParts returns the value and the storage slot of the element at idx,
+// as a cell shows them.
+func (g grid) cellParts(idx []int) (value, slot string) {
+	return cellText(g.x.DType(), g.x.At(idx...)), fmt.Sprint(g.x.Address(idx...))
 }
 
 // drawCell writes a cell's value in ink and its slot in the highlight
 // colour.
 func (g grid) drawCell(svg *svgDoc, idx []int, x, y, w float64) {
-	value := fit(cellText(g.x.DType(), g.x.At(idx...)), 6)
-	slot := fmt.Sprint(g.x.Address(idx...))
+	value, slot := g.cellParts(idx)
 	switch g.show {
 	case showValues:
 		svg.text(x+w/2, y+cellH/2+4, "middle", ink, value)

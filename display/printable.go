@@ -40,3 +40,12 @@ func nameText(s string) string {
 	}
 	return fit(printable(s), maxName)
 }
+
+// tensorName is how a picture names a tensor in its labels: the name
+// given, as nameText shows it, or x if there is none.
+func tensorName(s string) string {
+	if s == "" {
+		return "x"
+	}
+	return nameText(s)
+}

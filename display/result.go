@@ -40,7 +40,7 @@ func resultBundle(v any) Bundle {
 		if v == nil {
 			return Bundle{MIMEPlain: "<nil>"}
 		}
-		card := card{v}.Bundle()
+		card := card{x: v}.Bundle()
 		repr := v.String()
 		return Bundle{
 			MIMEPlain: repr,
