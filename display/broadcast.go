@@ -84,7 +84,11 @@ func (b broadcast) Bundle() Bundle {
 		}
 	}
 
-	heading := fmt.Sprintf("shape %v, strides %v: each position and the slot it reads", b.x.Shape(), b.x.Strides())
+	heading := ""
+	if b.name != "" {
+		heading = nameText(b.name) + ": "
+	}
+	heading += fmt.Sprintf("shape %v, strides %v: each position and the slot it reads", b.x.Shape(), b.x.Strides())
 	if len(prefix) > 0 {
 		heading += fmt.Sprintf(" (the slice %s)", strings.TrimSuffix(b.position(prefix, nil), "]")+", :, :]")
 	}

@@ -117,3 +117,60 @@ func TestLegibleRandn(t *testing.T) {
 		checkLegible(t, name, r.Bundle()[display.MIMESVG])
 	}
 }
+
+// longName is a name of 40 characters, longer than any label column
+// was.
+const longName = "y2 := x.Transpose(0, 1).Contiguous().T()"
+
+// Pictures of a named tensor say its name, whole, where an unnamed one
+// says x, in every form; and stay legible.
+func TestNamedPictures(t *testing.T) {
+	if n := len([]rune(longName)); n != 40 {
+		t.Fatalf("longName has %d characters", n)
+	}
+	x3 := tensor.Arange(24).View(2, 3, 4)
+	y := display.Named{Name: longName, Tensor: x3}
+	for _, c := range []struct {
+		name string
+		r    display.Renderer
+		want []string // in the text and the SVG forms
+	}{
+		{"Grid", y.Grid(), []string{longName + ": shape", longName + "[0, :, :]", longName + "[1, :, :]"}},
+		{"OffsetGrid", y.OffsetGrid(), []string{longName + "[1, :, :]"}},
+		{"ValueGrid", y.ValueGrid(), []string{longName + "[1, :, :]"}},
+		{"Card", y.Card(), []string{longName}},
+		{"Layout", y.Layout(), []string{longName + ": shape", longName + "[1, :, :]"}},
+		{"Broadcast", display.Named{Name: longName, Tensor: tensor.Arange(3).View(3, 1, 1).Expand(3, 2, 2)}.Broadcast(),
+			[]string{longName + ": shape", "(the slice " + longName + "[0, :, :])"}},
+		{"Views", display.Views(display.Named{Name: longName, Tensor: x3}, display.Named{Name: "b", Tensor: x3.T()}),
+			[]string{longName}},
+	} {
+		b := c.r.Bundle()
+		for _, mime := range []string{display.MIMEPlain, display.MIMESVG} {
+			form := b[mime]
+			if mime == display.MIMESVG {
+				form = strings.ReplaceAll(form, "&#39;", "'")
+			}
+			for _, want := range c.want {
+				if !strings.Contains(form, want) {
+					t.Errorf("%s: the %s form does not say %q:\n%s", c.name, mime, want, form)
+				}
+			}
+		}
+		checkLegible(t, c.name, b[display.MIMESVG])
+	}
+	text := display.Named{Name: "y", Tensor: tensor.Arange(2).View(2, 1).Expand(2, 2)}.Broadcast().Bundle()[display.MIMEPlain]
+	if want := "slot 1 (1) ← y[1, 0] y[1, 1]"; !strings.Contains(text, want) {
+		t.Errorf("a named broadcast does not say %q:\n%s", want, text)
+	}
+}
+
+// An unnamed tensor, or a Named one with no name, is x.
+func TestUnnamedIsX(t *testing.T) {
+	x := tensor.Arange(8).View(2, 2, 2)
+	for _, r := range []display.Renderer{display.Grid(x), display.Named{Tensor: x}.Grid()} {
+		if text := r.Bundle()[display.MIMEPlain]; !strings.Contains(text, "\nx[1, :, :]\n") || !strings.HasPrefix(text, "shape") {
+			t.Errorf("an unnamed grid does not title its panels x[…] under a heading of its shape:\n%s", text)
+		}
+	}
+}

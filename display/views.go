@@ -7,9 +7,12 @@ import (
 	"github.com/tensornb/tensornb/tensor"
 )
 
-// Named is a tensor with the name a picture labels it with. The name is
-// shown with control characters made visible (␀, ␛) and cut to 80
-// characters.
+// Named is a tensor with the name a picture labels it with: Views labels
+// each tensor with its name, and Named's methods draw the pictures of
+// Grid, Card, Layout and the rest titled with it, y[0, :, :] where an
+// unnamed tensor is x[0, :, :]. The name is shown whole, with control
+// characters made visible (␀, ␛) and cut only beyond 80 characters; an
+// empty name is x.
 type Named struct {
 	Name   string
 	Tensor *tensor.Tensor
@@ -176,7 +179,10 @@ func (v views) Bundle() Bundle {
 // draw puts one storage's strip at y0 with a row of marks under it for
 // each member, and returns the y below it.
 func (v views) draw(svg *svgDoc, g storageGroup, slots []int, marks []map[int]int, title string, y0 float64) float64 {
-	labelW := 90.0
+	labelW := 90.0 // wide enough for the longest name, whole; one for all strips
+	for _, n := range v {
+		labelW = max(labelW, textWidth(nameText(n.Name))+12)
+	}
 	svg.text(0, y0+lineH-4, "start", ink, title)
 	y := y0 + 2*lineH
 	for k, slot := range slots {
@@ -192,7 +198,7 @@ func (v views) draw(svg *svgDoc, g storageGroup, slots []int, marks []map[int]in
 	y += cellH + 4
 	for m, i := range g.members {
 		color := colorOf(i)
-		svg.text(labelW-6, y+lineH-4, "end", color, fit(nameText(v[i].Name), 12))
+		svg.text(labelW-6, y+lineH-4, "end", color, nameText(v[i].Name))
 		for k, slot := range slots {
 			n := marks[m][slot]
 			if slot == gapIndex || n == 0 {

@@ -1,0 +1,28 @@
+package display
+
+// Grid draws the tensor's grid as Grid does, titled with its name: the
+// heading starts with the name and the panels of a tensor of more than
+// two dimensions are titled y[0, :, :].
+func (n Named) Grid() Renderer {
+	return grid{x: n.Tensor, show: showValues | showSlots, name: n.Name}
+}
+
+// OffsetGrid draws the tensor's grid as OffsetGrid does, titled with its
+// name.
+func (n Named) OffsetGrid() Renderer { return grid{x: n.Tensor, show: showSlots, name: n.Name} }
+
+// ValueGrid draws the tensor's grid as ValueGrid does, titled with its
+// name.
+func (n Named) ValueGrid() Renderer { return grid{x: n.Tensor, show: showValues, name: n.Name} }
+
+// Card draws the tensor's layout card as Card does, with its name as the
+// first row.
+func (n Named) Card() Renderer { return card{x: n.Tensor, name: n.Name} }
+
+// Layout draws the tensor's card, grid and storage strip as Layout does,
+// titled with its name.
+func (n Named) Layout() Renderer { return layout{x: n.Tensor, name: n.Name} }
+
+// Broadcast draws the tensor's positions and the slots they read as
+// Broadcast does, the positions written with its name: y[1, 2].
+func (n Named) Broadcast() Renderer { return broadcast{x: n.Tensor, name: n.Name} }
