@@ -429,3 +429,16 @@ func TestUpdates(t *testing.T) {
 		t.Fatalf("outputs %q, %v", items, err)
 	}
 }
+
+// A cell draws a named tensor's picture through a method of display.Named,
+// as the interpreter sees the compiled package.
+func TestNamedPictureInACell(t *testing.T) {
+	e := newEngine(t)
+	items, err := execute(t, e, "import (\n\t\"github.com/tensornb/tensornb/display\"\n\t\"github.com/tensornb/tensornb/tensor\"\n)\ny := tensor.Arange(8).View(2, 2, 2)\ndisplay.Show(display.Named{Name: \"y\", Tensor: y}.Grid())")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(items, "|"); !strings.HasPrefix(got, "display: y: shape (2, 2, 2)") || !strings.Contains(got, "\ny[1, :, :]\n") {
+		t.Fatalf("outputs: %q", items)
+	}
+}
