@@ -140,6 +140,12 @@ func labPictures(t *testing.T) []labCase {
 	add("mermaid_only", display.Bundle{display.MIMEPlain: packingStory, display.MIMEMermaid: packingStory})
 	lineage := articleLineage().Bundle()
 	add("lineage_mermaid_only", display.Bundle{display.MIMEPlain: lineage[display.MIMEPlain], display.MIMEMermaid: lineage[display.MIMEMermaid]})
+	// A large random matrix at its natural size, wider than the output,
+	// and a name longer than a label column used to be.
+	tensor.ManualSeed(0)
+	add("layout_randn", display.Layout(tensor.Randn(50, 60)))
+	add("named_layout", display.Named{Name: longName, Tensor: tensor.Arange(24).View(2, 3, 4)}.Layout())
+	add("views_long_name", display.Views(display.Named{Name: longName, Tensor: articleMatrix()}, display.Named{Name: "b", Tensor: articleMatrix().T()}))
 	add("explorer_article", display.Explorer(articleMatrix()))
 	add("explorer_refusal", display.Explorer(tensor.Zeros(17, 3)))
 	rec := &recorder{}
