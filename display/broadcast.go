@@ -127,7 +127,7 @@ func (b broadcast) Bundle() Bundle {
 	for _, r := range rows {
 		for _, c := range cols {
 			if r != gapIndex && c != gapIndex && p.Numel() > 0 {
-				w = max(w, textWidth(g.cell(index(p, r, c)))+8)
+				w = max(w, textWidth(g.cell(index(p, r, c)))+1)
 			}
 		}
 	}

@@ -271,8 +271,9 @@ func (g grid) drawPanel(svg *svgDoc, p panel, x0, y0, w, labelW float64) (width,
 }
 
 // widths returns the width of the cells of the panels and of the row
-// labels left of them: wide enough for every label drawn, so that a
-// large tensor is summarized rather than its labels run together.
+// labels left of them: wide enough for every label drawn, with a pixel or
+// more to spare, so that a large tensor is summarized rather than its
+// labels run together.
 func (g grid) widths(panels []panel) (w, labelW float64) {
 	w, labelW = cellW, 36.0
 	if g.show == showValues|showSlots {
@@ -281,7 +282,7 @@ func (g grid) widths(panels []panel) (w, labelW float64) {
 	for _, p := range panels {
 		for _, r := range p.rows {
 			if g.x.Dim() >= 2 {
-				labelW = max(labelW, textWidth(indexLabel(g.x, -2, r))+8)
+				labelW = max(labelW, textWidth(indexLabel(g.x, -2, r))+6)
 			}
 		}
 		for _, c := range p.cols {
@@ -298,13 +299,13 @@ func (g grid) widths(panels []panel) (w, labelW float64) {
 				value, slot := g.cellParts(g.index(p, r, c))
 				switch g.show {
 				case showValues:
-					w = max(w, textWidth(value)+8)
+					w = max(w, textWidth(value)+1)
 				case showSlots:
-					w = max(w, textWidth(slot)+8)
+					w = max(w, textWidth(slot)+1)
 				default:
 					// The value ends 3 px left of the middle and the
 					// slot starts 3 px right of it.
-					w = max(w, 2*(max(textWidth(value), textWidth("@"+slot))+3+4))
+					w = max(w, 2*(max(textWidth(value), textWidth("@"+slot))+3+1.5))
 				}
 			}
 		}
