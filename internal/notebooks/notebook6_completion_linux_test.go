@@ -47,19 +47,31 @@ func TestNotebook6CompletionAndTooltip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A cell run before the kernel is connected is not sent at all.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!!(Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected())`, chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
+		t.Fatalf("the kernel did not connect: %v", err)
+	}
 	run(`Jupyter.notebook.execute_cells([0])`)
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`Jupyter.notebook.get_cell(0).input_prompt_number === 1`, chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
 		t.Fatalf("the first cell did not run: %v", err)
 	}
 
 	// Tab at the end of "x.", as a person presses it.
+	// The key goes where the page's focus is: wait until the editor has it.
 	run(`(() => { const c = Jupyter.notebook.get_cell(1); Jupyter.notebook.select(1); Jupyter.notebook.edit_mode(); c.code_mirror.focus(); c.code_mirror.setCursor({line: 0, ch: 2}); })()`)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.activeElement === Jupyter.notebook.get_cell(1).code_mirror.getInputField()`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatalf("the second cell's editor did not take the focus: %v", err)
+	}
 	if err := chromedp.Do(ctx, chromedp.KeyEvent("\t")); err != nil {
 		t.Fatal(err)
 	}
 	options, err := chromedp.Run(ctx, chromedp.Poll[[]string](`(() => { const o = Array.from(document.querySelectorAll("#complete select option"), o => o.textContent); return o.length ? o : null; })()`, chromedp.WithPollingTimeout(time.Minute)))
 	if err != nil {
-		t.Fatalf("Tab on x. showed no completions: %v", err)
+		// Say what the kernel answers, to tell the kernel from the page.
+		run(`window.tnbReply = null; Jupyter.notebook.kernel.complete("x.", 2, r => { window.tnbReply = r.content; })`)
+		reply, _ := chromedp.Run(ctx, chromedp.Poll[string](`window.tnbReply && JSON.stringify(window.tnbReply).slice(0, 300)`, chromedp.WithPollingTimeout(30*time.Second)))
+		text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`Jupyter.notebook.get_cell(1).get_text()`))
+		t.Fatalf("Tab on x. showed no completions (%v); the cell reads %q; the kernel answers %s", err, text, reply)
 	}
 	for _, want := range []string{"View", "Transpose", "Strides", "IsContiguous"} {
 		if !slices.Contains(options, want) {
