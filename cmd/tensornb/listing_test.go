@@ -17,12 +17,7 @@ import (
 func TestInstalledMessageGivesAWorkingCommand(t *testing.T) {
 	jupytertest.Require(t, "jupyter_client")
 	env := jupytertest.Install(t)
-	var jupyterPath string
-	for _, kv := range env {
-		if p, ok := strings.CutPrefix(kv, "JUPYTER_PATH="); ok {
-			jupyterPath = p
-		}
-	}
+	jupyterPath := jupytertest.JupyterPath(env)
 	t.Setenv("JUPYTER_PATH", "") // as on a machine where nothing points Jupyter at the prefix
 	msg := installedMessage(install.PrefixLayout(filepath.Dir(filepath.Dir(jupyterPath))))
 	m := regexp.MustCompile("`([^`]+)`").FindStringSubmatch(msg)

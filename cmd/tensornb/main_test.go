@@ -18,12 +18,7 @@ import (
 
 func TestInstallWritesTheKernelspec(t *testing.T) {
 	env := jupytertest.Install(t)
-	var root string
-	for _, kv := range env {
-		if p, ok := strings.CutPrefix(kv, "JUPYTER_PATH="); ok {
-			root = p
-		}
-	}
+	root := jupytertest.JupyterPath(env)
 	data, err := os.ReadFile(filepath.Join(root, "kernels", "tensornb", "kernel.json"))
 	if err != nil {
 		t.Fatal(err)

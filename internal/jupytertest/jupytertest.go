@@ -70,6 +70,16 @@ func Install(t *testing.T) []string {
 	return append(os.Environ(), "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter"))
 }
 
+// JupyterPath returns the JUPYTER_PATH that env, from Install, sets.
+func JupyterPath(env []string) string {
+	for _, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "JUPYTER_PATH="); ok {
+			return p
+		}
+	}
+	return ""
+}
+
 // Text joins a notebook's multi-line field (a cell's source, a stream's
 // text, a MIME value), which nbformat stores as a string or a list of
 // strings.

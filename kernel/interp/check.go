@@ -945,5 +945,5 @@ func typeSpecs(text string) map[string]string {
 func normalize(s string) string { return strings.Join(strings.Fields(s), "") }
 
 func isImport(u cells.Unit) bool {
-	return u.Declaration && strings.HasPrefix(strings.TrimSpace(stripComments(u.Text)), "import")
+	return u.Declaration && strings.HasPrefix(u.Code(), "import")
 }
