@@ -28,10 +28,10 @@ var listingCommands = [][]string{
 func installedMessage(l install.Layout) string {
 	jupyterPath := filepath.Dir(filepath.Dir(l.Kernelspec)) // .../share/jupyter
 	for _, argv := range listingCommands {
-		if lists(argv, nil) {
+		if lists(argv, nil, l.Kernelspec) {
 			return "installed " + install.DisplayName + " and " + install.CompiledDisplayName + ": `" + strings.Join(argv, " ") + "` lists them as " + install.Name + " and " + install.CompiledName + "\n"
 		}
-		if lists(argv, []string{"JUPYTER_PATH=" + jupyterPath}) {
+		if lists(argv, []string{"JUPYTER_PATH=" + jupyterPath}, l.Kernelspec) {
 			return "installed " + install.DisplayName + " and " + install.CompiledDisplayName + " in " + jupyterPath + ", where Jupyter does not look by itself: run Jupyter with JUPYTER_PATH=" + jupyterPath +
 				" (`JUPYTER_PATH=" + jupyterPath + " " + strings.Join(argv, " ") + "` lists them as " + install.Name + " and " + install.CompiledName + ")\n"
 		}
@@ -40,8 +40,10 @@ func installedMessage(l install.Layout) string {
 }
 
 // lists reports whether argv runs, with env added to the environment, and
-// lists the tensornb kernelspec.
-func lists(argv, env []string) bool {
+// lists the tensornb kernelspec at dir (another tensornb, say one in the
+// user's own Jupyter directory, does not count: the message is about this
+// installation).
+func lists(argv, env []string, dir string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -51,9 +53,20 @@ func lists(argv, env []string) bool {
 		return false
 	}
 	for _, line := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(line); len(f) > 0 && f[0] == install.Name {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == install.Name && sameDir(f[1], dir) {
 			return true
 		}
 	}
 	return false
+}
+
+// sameDir reports whether a and b name the same directory, following
+// symbolic links (Jupyter prints the paths it resolved).
+func sameDir(a, b string) bool {
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
 }
