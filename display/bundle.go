@@ -5,6 +5,7 @@ const (
 	MIMEPlain   = "text/plain"
 	MIMEHTML    = "text/html"
 	MIMESVG     = "image/svg+xml"
+	MIMEPNG     = "image/png" // base64-encoded, as Jupyter carries it
 	MIMEMermaid = "text/vnd.mermaid"
 )
 
@@ -24,3 +25,15 @@ func (b Bundle) Bundle() Bundle { return b }
 
 // String returns the text/plain form.
 func (b Bundle) String() string { return b[MIMEPlain] }
+
+// Metadata returns the display metadata that goes with the bundle: a PNG
+// form is "unconfined", shown at its own size, as its SVG form is (Notebook
+// 6 would otherwise shrink a wide picture to the width of the column, and
+// its text with it; the output scrolls instead).
+func (b Bundle) Metadata() map[string]any {
+	md := map[string]any{}
+	if _, ok := b[MIMEPNG]; ok {
+		md[MIMEPNG] = map[string]any{"unconfined": true}
+	}
+	return md
+}

@@ -74,6 +74,7 @@ func (s *svgDoc) roundRect(r rect, radius float64, fill, stroke string, opacity 
 	}
 	fmt.Fprintf(&s.b, `<rect x="%s" y="%s" width="%s" height="%s" rx="%s" fill="%s"%s stroke="%s"/>`+"\n",
 		num(r.x), num(r.y), num(r.w), num(r.h), num(radius), fill, alpha, stroke)
+	s.marks = append(s.marks, func(c *canvas) { c.box(r, radius, fill, stroke, opacity) })
 	s.grow(r.x+r.w, r.y+r.h)
 }
 
@@ -87,9 +88,10 @@ func (s *svgDoc) polyline(points []point, dotted bool) {
 		d.WriteString(num(p.x) + "," + num(p.y))
 		s.grow(p.x, p.y)
 	}
-	style := ` stroke-width="2"`
+	style, width := ` stroke-width="2"`, 2.0
 	if dotted {
-		style = ` stroke-dasharray="4 3"`
+		style, width = ` stroke-dasharray="4 3"`, 1
 	}
+	s.marks = append(s.marks, func(c *canvas) { c.stroke(points, width, ink, dotted, true) })
 	fmt.Fprintf(&s.b, `<polyline points="%s" fill="none" stroke="%s"%s marker-end="url(#arrow)"/>`+"\n", d.String(), ink, style)
 }

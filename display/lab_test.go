@@ -54,13 +54,13 @@ type labCase struct {
 	bundle display.Bundle
 }
 
-// wantMIME is the form JupyterLab should show, trusted or not: the HTML
-// form, which JupyterLab ranks above every other (a diagram's shows the
-// picture drawn in Go, as Notebook 6 and nbconvert's pages do), else a
-// Mermaid diagram through @jupyterlab/mermaid, else the text.
-func (c labCase) wantMIME() string {
-	for _, mime := range []string{display.MIMEHTML, display.MIMEMermaid, display.MIMEPlain} {
-		if _, ok := c.bundle[mime]; ok {
+// wantMIME is the form JupyterLab should show: the HTML form, which
+// JupyterLab ranks above every other, else a diagram through
+// @jupyterlab/mermaid, else the SVG (only when trusted: JupyterLab shows
+// no SVG of an untrusted output), else the PNG, else the text.
+func (c labCase) wantMIME(trusted bool) string {
+	for _, mime := range []string{display.MIMEHTML, display.MIMEMermaid, display.MIMESVG, display.MIMEPNG, display.MIMEPlain} {
+		if _, ok := c.bundle[mime]; ok && (trusted || mime != display.MIMESVG) {
 			return mime
 		}
 	}
@@ -136,10 +136,6 @@ func labPictures(t *testing.T) []labCase {
 	add("lineage_article", articleLineage())
 	add("lineage_tricky", trickyLineage())
 	add("mermaid_packing_story", display.Mermaid(packingStory))
-	// A diagram with no HTML form, as JupyterLab's Mermaid renderer gets it.
-	add("mermaid_only", display.Bundle{display.MIMEPlain: packingStory, display.MIMEMermaid: packingStory})
-	lineage := articleLineage().Bundle()
-	add("lineage_mermaid_only", display.Bundle{display.MIMEPlain: lineage[display.MIMEPlain], display.MIMEMermaid: lineage[display.MIMEMermaid]})
 	// A large random matrix at its natural size, wider than the output,
 	// and a name longer than a label column used to be.
 	tensor.ManualSeed(0)
@@ -258,6 +254,7 @@ type labOutput struct {
 	Images        []labImage `json:"images"`
 	Labels        []labLabel `json:"labels"`
 	MermaidSVG    bool       `json:"mermaidSVG"`
+	MermaidText   string     `json:"mermaidText"` // the texts of the diagram Mermaid drew`
 	ScrollW       float64    `json:"scrollW"` // the width and height the output shows, with scrolling
 	ScrollH       float64    `json:"scrollH"`
 	ExplorerReady bool       `json:"explorerReady"`
@@ -293,6 +290,7 @@ const labInspectJS = `(async function (bundle, trusted, label) {
     }
   }
   const images = [];
+  let mermaidText = "";
   for (const img of Array.from(out.querySelectorAll("img"))) {
     let decoded = true;
     try { await img.decode(); } catch (e) { decoded = false; }
@@ -314,6 +312,7 @@ const labInspectJS = `(async function (bundle, trusted, label) {
       document.body.appendChild(holder);
       if (img.closest(".jp-RenderedMermaid")) {
         collect(svg, ".nodeLabel", "mermaid nodes");
+        mermaidText += Array.from(svg.querySelectorAll("foreignObject, text"), function (e) { return e.textContent; }).join("\n");
       } else {
         collect(svg, "text", "picture");
       }
@@ -350,7 +349,7 @@ const labInspectJS = `(async function (bundle, trusted, label) {
     images: images, labels: labels,
     mermaidSVG: images.some(function (i) { return i.decoded && i.source.indexOf("<svg") >= 0; }) &&
       !!out.querySelector(".jp-RenderedMermaid img") && !out.querySelector(".jp-RenderedMermaid.jp-mod-warning"),
-    explorerReady: !!explorer, scripts: out.querySelectorAll("script").length };
+    mermaidText: mermaidText, explorerReady: !!explorer, scripts: out.querySelectorAll("script").length };
 })(%s, %t, %s)`
 
 // colourPixels counts the pixels of a PNG that are clearly coloured, not
@@ -383,7 +382,7 @@ func chroma(img image.Image, x, y int) int {
 func checkLabOutput(t *testing.T, c labCase, trusted bool, o labOutput, shot []byte) {
 	t.Helper()
 	where := fmt.Sprintf("%s (trusted %t)", c.name, trusted)
-	if want := c.wantMIME(); o.MIME != want {
+	if want := c.wantMIME(trusted); o.MIME != want {
 		t.Errorf("%s: JupyterLab chose %q, want %q", where, o.MIME, want)
 	}
 	if o.Box.W <= 0 || o.Box.H <= 0 {
@@ -431,11 +430,19 @@ func checkLabOutput(t *testing.T, c labCase, trusted bool, o labOutput, shot []b
 	if c.bundle[display.MIMEMermaid] != "" && o.MIME == display.MIMEMermaid && !o.MermaidSVG {
 		t.Errorf("%s: @jupyterlab/mermaid drew no SVG: %.300q", where, o.Text)
 	}
+	// Mermaid's drawing of a diagram Go draws too says all the SVG form
+	// says: every box's lines, every arrow's label, every group's title.
+	if svg := c.bundle[display.MIMESVG]; svg != "" && o.MIME == display.MIMEMermaid {
+		drawn := spaces.ReplaceAllString(o.MermaidText, " ")
+		for _, label := range nonEmpty(svgLabels(t, svg)) {
+			if !strings.Contains(drawn, spaces.ReplaceAllString(label, " ")) {
+				t.Errorf("%s: Mermaid's drawing does not show %q; it shows %.400q", where, label, drawn)
+			}
+		}
+	}
 	if strings.Contains(c.bundle[display.MIMEHTML], "tnb-explorer") && o.MIME == display.MIMEHTML {
 		checkLabExplorer(t, where, c, trusted, o)
 	}
-	// A hand-written Mermaid diagram has no picture drawn in Go: its HTML
-	// form, which JupyterLab prefers, shows the source.
 	wantColour := hasColour(c.bundle[display.MIMESVG]) || o.MIME == display.MIMEMermaid
 	if n := colourPixels(t, shot); wantColour && n == 0 {
 		t.Errorf("%s: the output shows no colour", where)
@@ -475,6 +482,8 @@ func nonEmpty(s []string) []string {
 	}
 	return out
 }
+
+var spaces = regexp.MustCompile(`\s+`)
 
 // fileName turns a case name into a file name.
 func fileName(s string) string {

@@ -80,14 +80,15 @@ func printText(b Bundle, _ string, _ bool) error {
 }
 
 // gonbDisplay sends the bundle through GoNB's named pipe. A result is
-// marked with ResultMetadata, which GoNB passes on as display metadata.
+// marked with ResultMetadata, which GoNB passes on as display metadata,
+// with the bundle's own Metadata.
 func gonbDisplay(b Bundle, id string, result bool) error {
-	data := &protocol.DisplayData{Data: make(map[protocol.MIMEType]any, len(b)), DisplayID: id}
+	data := &protocol.DisplayData{Data: make(map[protocol.MIMEType]any, len(b)), Metadata: b.Metadata(), DisplayID: id}
 	for mime, content := range b {
 		data.Data[protocol.MIMEType(mime)] = content
 	}
 	if result {
-		data.Metadata = map[string]any{ResultMetadata: true}
+		data.Metadata[ResultMetadata] = true
 	}
 	gonbui.SendData(data)
 	// GoNB reads the pipe on its own schedule: without waiting for it, a

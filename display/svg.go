@@ -9,10 +9,12 @@ import (
 	"strings"
 )
 
-// svgDoc accumulates the elements of one SVG picture. Coordinates are in
-// pixels; the picture is sized to what was drawn.
+// svgDoc accumulates the elements of one SVG picture, and the same marks
+// for its raster form (see png). Coordinates are in pixels; the picture is
+// sized to what was drawn.
 type svgDoc struct {
 	b             strings.Builder
+	marks         []func(*canvas)
 	width, height float64
 }
 
@@ -60,6 +62,7 @@ func (s *svgDoc) rect(x, y, w, h float64, fill, stroke string, opacity float64) 
 	}
 	fmt.Fprintf(&s.b, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"%s stroke="%s"/>`+"\n",
 		num(x), num(y), num(w), num(h), fill, alpha, stroke)
+	s.marks = append(s.marks, func(c *canvas) { c.box(rect{x, y, w, h}, 0, fill, stroke, opacity) })
 	s.grow(x+w, y+h)
 }
 
@@ -73,6 +76,7 @@ func (s *svgDoc) text(x, y float64, anchor, color, label string) {
 	}
 	fmt.Fprintf(&s.b, `<text x="%s" y="%s"%s fill="%s">%s</text>`+"\n",
 		num(x), num(y), a, color, html.EscapeString(label))
+	s.marks = append(s.marks, func(c *canvas) { c.text(x, y, anchor, color, label) })
 	width := float64(len([]rune(label))) * 7.5
 	switch anchor {
 	case "middle":
@@ -91,6 +95,7 @@ func (s *svgDoc) line(x1, y1, x2, y2 float64, color string, arrow bool) {
 		marker = ` marker-end="url(#arrow)"`
 	}
 	fmt.Fprintf(&s.b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"%s/>`+"\n", num(x1), num(y1), num(x2), num(y2), color, marker)
+	s.marks = append(s.marks, func(c *canvas) { c.stroke([]point{{x1, y1}, {x2, y2}}, 1, color, false, arrow) })
 	s.grow(max(x1, x2), max(y1, y2))
 }
 
@@ -98,10 +103,16 @@ func (s *svgDoc) line(x1, y1, x2, y2 float64, color string, arrow bool) {
 // drawn and a margin.
 func (s *svgDoc) size() (w, h float64) { return s.width + gap, s.height + gap }
 
+// pixels returns the size of the finished picture in whole pixels.
+func (s *svgDoc) pixels() (w, h int) {
+	fw, fh := s.size()
+	return int(math.Round(fw)), int(math.Round(fh))
+}
+
 // String returns the finished SVG document.
 func (s *svgDoc) String() string {
-	w, h := s.size()
-	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="%s" font-size="%d">
+	w, h := s.pixels()
+	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="%s" font-size="%d">
 <defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="%s"/></marker></defs>
 %s</svg>`, w, h, w, h, font, fontSize, faint, s.b.String())
 }
@@ -123,7 +134,7 @@ func (s *svgDoc) bundle(text string) Bundle {
 // <style>, which would leave only the picture's labels, run together. alt
 // is what the image says to a screen reader.
 func (s *svgDoc) html(svg, alt string) string {
-	w, h := s.size()
-	return fmt.Sprintf(`<div style="overflow-x:auto;max-width:100%%"><img src="data:image/svg+xml;base64,%s" width="%.0f" height="%.0f" alt="%s" style="max-width:none"></div>`,
+	w, h := s.pixels()
+	return fmt.Sprintf(`<div style="overflow-x:auto;max-width:100%%"><img src="data:image/svg+xml;base64,%s" width="%d" height="%d" alt="%s" style="max-width:none"></div>`,
 		base64.StdEncoding.EncodeToString([]byte(svg)), w, h, html.EscapeString(printable(alt)))
 }

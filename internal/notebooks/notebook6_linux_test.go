@@ -103,6 +103,7 @@ type picture struct {
 	kind         string
 	labels       []string // texts that must each be drawn on their own
 	colours      []colour // colours that must be painted
+	pngSVG       string   // the SVG form its PNG form was drawn from, or ""
 }
 
 func (p picture) String() string {
@@ -151,6 +152,9 @@ func pictures(t *testing.T, nb notebook) []picture {
 			}
 			pic := picture{cell: i, output: j, kind: kind}
 			svg := jupytertest.Text(o.Data["image/svg+xml"])
+			if jupytertest.Text(o.Data["image/png"]) != "" {
+				pic.pngSVG = svg // display's PNG shows its SVG (display's TestDiagramPNG checks that)
+			}
 			if svg == "" {
 				svg = svgInHTML.FindString(jupytertest.Text(o.Data["text/html"]))
 			}
@@ -282,8 +286,10 @@ type rendering struct {
 	Area    *box   `json:"area"`
 	Visible *box   `json:"visible"`
 	Images  []struct {
-		Src    string `json:"src"`
-		Loaded bool   `json:"loaded"`
+		Src      string  `json:"src"`
+		Loaded   bool    `json:"loaded"`
+		W        float64 `json:"w"`
+		NaturalW float64 `json:"naturalW"`
 	} `json:"images"`
 	Boxes   []box    `json:"boxes"`
 	Missing []string `json:"missing"`
@@ -328,7 +334,8 @@ func checkPicture(t *testing.T, ctx context.Context, page image.Image, pic pictu
 		measureJS = string(data)
 	}
 	labels, _ := json.Marshal(pic.labels)
-	js := fmt.Sprintf("(%s)(%d, %d, %s)", measureJS, pic.cell, pic.output, labels)
+	pngSVG, _ := json.Marshal(pic.pngSVG)
+	js := fmt.Sprintf("(%s)(%d, %d, %s, %s)", measureJS, pic.cell, pic.output, labels, pngSVG)
 	r, err := chromedp.Run(ctx, chromedp.Evaluate[rendering](js))
 	if err != nil {
 		t.Fatalf("%v: measuring it: %v", pic, err)
@@ -341,6 +348,9 @@ func checkPicture(t *testing.T, ctx context.Context, page image.Image, pic pictu
 	for _, img := range r.Images {
 		if !img.Loaded {
 			problems = append(problems, fmt.Sprintf("an image (%s...) did not load", img.Src))
+		}
+		if img.W < img.NaturalW-1 {
+			problems = append(problems, fmt.Sprintf("an image (%s...) of %.0f pixels is shrunk to %.0f", img.Src, img.NaturalW, img.W))
 		}
 	}
 	if len(r.Missing) > 0 {

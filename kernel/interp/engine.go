@@ -333,7 +333,7 @@ func (e *Engine) deliver(ev event, out front.Output) {
 			data[k] = v
 		}
 		if ev.Result {
-			out.Result(data, map[string]any{})
+			out.Result(data, ev.Data.Metadata())
 			return
 		}
 		// The first display of an id creates it; later ones update it
@@ -344,7 +344,7 @@ func (e *Engine) deliver(ev event, out front.Output) {
 			e.shownIDs[ev.ID] = true
 		}
 		e.mu.Unlock()
-		out.Display(data, map[string]any{}, ev.ID, update)
+		out.Display(data, ev.Data.Metadata(), ev.ID, update)
 	}
 }
 

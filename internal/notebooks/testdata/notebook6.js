@@ -17,8 +17,10 @@
 // that text (spaces collapsed) and no descendant of it does. The labels
 // inside an <img> of an SVG data URI are the <text> elements of that SVG:
 // the SVG is put off screen at the image's size to measure them, and
-// their boxes are moved onto the image.
-(function (cellIndex, outputIndex, labels) {
+// their boxes are moved onto the image. An <img> of a PNG that was drawn
+// from an SVG (pngSVG, the output's SVG form, or "") is measured the same
+// way, with that SVG.
+(function (cellIndex, outputIndex, labels, pngSVG) {
   var wanted = new Set(labels);
   var norm = function (s) { return s.replace(/\s+/g, " ").trim(); };
   var box = function (r) { return {x: r.left, y: r.top, w: r.width, h: r.height}; };
@@ -72,19 +74,23 @@
   sub.querySelectorAll("img").forEach(function (img) {
     var src = img.getAttribute("src") || "";
     var ir = img.getBoundingClientRect();
-    var info = {src: src.slice(0, 40), loaded: img.complete && img.naturalWidth > 0, x: ir.left, y: ir.top, w: ir.width, h: ir.height};
+    var info = {src: src.slice(0, 40), loaded: img.complete && img.naturalWidth > 0, x: ir.left, y: ir.top, w: ir.width, h: ir.height,
+      naturalW: img.naturalWidth};
     result.images.push(info);
     var m = /^data:image\/svg\+xml(;[^,]*)?,/.exec(src);
-    if (!m || !info.loaded) {
+    var png = pngSVG && src.indexOf("data:image/png;") === 0;
+    if (!(m || png) || !info.loaded) {
       return;
     }
-    var data = src.slice(m[0].length);
     var svgText;
-    if ((m[1] || "").indexOf(";base64") >= 0) {
+    if (png) {
+      svgText = pngSVG;
+    } else if ((m[1] || "").indexOf(";base64") >= 0) {
+      var data = src.slice(m[0].length);
       var bytes = Uint8Array.from(atob(data), function (c) { return c.charCodeAt(0); });
       svgText = new TextDecoder().decode(bytes);
     } else {
-      svgText = decodeURIComponent(data);
+      svgText = decodeURIComponent(src.slice(m[0].length));
     }
     var svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
     if (svg.nodeName !== "svg") {
