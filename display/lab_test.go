@@ -255,7 +255,7 @@ type labOutput struct {
 	Labels        []labLabel `json:"labels"`
 	MermaidSVG    bool       `json:"mermaidSVG"`
 	MermaidText   string     `json:"mermaidText"` // the texts of the diagram Mermaid drew`
-	ScrollW       float64    `json:"scrollW"` // the width and height the output shows, with scrolling
+	ScrollW       float64    `json:"scrollW"`     // the width and height the output shows, with scrolling
 	ScrollH       float64    `json:"scrollH"`
 	ExplorerReady bool       `json:"explorerReady"`
 	Scripts       int        `json:"scripts"`
