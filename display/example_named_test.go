@@ -23,3 +23,14 @@ func ExampleNamed_OffsetGrid() {
 	// j=0 4   6
 	// j=1 5   7
 }
+
+// A Named tensor's storage strip says whose storage it is.
+func ExampleNamed_Strip() {
+	y := tensor.Arange(6).View(2, 3).Index(":, 1:")
+	fmt.Println(display.Named{Name: "y", Tensor: y}.Strip().Bundle()[display.MIMEPlain])
+	// Output:
+	// storage of y: 6 × int64 (48 bytes); y's 4 elements start at offset 1
+	// slot  0 1     2 3 4 5
+	// value 0 1     2 3 4 5
+	// read    ^ off ^   ^ ^
+}

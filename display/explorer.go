@@ -306,7 +306,7 @@ func (e explorer) svg() *svgDoc {
 	svg := &svgDoc{}
 	svg.text(0, lineH-4, "start", ink, "Explorer of a, "+cute(e.a)+" (the HTML form is interactive)")
 	grid{x: e.a, show: showValues | showSlots}.draw(svg, 0, lineH+gap)
-	s := strip{e.a}
+	s := strip{x: e.a}
 	s.draw(svg, s.facts(), 0, svg.height+gap, highlight, true)
 	return svg
 }

@@ -26,3 +26,7 @@ func (n Named) Layout() Renderer { return layout{x: n.Tensor, name: n.Name} }
 // Broadcast draws the tensor's positions and the slots they read as
 // Broadcast does, the positions written with its name: y[1, 2].
 func (n Named) Broadcast() Renderer { return broadcast{x: n.Tensor, name: n.Name} }
+
+// Strip draws the tensor's storage as Strip does, titled with its name:
+// the storage of y, and where y's elements start.
+func (n Named) Strip() Renderer { return strip{x: n.Tensor, name: n.Name} }
