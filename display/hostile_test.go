@@ -75,7 +75,7 @@ var hostileTensors = []hostileTensor{
 // hostileNames are names that must not break a picture's markup or
 // layout: control characters, markup, and length.
 var hostileNames = []string{
-	"\x00", "\x1b[31m", "a\nb", "<&>", "\ufffe", "bad \xff utf-8", "]]>", strings.Repeat("long", 100_000),
+	"\x00", "\x1b[31m", "a\nb", "<&>", "\ufffe", "bad \xff utf-8", "]]>", "</script><b>", strings.Repeat("long", 100_000),
 }
 
 // hostilePicture draws one picture of x.
@@ -220,6 +220,12 @@ func TestHostileNames(t *testing.T) {
 				l.Derive(name+"T", small.T(), name, name, "missing"+name)
 				return l.Bundle(), true
 			},
+			"Strip": func() (display.Bundle, bool) {
+				return display.Named{Name: name, Tensor: small}.Strip().Bundle(), true
+			},
+			"Explorer": func() (display.Bundle, bool) {
+				return display.Named{Name: name, Tensor: small}.Explorer().Bundle(), true
+			},
 			"Packing": func() (display.Bundle, bool) {
 				c := tensor.NewContract(name, "(a b)", tensor.Sizes{"a": 2, "b": 3}, "")
 				return display.Packing(small.Reshape(-1), c).Bundle(), true
@@ -231,6 +237,9 @@ func TestHostileNames(t *testing.T) {
 				checkForms(t, pname, b)
 				if plain := b[display.MIMEPlain]; strings.ContainsAny(plain, "\x00\x1b") {
 					t.Errorf("the text form holds a control character: %q", fit(plain, 200))
+				}
+				if page := b[display.MIMEHTML]; strings.Count(page, "</script") > strings.Count(page, "<script") || strings.Contains(page, "<b>") {
+					t.Errorf("the name is markup in the HTML form: %q", fit(page, 200))
 				}
 			})
 		}
