@@ -1,6 +1,7 @@
 package display_test
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math"
 	"strings"
@@ -243,6 +244,35 @@ func TestHostileNames(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A lineage whose boxes have very long lines (titles naming many parents
+// never recorded, layouts of 1000-D tensors), in markup that escapes to
+// five times its length, is drawn within the size bound, however few its
+// boxes, whose lines are wrapped rather than cut: its SVG form, and that
+// form in base64 as the HTML form's image holds it. (The text and Mermaid
+// forms write every line whole, so they can pass it.)
+func TestHostileLongLines(t *testing.T) {
+	amp := strings.Repeat("&", 80)
+	var parents []string
+	for i := range 12 {
+		parents = append(parents, fmt.Sprint(i, amp))
+	}
+	for _, n := range []int{1, 3, 10, 40, 60} {
+		t.Run(fmt.Sprint(n, " boxes"), func(t *testing.T) {
+			l := display.NewLineage()
+			for i := range n {
+				l.Derive(fmt.Sprint(i, amp), tensor.Scalar(1).View(ones(1000)...), amp, parents...)
+			}
+			b, _ := drawOrHang(t, func() (display.Bundle, bool) { return l.Bundle(), true })
+			svg := b[display.MIMESVG]
+			checkForms(t, "Lineage", display.Bundle{display.MIMEPlain: "the SVG form", display.MIMESVG: svg})
+			if size := base64.StdEncoding.EncodedLen(len(svg)); size > 200_000 {
+				t.Errorf("the SVG form in base64 is %d bytes, more than the 200 KB bound", size)
+			}
+			t.Logf("%d boxes: SVG %d bytes", n, len(svg))
+		})
 	}
 }
 
