@@ -109,7 +109,7 @@ func (b broadcast) Bundle() Bundle {
 
 	svg := &svgDoc{}
 	svg.text(0, lineH-4, "start", ink, heading)
-	s := strip{b.x}
+	s := strip{b.x, b.name}
 	f := s.facts()
 	svg.text(0, 2*lineH-4, "start", faint, f.title)
 

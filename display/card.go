@@ -101,7 +101,7 @@ type layout struct {
 }
 
 func (l layout) Bundle() Bundle {
-	c, g, s := card{l.x, l.name}, grid{x: l.x, show: showValues | showSlots, name: l.name}, strip{l.x}
+	c, g, s := card{l.x, l.name}, grid{x: l.x, show: showValues | showSlots, name: l.name}, strip{l.x, l.name}
 	f := s.facts()
 	svg := &svgDoc{}
 	c.draw(svg, 0, 0)

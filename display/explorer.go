@@ -34,9 +34,21 @@ import (
 // a must be 2-D, or Bundle panics with a *tensor.Error. A matrix outside 2
 // to 16 rows and columns, or over a storage of more than 256 slots, is not
 // explored: the bundle says so instead.
-func Explorer(a *tensor.Tensor) Renderer { return explorer{a} }
+func Explorer(a *tensor.Tensor) Renderer { return explorer{a: a} }
 
-type explorer struct{ a *tensor.Tensor }
+type explorer struct {
+	a    *tensor.Tensor
+	name string // what the explorer calls a; "" for a
+}
+
+// called returns what the explorer calls the matrix in its title, its
+// expressions and its sentences: its name, or a.
+func (e explorer) called() string {
+	if e.name == "" {
+		return "a"
+	}
+	return nameText(e.name)
+}
 
 // The explorer's bounds: rows and columns, and slots of a's storage.
 const (
@@ -68,7 +80,7 @@ type explorerBuffer struct {
 type explorerMode struct {
 	Key        string         `json:"key"`  // names the mode's button for scripts and tests
 	Name       string         `json:"name"` // the button's label
-	Expr       string         `json:"expr"` // how the tensor is made from a
+	Expr       string         `json:"expr"` // how the tensor is made from the matrix: a.T
 	Note       string         `json:"note"`
 	Layout     string         `json:"layout"` // (4,3):(1,4)
 	Shape      []int          `json:"shape"`
@@ -84,6 +96,7 @@ type explorerMode struct {
 	Summary    string         `json:"summary"`          // the scan's verdict in words
 
 	x, copiedFrom *tensor.Tensor // the tensor drawn, and for a copy the view its values came from
+	fromExpr      string         // for a copy, the view's expression
 }
 
 // An explorerCell is one logical position and the slot it reads.
@@ -118,12 +131,12 @@ func (e explorer) Bundle() Bundle {
 	for i, m := range data.Modes {
 		text[i] = m.text(data.Buffers)
 	}
-	intro := fmt.Sprintf("Explorer of a, a %d×%d %s matrix over storage A:\n%s",
-		a.Size(0), a.Size(1), a.DType(), bufferText(data.Buffers[0]))
+	intro := fmt.Sprintf("Explorer of %s, a %d×%d %s matrix over storage A:\n%s",
+		e.called(), a.Size(0), a.Size(1), a.DType(), bufferText(data.Buffers[0]))
 	picture := e.svg()
 	svg := picture.String()
-	still := picture.html(svg, "Explorer of a, "+cute(a)) + "\n" +
-		`<div style="font-family:` + font + `;font-size:12px;color:#4b5563;margin-top:4px">` + html.EscapeString(explorerStill) + "</div>"
+	still := picture.html(svg, "Explorer of "+e.called()+", "+cute(a)) + "\n" +
+		`<div style="font-family:` + font + `;font-size:12px;color:#4b5563;margin-top:4px">` + html.EscapeString(e.stillNote()) + "</div>"
 	return Bundle{
 		MIMEPlain: intro + "\n\n" + strings.Join(text, "\n\n"),
 		MIMEHTML:  explorerHTML(explorerID(), data, still),
@@ -133,57 +146,58 @@ func (e explorer) Bundle() Bundle {
 
 // refusal explains why a is not explored, or returns "".
 func (e explorer) refusal() string {
-	a := e.a
+	a, called := e.a, e.called()
 	if min(a.Size(0), a.Size(1)) < explorerMinSize || max(a.Size(0), a.Size(1)) > explorerMaxSize {
-		return fmt.Sprintf("The explorer draws matrices of %d to %d rows and columns, and a has shape %v; a larger matrix can be explored through a slice, such as a.Index(\":8, :8\").",
-			explorerMinSize, explorerMaxSize, a.Shape())
+		return fmt.Sprintf("The explorer draws matrices of %d to %d rows and columns, and %s has shape %v; a larger matrix can be explored through a slice, such as %s.Index(\":8, :8\").",
+			explorerMinSize, explorerMaxSize, called, a.Shape(), called)
 	}
 	if n := a.Storage().Len(); n > explorerMaxSlots {
-		return fmt.Sprintf("The explorer draws storages of at most %d slots, and a is a view into one of %d; explore a.Contiguous(), a copy of a in a storage of its own.",
-			explorerMaxSlots, n)
+		return fmt.Sprintf("The explorer draws storages of at most %d slots, and %s is a view into one of %d; explore %s.Contiguous(), a copy of %s in a storage of its own.",
+			explorerMaxSlots, called, n, called, called)
 	}
 	return ""
 }
 
 // data works out every layout the explorer offers.
 func (e explorer) data() explorerData {
-	a := e.a
+	a, called := e.a, e.called()
 	rows, cols := a.Size(0), a.Size(1)
-	buffers := []explorerBuffer{storageBuffer("A", fmt.Sprintf("A: the storage of a, %d slots", a.Storage().Len()), a.Storage())}
+	buffers := []explorerBuffer{storageBuffer("A", fmt.Sprintf("A: the storage of %s, %d slots", called, a.Storage().Len()), a.Storage())}
 
 	first := "contiguous"
 	note := fmt.Sprintf("The matrix as stored: a step right moves %d slot and a step down moves %d, so the rows lie end to end in A.", a.Stride(1), a.Stride(0))
 	if !a.IsContiguous() {
 		first = "as given"
-		note = fmt.Sprintf("The matrix as given: a step right moves %d slots and a step down moves %d; a is not contiguous, so its rows do not lie end to end in A.", a.Stride(1), a.Stride(0))
+		note = fmt.Sprintf("The matrix as given: a step right moves %d slots and a step down moves %d; %s is not contiguous, so its rows do not lie end to end in A.", a.Stride(1), a.Stride(0), called)
 	}
+	tExpr := called + ".T"
 	t := a.T()
 	slice := a.Slice(1, 1, tensor.End, 2)
 	expanded := a.Select(0, 0).Expand(rows, cols)
 	modes := []explorerMode{
-		newMode("base", first, "a", note, a, "A"),
-		newMode("transpose", "transpose", "a.T", fmt.Sprintf(
+		newMode("base", first, called, note, a, "A"),
+		newMode("transpose", "transpose", tExpr, fmt.Sprintf(
 			"The same storage with the strides swapped: a step right now moves %d and a step down %d. Nothing was copied.",
 			t.Stride(1), t.Stride(0)), t, "A"),
-		newMode("slice", "stepped slice", "a[:, 1::2]", fmt.Sprintf(
+		newMode("slice", "stepped slice", called+"[:, 1::2]", fmt.Sprintf(
 			"Every second column from column 1: the view starts at slot %d of A (its storage offset), and a step right moves %d.",
 			slice.StorageOffset(), slice.Stride(1)), slice, "A"),
-		newMode("expand", "expand", fmt.Sprintf("a[0].expand(%d, %d)", rows, cols), fmt.Sprintf(
+		newMode("expand", "expand", fmt.Sprintf("%s[0].expand(%d, %d)", called, rows, cols), fmt.Sprintf(
 			"Row 0 stretched to %d rows with stride 0: a step down moves 0 slots, so every row reads the same %d slots and no row was copied.",
 			rows, cols), expanded, "A"),
 	}
 
 	c := t.Contiguous()
 	if c.SharesStorage(a) {
-		modes = append(modes, newMode("copy", "contiguous copy", "a.T.contiguous()",
-			"a.T is already contiguous, so contiguous() returns it as it is: no new buffer, no copy.", c, "A"))
+		modes = append(modes, newMode("copy", "contiguous copy", tExpr+".contiguous()",
+			tExpr+" is already contiguous, so contiguous() returns it as it is: no new buffer, no copy.", c, "A"))
 		return explorerData{Buffers: buffers, Modes: modes}
 	}
 	buffers = append(buffers, storageBuffer("B", fmt.Sprintf("B: a new storage of %d slots, made by contiguous()", c.Storage().Len()), c.Storage()))
-	m := newMode("copy", "contiguous copy", "a.T.contiguous()",
-		"The transpose copied into a new buffer B in row-major order, so a step right moves 1 slot again. A is untouched: each value in B came from the slot of A that a.T reads at the same position.",
+	m := newMode("copy", "contiguous copy", tExpr+".contiguous()",
+		"The transpose copied into a new buffer B in row-major order, so a step right moves 1 slot again. A is untouched: each value in B came from the slot of A that "+tExpr+" reads at the same position.",
 		c, "B")
-	m.Source, m.copiedFrom = "A", t
+	m.Source, m.copiedFrom, m.fromExpr = "A", t, tExpr
 	for _, cell := range m.Cells {
 		m.From = append(m.From, t.Address(cell.Index...))
 	}
@@ -276,7 +290,7 @@ func (m explorerMode) text(buffers []explorerBuffer) string {
 				lines = append(lines, bufferText(b))
 			}
 		}
-		lines = append(lines, fmt.Sprintf("copied from the %s slots that a.T reads:", m.Source), grid{x: m.copiedFrom, show: showSlots}.text())
+		lines = append(lines, fmt.Sprintf("copied from the %s slots that %s reads:", m.Source, m.fromExpr), grid{x: m.copiedFrom, show: showSlots}.text())
 	}
 	return strings.Join(lines, "\n")
 }
@@ -295,18 +309,19 @@ func bufferText(b explorerBuffer) string {
 	return strings.Join(lines, "\n")
 }
 
-// explorerStill is the line under the still picture an explorer shows
-// until its script runs, which a notebook allows only for outputs it
-// trusts.
-const explorerStill = "A still picture: run the cell, or trust the notebook, to make the explorer live and explore a's other layouts."
+// stillNote is the line under the still picture an explorer shows until
+// its script runs, which a notebook allows only for outputs it trusts.
+func (e explorer) stillNote() string {
+	return "A still picture: run the cell, or trust the notebook, to make the explorer live and explore " + e.called() + "'s other layouts."
+}
 
 // svg draws the explorer's first layout, a as it is: its grid and its
 // storage.
 func (e explorer) svg() *svgDoc {
 	svg := &svgDoc{}
-	svg.text(0, lineH-4, "start", ink, "Explorer of a, "+cute(e.a)+" (the HTML form is interactive)")
+	svg.text(0, lineH-4, "start", ink, "Explorer of "+e.called()+", "+cute(e.a)+" (the HTML form is interactive)")
 	grid{x: e.a, show: showValues | showSlots}.draw(svg, 0, lineH+gap)
-	s := strip{e.a}
+	s := strip{e.a, e.name}
 	s.draw(svg, s.facts(), 0, svg.height+gap, highlight, true)
 	return svg
 }

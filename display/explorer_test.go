@@ -111,6 +111,53 @@ func TestExplorerCopyOfContiguousTranspose(t *testing.T) {
 	}
 }
 
+// unnamedA finds where an explorer calls its matrix a (a.T, a[0], a's, a
+// has, a (3,4):(4,1)), not where a is an article (a step, a 3×4 matrix).
+var unnamedA = regexp.MustCompile(`\ba(\.|\[|'s|,| is | has | \()`)
+
+// A Named explorer calls the matrix by its name wherever an unnamed one
+// calls it a: title, expressions, sentences, text form, still picture.
+func TestNamedExplorer(t *testing.T) {
+	x := tensor.Float32.Arange(12).View(3, 4)
+	if n := len(unnamedA.FindAllString(display.Explorer(x).Bundle()[display.MIMEPlain], -1)); n < 9 {
+		t.Fatalf("the unnamed explorer's text form calls its matrix a only %d times; the pattern is wrong", n)
+	}
+	b := display.Named{Name: longName, Tensor: x}.Explorer().Bundle()
+	checkForms(t, "named explorer", b)
+	checkLegible(t, "named explorer", b[display.MIMESVG])
+	text, svg, page := b[display.MIMEPlain], strings.ReplaceAll(b[display.MIMESVG], "&#39;", "'"), b[display.MIMEHTML]
+	_, data, _ := strings.Cut(page, `", {"buffers"`)
+	for _, f := range []struct {
+		name, form string
+		wants      []string
+	}{
+		{"text", text, []string{"Explorer of " + longName + ", a 3×4 float32 matrix over storage A:", "A: the storage of " + longName + ", 12 slots",
+			"contiguous: " + longName + " (3,4):(4,1)", "transpose: " + longName + ".T (4,3):(1,4)", "stepped slice: " + longName + "[:, 1::2] (3,2):(4,2)",
+			"expand: " + longName + "[0].expand(3, 4) (3,4):(0,1)", "contiguous copy: " + longName + ".T.contiguous() (4,3):(3,1)",
+			"that " + longName + ".T reads at the same position", "copied from the A slots that " + longName + ".T reads:"}},
+		{"SVG", svg, []string{"Explorer of " + longName + ", (3,4):(4,1)", "storage of " + longName + ": 12 × float32 (48 bytes); " + longName + "'s 12 elements"}},
+		{"script's data", data, []string{`"expr":"` + longName + `.T"`, `"expr":"` + longName + `[:, 1::2]"`, `"title":"A: the storage of ` + longName + `, 12 slots"`}},
+		{"HTML", page, []string{`alt="Explorer of ` + longName + `, (3,4):(4,1)"`, "explore " + longName + "&#39;s other layouts."}},
+	} {
+		for _, want := range f.wants {
+			if !strings.Contains(f.form, want) {
+				t.Errorf("the named explorer's %s does not say %q", f.name, want)
+			}
+		}
+		if m := unnamedA.FindAllString(f.form, -1); len(m) > 0 {
+			t.Errorf("the named explorer's %s still calls its matrix a: %q", f.name, m)
+		}
+	}
+	why := display.Named{Name: "big", Tensor: tensor.Zeros(17, 3)}.Explorer().Bundle()[display.MIMEPlain]
+	if want := "and big has shape (17, 3); a larger matrix can be explored through a slice, such as big.Index"; !strings.Contains(why, want) {
+		t.Errorf("a named refusal says %q, want %q", why, want)
+	}
+	noName := display.Named{Tensor: x}.Explorer().Bundle()[display.MIMEPlain]
+	if noName != display.Explorer(x).Bundle()[display.MIMEPlain] {
+		t.Errorf("an explorer with no name is not the unnamed one:\n%s", noName)
+	}
+}
+
 func TestExplorerRefusals(t *testing.T) {
 	err := tensor.Try(func() { display.Explorer(tensor.Arange(24).View(2, 3, 4)).Bundle() })
 	if err == nil || !strings.Contains(err.Error(), "explorer expects a matrix (a 2-D tensor), got a tensor of shape (2, 3, 4)") {
@@ -369,6 +416,22 @@ func TestExplorerInBrowser(t *testing.T) {
 		`Array.from(document.querySelectorAll(".lab-1 .tx-formula, .lab-2 .tx-formula, .classic .tx-formula"), function (f) { return f.textContent; })`))
 	if want := []string{"0 + 0·3 + 0·1 = 0", "0 + 1·3 + 2·1 = 5", "0 + 1·3 + 1·1 = 4"}; err != nil || !slices.Equal(formulas, want) {
 		t.Errorf("explorers inserted like JupyterLab (twice) and Notebook 6: formulas %q, want %q (%v)", formulas, want, err)
+	}
+
+	// A named explorer's script writes the name where it would write a, as
+	// text: markup in the name is not markup in the page.
+	named := display.Named{Name: "y<b>", Tensor: tensor.Arange(6).View(2, 3)}.Explorer().Bundle()[display.MIMEHTML]
+	insertLikeFrontEnd(t, ctx, named, "lab", "named")
+	namedID := explorerID(t, named)
+	explorerClick(t, ctx, "#"+namedID+` .tx-mode[data-mode="transpose"]`)
+	explorerClick(t, ctx, "#"+namedID+` .tx-cell[data-index="2,1"]`)
+	if s := explorerStateOf(t, ctx, namedID); s.Read != "y<b>.T[2, 1] reads A[5] (value 5)" {
+		t.Errorf("the named explorer's transpose, cell [2, 1]: %q", s.Read)
+	}
+	labels, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf(
+		`(function (r) { return [r.querySelector(".tx-head").textContent, r.querySelector(".tx-buffer-title").textContent, String(r.querySelectorAll("b").length)]; })(document.getElementById(%q))`, namedID)))
+	if want := []string{"y<b>.T: layout (3,2):(1,3), offset 0, not contiguous, reads A", "A: the storage of y<b>, 6 slots", "0"}; err != nil || !slices.Equal(labels, want) {
+		t.Errorf("the named explorer's heading, storage title and <b> elements: %q, want %q (%v)", labels, want, err)
 	}
 
 	// Leave the article's copy mode and an expand scan on screen.

@@ -34,12 +34,16 @@ type flowEdge struct {
 }
 
 // Bounds of a drawn flow graph, so that its SVG stays small whatever was
-// recorded: the boxes and arrows past these are left out, with a note.
+// recorded: the boxes and arrows past these are left out, with a note. A
+// line of a box longer than flowMaxLine characters is wrapped onto further
+// rows; the lines of all the boxes share flowMaxText characters, past
+// which a line is cut.
 const (
 	flowMaxNodes = 40
 	flowMaxEdges = 80
 	flowMaxNotes = 20
-	flowMaxLine  = 2 * maxName // characters of a line of a box
+	flowMaxLine  = 2 * maxName                    // characters of a row of a box, a label or a note
+	flowMaxText  = flowMaxNodes * 2 * flowMaxLine // characters of the boxes' lines
 )
 
 // Geometry of a flow diagram.
@@ -58,12 +62,47 @@ const (
 func textWidth(s string) float64 {
 	w := 0.0
 	for _, r := range s {
-		w += charW
-		if wide(r) {
-			w += charW
-		}
+		w += runeWidth(r)
 	}
 	return w
+}
+
+// runeWidth returns the width allowed for r, as textWidth counts it.
+func runeWidth(r rune) float64 {
+	if wide(r) {
+		return 2 * charW
+	}
+	return charW
+}
+
+// wrap breaks s into rows no wider than width, each row ending after a
+// space if one lies in its second half, else where the next character
+// would not fit; a character wider than width has a row to itself. The
+// rows joined are s.
+func wrap(s string, width float64) []string {
+	var rows []string
+	rest := []rune(s)
+	for {
+		w, end, space := 0.0, 0, 0
+		for end < len(rest) && w+runeWidth(rest[end]) <= width {
+			w += runeWidth(rest[end])
+			end++
+			if rest[end-1] == ' ' {
+				space = end
+			}
+		}
+		if end < len(rest) {
+			end = max(end, 1)
+			if space > end/2 {
+				end = space
+			}
+		}
+		rows = append(rows, string(rest[:end]))
+		rest = rest[end:]
+		if len(rest) == 0 {
+			return rows
+		}
+	}
 }
 
 // wide reports whether r takes two columns of a monospace font.
@@ -74,20 +113,22 @@ func wide(r rune) bool {
 }
 
 // bounded returns g cut to flowMaxNodes boxes, flowMaxEdges arrows and
-// flowMaxNotes notes, its lines cut to flowMaxLine characters, and a
-// note saying what was left out; it also leaves out an arrow that does
-// not go from an earlier box to a later one.
+// flowMaxNotes notes, with a note saying what was left out; it also
+// leaves out an arrow that does not go from an earlier box to a later
+// one. The lines of its boxes are wrapped into rows of at most
+// flowMaxLine characters' width, and share flowMaxText characters
+// evenly: with 40 boxes of two lines, a line keeps 160 characters, with
+// one box of two, 6400. Its arrows' labels and its notes are cut to
+// flowMaxLine characters.
 func (g flowGraph) bounded() flowGraph {
 	out := flowGraph{groups: g.groups, empty: g.empty}
-	for i, n := range g.nodes {
-		if i == flowMaxNodes {
-			break
+	kept := min(len(g.nodes), flowMaxNodes)
+	for _, n := range g.nodes[:kept] {
+		var rows []string
+		for _, line := range n.lines {
+			rows = append(rows, wrap(fit(line, flowMaxText/(kept*len(n.lines))), flowMaxLine*charW)...)
 		}
-		lines := make([]string, len(n.lines))
-		for k, line := range n.lines {
-			lines[k] = fit(line, flowMaxLine)
-		}
-		out.nodes = append(out.nodes, flowNode{group: n.group, lines: lines})
+		out.nodes = append(out.nodes, flowNode{group: n.group, lines: rows})
 	}
 	for _, e := range g.edges {
 		if e.from < e.to && e.to < len(out.nodes) && len(out.edges) < flowMaxEdges {

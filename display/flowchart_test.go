@@ -2,6 +2,7 @@ package display
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,12 +46,13 @@ func flowCases() map[string]flowGraph {
 	hostile.Derive("转置 → ✓ 🙂", h.Contiguous(), "转置转置转置", "a\nb")
 
 	return map[string]flowGraph{
-		"article": article.graph(),
-		"fan-in":  fan.graph(),
-		"chain":   chain.graph(),
-		"hostile": hostile.graph(),
-		"decode":  decodeFlow{tensor.InterleavedByHead(2, 3), tensor.BlockedByRole(2, 3), tensor.FusedQKV(4, 16)}.graph(),
-		"empty":   NewLineage().graph(),
+		"long lines": longLines().graph(),
+		"article":    article.graph(),
+		"fan-in":     fan.graph(),
+		"chain":      chain.graph(),
+		"hostile":    hostile.graph(),
+		"decode":     decodeFlow{tensor.InterleavedByHead(2, 3), tensor.BlockedByRole(2, 3), tensor.FusedQKV(4, 16)}.graph(),
+		"empty":      NewLineage().graph(),
 	}
 }
 
@@ -171,6 +173,101 @@ func TestFlowBoundsWhatItDraws(t *testing.T) {
 	want := fmt.Sprintf("not drawn: %d boxes, %d arrows, 0 notes (the text form lists them)", len(g.nodes)-flowMaxNodes, len(g.edges)-len(b.edges))
 	if last := b.notes[len(b.notes)-1]; last != want {
 		t.Errorf("the last note is %q, want %q", last, want)
+	}
+}
+
+// longLines is a lineage whose boxes have lines longer than a row: a
+// tensor made from twelve parents never recorded, whose title says how
+// (about 900 characters), and two 60-D tensors, whose layouts take about
+// 350 characters.
+func longLines() *Lineage {
+	l := NewLineage()
+	var parents []string
+	for i := range 12 {
+		parents = append(parents, fmt.Sprintf("parent_%02d_%s", i, strings.Repeat("p", 60)))
+	}
+	shape := make([]int, 60)
+	for i := range shape {
+		shape[i] = 1
+	}
+	x := l.Derive("x", tensor.Arange(1).View(shape...), "stack", parents...)
+	l.Derive("y 转置转置转置", x.Expand(append(shape[:59:59], 3)...), "expand", "x")
+	return l
+}
+
+// A box's lines longer than a row are wrapped onto further rows, whole,
+// each row within flowMaxLine characters' width; the drawn picture has
+// every row.
+func TestFlowWrapsLongLines(t *testing.T) {
+	g := longLines().graph()
+	b := g.bounded()
+	svg := g.draw().String()
+	for i, n := range g.nodes {
+		rows := b.nodes[i].lines
+		if whole := strings.Join(n.lines, ""); strings.Join(rows, "") != whole {
+			t.Errorf("box %d: the rows %q are not its lines %q whole", i, rows, n.lines)
+		}
+		if len(rows) <= len(n.lines) {
+			t.Errorf("box %d: its lines of %d characters were not wrapped: %q", i, len(strings.Join(n.lines, "")), rows)
+		}
+		for _, row := range rows {
+			if textWidth(row) > flowMaxLine*charW {
+				t.Errorf("box %d: the row %q is %v px wide, more than %d characters", i, row, textWidth(row), flowMaxLine)
+			}
+			if !strings.Contains(svg, ">"+row+"</text>") {
+				t.Errorf("box %d: the picture does not draw the row %q", i, row)
+			}
+		}
+	}
+}
+
+// wrap breaks after a space in a row's second half, else where the next
+// character would not fit, and gives a character wider than a row a row
+// of its own.
+func TestWrap(t *testing.T) {
+	for _, c := range []struct {
+		s     string
+		chars float64 // the width of a row, in characters
+		want  []string
+	}{
+		{"", 10, []string{""}},
+		{"fits", 10, []string{"fits"}},
+		{"exactly 10", 10, []string{"exactly 10"}},
+		{"aaaa bbbb cccc", 10, []string{"aaaa bbbb ", "cccc"}},
+		{"abcdefghijkl", 5, []string{"abcde", "fghij", "kl"}},
+		{"ab cdefghijkl", 6, []string{"ab cde", "fghijk", "l"}},
+		{"(1, 1, 1, 1, 1, 1)", 8, []string{"(1, 1, ", "1, 1, ", "1, 1)"}},
+		{"转置转置", 3, []string{"转", "置", "转", "置"}},
+		{"a转置", 1, []string{"a", "转", "置"}},
+	} {
+		if got := wrap(c.s, c.chars*charW); !slices.Equal(got, c.want) {
+			t.Errorf("wrap(%q, %v characters) = %q, want %q", c.s, c.chars, got, c.want)
+		}
+	}
+}
+
+// However long the lines of many boxes, the rows drawn hold at most
+// flowMaxText characters, and no fewer than before lines were wrapped:
+// flowMaxLine characters of each of a box's two lines.
+func TestFlowBoundsLongLines(t *testing.T) {
+	long := strings.Repeat("long ", 2000)
+	for _, n := range []int{1, 7, flowMaxNodes, 3 * flowMaxNodes} {
+		g := flowGraph{groups: []string{"storage"}}
+		for i := range n {
+			g.nodes = append(g.nodes, flowNode{lines: []string{fmt.Sprint(i, long), long}})
+		}
+		b := g.bounded()
+		total := 0
+		for i, node := range b.nodes {
+			chars := len([]rune(strings.Join(node.lines, "")))
+			if chars < 2*flowMaxLine {
+				t.Errorf("%d boxes: box %d keeps %d characters, fewer than two lines of %d", n, i, chars, flowMaxLine)
+			}
+			total += chars
+		}
+		if total > flowMaxText {
+			t.Errorf("%d boxes: their rows hold %d characters, more than %d", n, total, flowMaxText)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package display_test
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math"
 	"strings"
@@ -75,7 +76,7 @@ var hostileTensors = []hostileTensor{
 // hostileNames are names that must not break a picture's markup or
 // layout: control characters, markup, and length.
 var hostileNames = []string{
-	"\x00", "\x1b[31m", "a\nb", "<&>", "\ufffe", "bad \xff utf-8", "]]>", strings.Repeat("long", 100_000),
+	"\x00", "\x1b[31m", "a\nb", "<&>", "\ufffe", "bad \xff utf-8", "]]>", "</script><b>", strings.Repeat("long", 100_000),
 }
 
 // hostilePicture draws one picture of x.
@@ -220,6 +221,12 @@ func TestHostileNames(t *testing.T) {
 				l.Derive(name+"T", small.T(), name, name, "missing"+name)
 				return l.Bundle(), true
 			},
+			"Strip": func() (display.Bundle, bool) {
+				return display.Named{Name: name, Tensor: small}.Strip().Bundle(), true
+			},
+			"Explorer": func() (display.Bundle, bool) {
+				return display.Named{Name: name, Tensor: small}.Explorer().Bundle(), true
+			},
 			"Packing": func() (display.Bundle, bool) {
 				c := tensor.NewContract(name, "(a b)", tensor.Sizes{"a": 2, "b": 3}, "")
 				return display.Packing(small.Reshape(-1), c).Bundle(), true
@@ -232,8 +239,40 @@ func TestHostileNames(t *testing.T) {
 				if plain := b[display.MIMEPlain]; strings.ContainsAny(plain, "\x00\x1b") {
 					t.Errorf("the text form holds a control character: %q", fit(plain, 200))
 				}
+				if page := b[display.MIMEHTML]; strings.Count(page, "</script") > strings.Count(page, "<script") || strings.Contains(page, "<b>") {
+					t.Errorf("the name is markup in the HTML form: %q", fit(page, 200))
+				}
 			})
 		}
+	}
+}
+
+// A lineage whose boxes have very long lines (titles naming many parents
+// never recorded, layouts of 1000-D tensors), in markup that escapes to
+// five times its length, is drawn within the size bound, however few its
+// boxes, whose lines are wrapped rather than cut: its SVG form, and that
+// form in base64 as the HTML form's image holds it. (The text and Mermaid
+// forms write every line whole, so they can pass it.)
+func TestHostileLongLines(t *testing.T) {
+	amp := strings.Repeat("&", 80)
+	var parents []string
+	for i := range 12 {
+		parents = append(parents, fmt.Sprint(i, amp))
+	}
+	for _, n := range []int{1, 3, 10, 40, 60} {
+		t.Run(fmt.Sprint(n, " boxes"), func(t *testing.T) {
+			l := display.NewLineage()
+			for i := range n {
+				l.Derive(fmt.Sprint(i, amp), tensor.Scalar(1).View(ones(1000)...), amp, parents...)
+			}
+			b, _ := drawOrHang(t, func() (display.Bundle, bool) { return l.Bundle(), true })
+			svg := b[display.MIMESVG]
+			checkForms(t, "Lineage", display.Bundle{display.MIMEPlain: "the SVG form", display.MIMESVG: svg})
+			if size := base64.StdEncoding.EncodedLen(len(svg)); size > 200_000 {
+				t.Errorf("the SVG form in base64 is %d bytes, more than the 200 KB bound", size)
+			}
+			t.Logf("%d boxes: SVG %d bytes", n, len(svg))
+		})
 	}
 }
 

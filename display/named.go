@@ -26,3 +26,13 @@ func (n Named) Layout() Renderer { return layout{x: n.Tensor, name: n.Name} }
 // Broadcast draws the tensor's positions and the slots they read as
 // Broadcast does, the positions written with its name: y[1, 2].
 func (n Named) Broadcast() Renderer { return broadcast{x: n.Tensor, name: n.Name} }
+
+// Strip draws the tensor's storage as Strip does, titled with its name:
+// the storage of y, and where y's elements start.
+func (n Named) Strip() Renderer { return strip{x: n.Tensor, name: n.Name} }
+
+// Explorer draws the interactive explorer of the matrix as Explorer does,
+// calling it by its name where Explorer calls it a: in its title, in each
+// layout's expression (y.T, y[:, 1::2]), in the sentences that explain
+// them and in the text form.
+func (n Named) Explorer() Renderer { return explorer{a: n.Tensor, name: n.Name} }

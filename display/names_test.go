@@ -130,6 +130,7 @@ func TestNamedPictures(t *testing.T) {
 	}
 	x3 := tensor.Arange(24).View(2, 3, 4)
 	y := display.Named{Name: longName, Tensor: x3}
+	storageOf := "storage of " + longName + ": 24 × int64 (192 bytes); " + longName + "'s 24 elements start at offset 0"
 	for _, c := range []struct {
 		name string
 		r    display.Renderer
@@ -139,7 +140,8 @@ func TestNamedPictures(t *testing.T) {
 		{"OffsetGrid", y.OffsetGrid(), []string{longName + "[1, :, :]"}},
 		{"ValueGrid", y.ValueGrid(), []string{longName + "[1, :, :]"}},
 		{"Card", y.Card(), []string{longName}},
-		{"Layout", y.Layout(), []string{longName + ": shape", longName + "[1, :, :]"}},
+		{"Layout", y.Layout(), []string{longName + ": shape", longName + "[1, :, :]", storageOf}},
+		{"Strip", y.Strip(), []string{storageOf}},
 		{"Broadcast", display.Named{Name: longName, Tensor: tensor.Arange(3).View(3, 1, 1).Expand(3, 2, 2)}.Broadcast(),
 			[]string{longName + ": shape", "(the slice " + longName + "[0, :, :])"}},
 		{"Views", display.Views(display.Named{Name: longName, Tensor: x3}, display.Named{Name: "b", Tensor: x3.T()}),
@@ -159,7 +161,11 @@ func TestNamedPictures(t *testing.T) {
 		}
 		checkLegible(t, c.name, b[display.MIMESVG])
 	}
-	text := display.Named{Name: "y", Tensor: tensor.Arange(2).View(2, 1).Expand(2, 2)}.Broadcast().Bundle()[display.MIMEPlain]
+	b := display.Named{Name: "y", Tensor: tensor.Arange(2).View(2, 1).Expand(2, 2)}.Broadcast().Bundle()
+	if want := "storage of y: 2 × int64 (16 bytes); y&#39;s 4 elements start at offset 0"; !strings.Contains(b[display.MIMESVG], want) {
+		t.Errorf("a named broadcast's storage is not titled %q:\n%s", want, b[display.MIMESVG])
+	}
+	text := b[display.MIMEPlain]
 	if want := "slot 1 (1) ← y[1, 0] y[1, 1]"; !strings.Contains(text, want) {
 		t.Errorf("a named broadcast does not say %q:\n%s", want, text)
 	}

@@ -2,6 +2,7 @@ package display
 
 import (
 	"fmt"
+	"html"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,9 +12,15 @@ import (
 
 // part names what position i of a packed axis belongs to under c: its
 // coordinates on every axis but the last (fastest) one, slowest first,
-// the role axis written with its part names, e.g. "h0·Q".
+// the role axis written with its part names, e.g. "h0·Q". Each word is
+// written as nameText writes a name, so a long part name is cut only
+// past maxName characters.
 func part(c tensor.Contract, i int) string {
-	return strings.Join(coordinateWords(c, i), "·")
+	words := coordinateWords(c, i)
+	for k, w := range words {
+		words[k] = nameText(w)
+	}
+	return strings.Join(words, "·")
 }
 
 // partKey identifies the part of position i whatever order the axes come
@@ -44,7 +51,10 @@ func coordinateWords(c tensor.Contract, i int) []string {
 // per contract naming and colouring the part each position belongs to
 // (head and role, say): two contracts over the same values show how the
 // same numbers decode into different vectors. A part has the same colour
-// in every row.
+// in every row. Values and part names are drawn whole, the cells as wide
+// as the longest; an axis of more than 400 positions, or one whose cells
+// would make the picture too large, is drawn summarized, its first and
+// last positions with a gap between.
 //
 //	display.Packing(x, tensor.InterleavedByHead(2, 2), tensor.BlockedByRole(2, 2))
 func Packing(values *tensor.Tensor, contracts ...tensor.Contract) Renderer {
@@ -70,10 +80,40 @@ func (p packing) check() {
 	}
 }
 
+// packingBudget bounds the bytes a packing's SVG form spends on its
+// cells, so that every form stays within 200 KB (the HTML form holds the
+// SVG in base64, a third larger). An axis whose cells would pass it is
+// summarized, however few its positions.
+const packingBudget = 120_000
+
+// cellBytes is what a drawn cell costs besides its label: its <rect> and
+// the markup of its <text>.
+const cellBytes = 170
+
+// summarized reports whether the packing draws its axis summarized: when
+// it has more than summarizeAbove positions, or when its cells, each as
+// wide as its label, would pass packingBudget bytes.
+func (p packing) summarized() bool {
+	n := p.values.Numel()
+	if n > summarizeAbove {
+		return true
+	}
+	cost := 0
+	for i := range n {
+		cost += 2*cellBytes + len(cellText(p.values.DType(), p.values.At(i)))
+		for _, c := range p.contracts {
+			cost += cellBytes + len(html.EscapeString(printable(part(c, i))))
+		}
+		if cost > packingBudget {
+			return true
+		}
+	}
+	return false
+}
+
 func (p packing) Bundle() Bundle {
 	p.check()
-	n := p.values.Numel()
-	positions := shownIndices(n, n > summarizeAbove)
+	positions := shownIndices(p.values.Numel(), p.summarized())
 	// Parts are coloured in the order the drawn positions meet them.
 	colors := map[string]string{}
 	for _, c := range p.contracts {
@@ -97,7 +137,7 @@ func (p packing) Bundle() Bundle {
 				row = append(row, "…")
 				continue
 			}
-			row = append(row, nameText(part(c, i)))
+			row = append(row, part(c, i))
 		}
 		rows = append(rows, row)
 	}
@@ -106,25 +146,31 @@ func (p packing) Bundle() Bundle {
 	svg := &svgDoc{}
 	labelW := 0.0
 	for _, l := range labels {
-		labelW = max(labelW, float64(len([]rune(l)))*7.5+gap)
+		labelW = max(labelW, textWidth(l)+gap)
+	}
+	w := cellW // wide enough for every label drawn, with a pixel to spare
+	for _, row := range rows {
+		for _, cell := range row {
+			w = max(w, textWidth(cell)+1)
+		}
 	}
 	for r, label := range labels {
 		y := float64(r) * (cellH + 4)
 		svg.text(labelW-gap, y+cellH/2+4, "end", ink, label)
 		for k, i := range positions {
-			x := labelW + float64(k)*cellW
+			x := labelW + float64(k)*w
 			switch {
 			case i == gapIndex:
-				svg.text(x+cellW/2, y+cellH/2+4, "middle", faint, "…")
+				svg.text(x+w/2, y+cellH/2+4, "middle", faint, "…")
 			case r == 0:
-				svg.text(x+cellW/2, y+cellH/2+4, "middle", faint, fmt.Sprint(i))
+				svg.text(x+w/2, y+cellH/2+4, "middle", faint, fmt.Sprint(i))
 			case r == 1:
-				svg.rect(x, y, cellW, cellH, "", lineColor, 1)
-				svg.text(x+cellW/2, y+cellH/2+4, "middle", ink, fit(cellText(p.values.DType(), p.values.At(i)), 6))
+				svg.rect(x, y, w, cellH, "", lineColor, 1)
+				svg.text(x+w/2, y+cellH/2+4, "middle", ink, rows[r][k])
 			default:
 				c := p.contracts[r-2]
-				svg.rect(x, y, cellW, cellH, colors[partKey(c, i)], paper, 0.85)
-				svg.text(x+cellW/2, y+cellH/2+4, "middle", paper, fit(nameText(part(c, i)), 6))
+				svg.rect(x, y, w, cellH, colors[partKey(c, i)], paper, 0.85)
+				svg.text(x+w/2, y+cellH/2+4, "middle", paper, rows[r][k])
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package display_test
 
 import (
+	"encoding/xml"
+	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"sort"
@@ -110,3 +113,86 @@ func checkPartColours(t *testing.T, labels []paintedLabel) {
 		t.Errorf("the two contracts show parts %v and %v, want the same four", sets[0], sets[1])
 	}
 }
+
+// Part names are drawn whole, however long, in every form, each on its
+// own cell with no label over another; and so are long values.
+func TestPackingLongPartNames(t *testing.T) {
+	role := tensor.NewContract("by role", "(r h d)", tensor.Sizes{"r": 2, "h": 2, "d": 2}, "r", "query_projection", "key_projection")
+	head := tensor.NewContract("by head", "(h r d)", tensor.Sizes{"h": 2, "r": 2, "d": 2}, "r", "query_projection", "key_projection")
+	values := tensor.New([]float64{0, -1.5e-300, 2, 3, 4, 5, 6, 7})
+	b := display.Packing(values, role, head).Bundle()
+	checkForms(t, "packing", b)
+	checkLegible(t, "packing", b[display.MIMESVG])
+	for _, want := range []string{"h0·query_projection", "key_projection·h1", "h1·key_projection", "-1.5e-300"} {
+		for _, mime := range []string{display.MIMEPlain, display.MIMESVG} {
+			if !strings.Contains(b[mime], want) {
+				t.Errorf("the %s form does not say %q:\n%s", mime, want, b[mime])
+			}
+		}
+	}
+	boxes, _, _ := svgTextBoxes(t, b[display.MIMESVG])
+	cells := cellRects(t, b[display.MIMESVG])
+	for _, box := range boxes {
+		if !strings.Contains(box.text, "_projection") {
+			continue
+		}
+		inside := false
+		for _, c := range cells {
+			inside = inside || box.x0 >= c.x0 && box.x1 <= c.x1 && box.y0 >= c.y0 && box.y1 <= c.y1
+		}
+		if !inside {
+			t.Errorf("part label %q %v lies on no cell of its own", box.text, box)
+		}
+	}
+}
+
+// cellRects returns the boxes of the <rect> elements of an SVG picture.
+func cellRects(t *testing.T, svg string) []textBox {
+	t.Helper()
+	var out []textBox
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "rect" {
+			v := map[string]float64{}
+			for _, a := range e.Attr {
+				v[a.Name.Local], _ = strconv.ParseFloat(a.Value, 64)
+			}
+			out = append(out, textBox{"rect", v["x"], v["y"], v["x"] + v["width"], v["y"] + v["height"]})
+		}
+	}
+}
+
+// A long packed axis with long part names or long values is drawn within
+// the size bound: summarized if drawing every position would pass it.
+func TestPackingStaysSmall(t *testing.T) {
+	long := strings.Repeat("<␀", 40)
+	for _, c := range []struct {
+		name   string
+		values *tensor.Tensor
+		parts  []string
+	}{
+		{"wide values", tensor.Float64.Randn(400), []string{"Q", "K"}},
+		{"long parts", tensor.Arange(400), []string{long, long + "2"}},
+		{"both", tensor.Float64.Randn(400).Mul(tensor.Float64.Scalar(-1e-300)), []string{long, "&" + long}},
+	} {
+		var contracts []tensor.Contract
+		for k := range 3 {
+			contracts = append(contracts, tensor.NewContract(fmt.Sprint("c", k), "(h r d)", tensor.Sizes{"h": 2, "r": 2, "d": 100}, "r", c.parts...))
+			b := display.Packing(c.values, contracts...).Bundle()
+			checkForms(t, fmt.Sprintf("%s, %d contracts", c.name, k+1), b)
+			if !strings.Contains(b[display.MIMEPlain], nameOf(c.parts[0])) {
+				t.Errorf("%s: the text form does not name the part %q whole", c.name, c.parts[0])
+			}
+		}
+	}
+}
+
+// nameOf is a part name as a picture shows it: ␀ stands for a NUL.
+func nameOf(s string) string { return strings.ReplaceAll(s, "\x00", "␀") }

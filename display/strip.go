@@ -11,9 +11,12 @@ import (
 // Strip draws x's storage as a row of numbered slots holding their values,
 // with the slots x reads highlighted (and how often, where a stride of 0
 // makes several positions read one slot) and x's storage offset marked.
-func Strip(x *tensor.Tensor) Renderer { return strip{x} }
+func Strip(x *tensor.Tensor) Renderer { return strip{x: x} }
 
-type strip struct{ x *tensor.Tensor }
+type strip struct {
+	x    *tensor.Tensor
+	name string // the tensor's name, in the title; "" for an unnamed x
+}
 
 // A storage longer than maxSlots is drawn in part: its start, the slots
 // from the tensor's offset on, and its end.
@@ -60,6 +63,11 @@ func (s strip) facts() stripFacts {
 	reads, complete := readCounts(s.x, slots)
 	title := fmt.Sprintf("storage: %d × %s (%d bytes); the tensor's %d elements start at offset %d",
 		st.Len(), st.DType(), st.NBytes(), s.x.Numel(), s.x.StorageOffset())
+	if s.name != "" {
+		name := nameText(s.name)
+		title = fmt.Sprintf("storage of %s: %d × %s (%d bytes); %s's %d elements start at offset %d",
+			name, st.Len(), st.DType(), st.NBytes(), name, s.x.Numel(), s.x.StorageOffset())
+	}
 	return stripFacts{slots: slots, reads: reads, complete: complete, title: title}
 }
 
