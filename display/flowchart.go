@@ -20,9 +20,12 @@ type flowGraph struct {
 }
 
 // A flowNode is one box: its lines of text, and the index of its group.
+// The first line is the box's title, drawn in ink, the others in grey;
+// head is how many of the lines the title takes once wrapped (0 means 1).
 type flowNode struct {
 	group int
 	lines []string
+	head  int
 }
 
 // A flowEdge is one arrow, from node index from to node index to, with a
@@ -125,10 +128,14 @@ func (g flowGraph) bounded() flowGraph {
 	kept := min(len(g.nodes), flowMaxNodes)
 	for _, n := range g.nodes[:kept] {
 		var rows []string
-		for _, line := range n.lines {
+		head := 0
+		for k, line := range n.lines {
 			rows = append(rows, wrap(fit(line, flowMaxText/(kept*len(n.lines))), flowMaxLine*charW)...)
+			if k == 0 {
+				head = len(rows)
+			}
 		}
-		out.nodes = append(out.nodes, flowNode{group: n.group, lines: rows})
+		out.nodes = append(out.nodes, flowNode{group: n.group, lines: rows, head: head})
 	}
 	for _, e := range g.edges {
 		if e.from < e.to && e.to < len(out.nodes) && len(out.edges) < flowMaxEdges {

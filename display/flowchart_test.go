@@ -2,6 +2,7 @@ package display
 
 import (
 	"fmt"
+	"html"
 	"slices"
 	"strings"
 	"testing"
@@ -197,7 +198,7 @@ func longLines() *Lineage {
 
 // A box's lines longer than a row are wrapped onto further rows, whole,
 // each row within flowMaxLine characters' width; the drawn picture has
-// every row.
+// every row, the rows of the title in ink and the others in grey.
 func TestFlowWrapsLongLines(t *testing.T) {
 	g := longLines().graph()
 	b := g.bounded()
@@ -210,12 +211,17 @@ func TestFlowWrapsLongLines(t *testing.T) {
 		if len(rows) <= len(n.lines) {
 			t.Errorf("box %d: its lines of %d characters were not wrapped: %q", i, len(strings.Join(n.lines, "")), rows)
 		}
-		for _, row := range rows {
+		title := len(wrap(n.lines[0], flowMaxLine*charW))
+		for k, row := range rows {
 			if textWidth(row) > flowMaxLine*charW {
 				t.Errorf("box %d: the row %q is %v px wide, more than %d characters", i, row, textWidth(row), flowMaxLine)
 			}
-			if !strings.Contains(svg, ">"+row+"</text>") {
-				t.Errorf("box %d: the picture does not draw the row %q", i, row)
+			tone := faint
+			if k < title {
+				tone = ink
+			}
+			if !strings.Contains(svg, `fill="`+tone+`">`+html.EscapeString(row)+"</text>") {
+				t.Errorf("box %d: the picture does not draw the row %q in %s", i, row, tone)
 			}
 		}
 	}

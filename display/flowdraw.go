@@ -48,7 +48,7 @@ func (g flowGraph) draw() *svgDoc {
 		s.roundRect(r, 6, color, color, 0.08)
 		for k, line := range n.lines {
 			tone := ink
-			if k > 0 {
+			if k >= max(n.head, 1) {
 				tone = faint
 			}
 			s.text(r.x+flowPadX, r.y+flowPadY+float64(k+1)*lineH-4, "start", tone, line)

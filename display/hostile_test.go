@@ -231,6 +231,10 @@ func TestHostileNames(t *testing.T) {
 				c := tensor.NewContract(name, "(a b)", tensor.Sizes{"a": 2, "b": 3}, "")
 				return display.Packing(small.Reshape(-1), c).Bundle(), true
 			},
+			"DecodeFlow": func() (display.Bundle, bool) {
+				c := tensor.NewContract(name, "(a b)", tensor.Sizes{"a": 2, "b": 3}, "")
+				return display.DecodeFlow(c, c, c).Bundle(), true
+			},
 		}
 		for pname, draw := range pictures {
 			t.Run(short+"/"+pname, func(t *testing.T) {
@@ -259,19 +263,25 @@ func TestHostileLongLines(t *testing.T) {
 	for i := range 12 {
 		parents = append(parents, fmt.Sprint(i, amp))
 	}
-	for _, n := range []int{1, 3, 10, 40, 60} {
+	// Mermaid escapes ":" and "{" as five and six characters; a Chinese
+	// character takes three bytes.
+	escaped := strings.Repeat(":{", 40)
+	wide := strings.Repeat("世", 80)
+	for _, n := range []int{1, 3, 10, 40, 60, 500, 5000} {
 		t.Run(fmt.Sprint(n, " boxes"), func(t *testing.T) {
 			l := display.NewLineage()
 			for i := range n {
-				l.Derive(fmt.Sprint(i, amp), tensor.Scalar(1).View(ones(1000)...), amp, parents...)
+				l.Derive(fmt.Sprint(i, amp), tensor.Scalar(1).View(ones(1000)...), escaped+amp, parents...)
+				l.Derive(fmt.Sprint(i, wide), tensor.Scalar(1).View(ones(1000)...), wide, fmt.Sprint(i, amp), wide)
+				l.Derive(fmt.Sprint(i, amp), nil, "a problem "+escaped)
 			}
 			b, _ := drawOrHang(t, func() (display.Bundle, bool) { return l.Bundle(), true })
+			checkForms(t, "Lineage", b)
 			svg := b[display.MIMESVG]
-			checkForms(t, "Lineage", display.Bundle{display.MIMEPlain: "the SVG form", display.MIMESVG: svg})
 			if size := base64.StdEncoding.EncodedLen(len(svg)); size > 200_000 {
 				t.Errorf("the SVG form in base64 is %d bytes, more than the 200 KB bound", size)
 			}
-			t.Logf("%d boxes: SVG %d bytes", n, len(svg))
+			t.Logf("%d boxes: text %d, Mermaid %d, SVG %d, PNG %d bytes", n, len(b[display.MIMEPlain]), len(b[display.MIMEMermaid]), len(svg), len(b[display.MIMEPNG]))
 		})
 	}
 }

@@ -138,16 +138,27 @@ func lineageLayout(x *tensor.Tensor) string {
 	return s
 }
 
+// Bounds of the text form, which lists more than the pictures: at most
+// textMaxNodes tensors, whose lines share textMaxBytes bytes, and
+// textMaxNotes problems of at most maxName characters each.
+const (
+	textMaxNodes = 200
+	textMaxBytes = 150_000
+	textMaxNotes = 100
+)
+
 // storageTitle describes a storage: "storage S1: 24 × float32 (96 bytes)".
 func storageTitle(name string, s *tensor.Storage) string {
 	return fmt.Sprintf("storage %s: %d × %s (%d bytes)", name, s.Len(), s.DType(), s.NBytes())
 }
 
 // Bundle returns the lineage as a Mermaid flowchart (text/vnd.mermaid),
-// as the same flowchart drawn in Go (image/svg+xml), as HTML that draws
-// the Mermaid source where the page has Mermaid JS and shows the SVG
-// otherwise, and as a list of the tensors with their storages
-// (text/plain).
+// as the same flowchart drawn in Go (image/svg+xml, and image/png unless
+// it is too large), and as a list of the tensors with their storages
+// (text/plain). The Mermaid form holds what the picture drawn in Go
+// holds: the first 40 tensors, 80 arrows and 20 problems. The text form
+// lists up to 200 tensors and 100 problems. Each form stays within
+// 200 KB: the longer a list, the shorter each of its texts may be.
 func (l *Lineage) Bundle() Bundle {
 	return flowBundle(l.text(), l.mermaid(), l.graph())
 }
@@ -208,13 +219,19 @@ func (l *Lineage) text() string {
 	if len(l.nodes) == 0 {
 		b.WriteString("no tensors recorded\n")
 	}
+	listed := l.nodes[:min(len(l.nodes), textMaxNodes)]
+	// Each tensor takes a row and at most a storage's line. A row holds
+	// two texts of each characters, of up to 3 bytes, and the padding of
+	// the first; a storage line a title and names of each characters.
+	each := (textMaxBytes/max(1, len(listed)) - 100) / 10
 	list, names := l.storages()
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	for _, n := range l.nodes {
+	for _, n := range listed {
 		what := nameText(n.name)
 		if d := n.derivation(); d != "" {
 			what += " = " + d
 		}
+		what = fit(what, each)
 		where := "in "
 		switch {
 		case l.isView(n):
@@ -222,25 +239,33 @@ func (l *Lineage) text() string {
 		case len(n.from) > 0:
 			where = "copy in "
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", what, where+names[n.x.Storage()], lineageLayout(n.x))
+		fmt.Fprintf(w, "%s\t%s\t%s\n", what, where+names[n.x.Storage()], fit(lineageLayout(n.x), each))
 	}
 	w.Flush()
+	if left := len(l.nodes) - len(listed); left > 0 {
+		fmt.Fprintf(&b, "… and %d more tensors, not listed\n", left)
+	}
 	if len(list) > 0 {
 		b.WriteString("\n")
 	}
 	for _, s := range list {
 		var over []string
-		for _, n := range l.nodes {
+		for _, n := range listed {
 			if n.x.Storage() == s {
 				over = append(over, nameText(n.name))
 			}
 		}
-		fmt.Fprintf(&b, "%s behind %s\n", storageTitle(names[s], s), strings.Join(over, ", "))
+		if len(over) > 0 {
+			fmt.Fprintf(&b, "%s behind %s\n", storageTitle(names[s], s), fit(strings.Join(over, ", "), each))
+		}
 	}
 	if len(l.problems) > 0 {
 		b.WriteString("\nproblems:\n")
-		for _, p := range l.problems {
-			b.WriteString("  " + p + "\n")
+		for _, p := range l.problems[:min(len(l.problems), textMaxNotes)] {
+			b.WriteString("  " + fit(p, maxName) + "\n")
+		}
+		if left := len(l.problems) - textMaxNotes; left > 0 {
+			fmt.Fprintf(&b, "  … and %d more\n", left)
 		}
 	}
 	return strings.TrimSuffix(b.String(), "\n")
@@ -250,37 +275,44 @@ func (l *Lineage) text() string {
 // tensors' nodes (n1, n2, … in the order recorded), left to right like the
 // whole chart even when no arrow leaves the subgraph, or a node saying
 // there are none, then the arrows, then a node listing the problems, if
-// any. A node with no arrow into it names the operation that made it.
+// any. A node with no arrow into it names the operation that made it. It
+// holds what the picture drawn in Go holds (see flowGraph.bounded), and
+// says in its problems node what it left out.
 func (l *Lineage) mermaid() string {
+	g := l.graph().bounded()
 	list, names := l.storages()
 	var b strings.Builder
 	b.WriteString("flowchart LR\n")
 	if len(l.nodes) == 0 {
 		b.WriteString("  empty[\"no tensors recorded\"]\n")
 	}
-	for _, s := range list {
-		fmt.Fprintf(&b, "  subgraph %s[\"%s\"]\n    direction LR\n", names[s], mermaidText(storageTitle(names[s], s)))
-		for i, n := range l.nodes {
-			if n.x.Storage() != s {
-				continue
+	for k, s := range list {
+		var members []string
+		for i, n := range g.nodes {
+			if n.group == k {
+				members = append(members, fmt.Sprintf("    n%d[\"%s<br>%s\"]\n", i+1, mermaidText(strings.Join(n.lines[:max(n.head, 1)], "")), mermaidText(strings.Join(n.lines[max(n.head, 1):], ""))))
 			}
-			fmt.Fprintf(&b, "    n%d[\"%s<br>%s\"]\n", i+1, mermaidText(n.title()), mermaidText(lineageLayout(n.x)))
 		}
-		b.WriteString("  end\n")
-	}
-	for i, n := range l.nodes {
-		for _, p := range n.from {
-			view, arrow := n.x.SharesStorage(l.nodes[p].x), "==>"
-			if view {
-				arrow = "-.->"
-			}
-			fmt.Fprintf(&b, "  n%d %s|\"%s\"| n%d\n", p+1, arrow, mermaidText(n.arrowLabel(view)), i+1)
+		if len(members) == 0 {
+			continue
 		}
+		fmt.Fprintf(&b, "  subgraph %s[\"%s\"]\n    direction LR\n%s  end\n", names[s], mermaidText(storageTitle(names[s], s)), strings.Join(members, ""))
 	}
-	if len(l.problems) > 0 {
+	for _, e := range g.edges {
+		arrow := "==>"
+		if e.view {
+			arrow = "-.->"
+		}
+		fmt.Fprintf(&b, "  n%d %s|\"%s\"| n%d\n", e.from+1, arrow, mermaidText(e.label), e.to+1)
+	}
+	if len(g.notes) > 0 {
 		lines := []string{"problems"}
-		for _, p := range l.problems {
-			lines = append(lines, mermaidText(p))
+		notes := g.notes
+		if len(l.problems) > 0 {
+			notes = notes[1:] // the picture's heading "problems:"
+		}
+		for _, note := range notes {
+			lines = append(lines, mermaidText(note))
 		}
 		fmt.Fprintf(&b, "  problems[\"%s\"]:::problem\n", strings.Join(lines, "<br>"))
 		b.WriteString("  classDef problem fill:#fef2f2,stroke:#b91c1c,color:#b91c1c\n")
