@@ -2,6 +2,7 @@ package display
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -68,6 +69,7 @@ func (g flowGraph) draw() *svgDoc {
 // roundRect draws a box with rounded corners; its fill has the given
 // opacity.
 func (s *svgDoc) roundRect(r rect, radius float64, fill, stroke string, opacity float64) {
+	opacity = math.Round(opacity*10) / 10 // as num writes it, for the PNG to match
 	alpha := ""
 	if opacity != 1 {
 		alpha = ` fill-opacity="` + num(opacity) + `"`

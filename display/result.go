@@ -13,6 +13,11 @@ import (
 // rather than as a display.
 const ResultMetadata = "tensornb/result"
 
+// JSONMetadata carries a bundle's Metadata, as JSON text, through GoNB's
+// pipe, which cannot send nested maps; the compiled kernel puts it back in
+// place before the display reaches the notebook.
+const JSONMetadata = "tensornb/metadata"
+
 // Result shows the value of a cell's last expression the way a notebook
 // shows the value a Python cell ends with. The tensornb kernel rewrites a
 // cell that ends with an expression, x.Strides() say, into

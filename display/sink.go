@@ -1,6 +1,7 @@
 package display
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"sync"
@@ -80,15 +81,22 @@ func printText(b Bundle, _ string, _ bool) error {
 }
 
 // gonbDisplay sends the bundle through GoNB's named pipe. A result is
-// marked with ResultMetadata, which GoNB passes on as display metadata,
-// with the bundle's own Metadata.
+// marked with ResultMetadata, which GoNB passes on as display metadata;
+// the bundle's own Metadata travels as JSONMetadata.
 func gonbDisplay(b Bundle, id string, result bool) error {
-	data := &protocol.DisplayData{Data: make(map[protocol.MIMEType]any, len(b)), Metadata: b.Metadata(), DisplayID: id}
+	data := &protocol.DisplayData{Data: make(map[protocol.MIMEType]any, len(b)), Metadata: map[string]any{}, DisplayID: id}
 	for mime, content := range b {
 		data.Data[protocol.MIMEType(mime)] = content
 	}
 	if result {
 		data.Metadata[ResultMetadata] = true
+	}
+	if md := b.Metadata(); len(md) > 0 {
+		text, err := json.Marshal(md)
+		if err != nil {
+			return fmt.Errorf("the display's metadata: %w", err)
+		}
+		data.Metadata[JSONMetadata] = string(text)
 	}
 	gonbui.SendData(data)
 	// GoNB reads the pipe on its own schedule: without waiting for it, a

@@ -56,6 +56,7 @@ func (s *svgDoc) rect(x, y, w, h float64, fill, stroke string, opacity float64) 
 	if fill == "" {
 		fill = paper
 	}
+	opacity = math.Round(opacity*10) / 10 // as num writes it, for the PNG to match
 	alpha := ""
 	if opacity != 1 {
 		alpha = ` fill-opacity="` + num(opacity) + `"`
@@ -132,9 +133,12 @@ func (s *svgDoc) bundle(text string) Bundle {
 // <img> and its data URI, and the SVG inside keeps its colours and layout,
 // which are presentation attributes; they drop an inline <svg> and
 // <style>, which would leave only the picture's labels, run together. alt
-// is what the image says to a screen reader.
+// is what the image says to a screen reader. The image keeps its size
+// (max-width:none) rather than shrink to the column; where a sanitizer
+// drops that style, as Notebook 6's does, its class "unconfined" asks
+// Notebook 6's own style sheet for the same.
 func (s *svgDoc) html(svg, alt string) string {
 	w, h := s.pixels()
-	return fmt.Sprintf(`<div style="overflow-x:auto;max-width:100%%"><img src="data:image/svg+xml;base64,%s" width="%d" height="%d" alt="%s" style="max-width:none"></div>`,
+	return fmt.Sprintf(`<div style="overflow-x:auto;max-width:100%%"><img src="data:image/svg+xml;base64,%s" width="%d" height="%d" alt="%s" class="unconfined" style="max-width:none"></div>`,
 		base64.StdEncoding.EncodeToString([]byte(svg)), w, h, html.EscapeString(printable(alt)))
 }

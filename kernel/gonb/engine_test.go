@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -36,6 +37,7 @@ type recorder struct {
 	streams map[string]string
 	results []map[string]any
 	shown   []map[string]any
+	shownMD []map[string]any // the metadata of each display
 }
 
 func (r *recorder) Stream(name, text string) {
@@ -46,10 +48,11 @@ func (r *recorder) Stream(name, text string) {
 	}
 	r.streams[name] += text
 }
-func (r *recorder) Display(data, _ map[string]any, _ string, _ bool) {
+func (r *recorder) Display(data, metadata map[string]any, _ string, _ bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.shown = append(r.shown, data)
+	r.shownMD = append(r.shownMD, metadata)
 }
 func (r *recorder) Result(data, _ map[string]any) {
 	r.mu.Lock()
@@ -234,6 +237,28 @@ display.Show(display.Card(x))`
 	r, err := run(t, e, code)
 	if err != nil || r.streams["stdout"] != "(12, 4, 1) true\n" || len(r.shown) != 1 || r.shown[0]["image/svg+xml"] == nil {
 		t.Fatalf("got %q, %d displays, %v", r.streams, len(r.shown), err)
+	}
+}
+
+// A diagram's PNG reaches the notebook with its metadata (shown at its
+// own size), which GoNB's pipe cannot carry as it is.
+func TestDisplayMetadataCrossesGoNB(t *testing.T) {
+	e := newModuleEngine(t)
+	code := `import (
+	"github.com/tensornb/tensornb/tensor"
+	"github.com/tensornb/tensornb/display"
+)
+l := display.NewLineage()
+x := l.Add("x", tensor.Arange(6))
+l.Derive("y", x.View(2, 3), "view(2, 3)", "x")
+display.Show(l)`
+	r, err := run(t, e, code)
+	if err != nil || len(r.shown) != 1 || r.shown[0]["image/png"] == nil {
+		t.Fatalf("got %q, %d displays, %v", r.streams, len(r.shown), err)
+	}
+	want := map[string]any{"image/png": map[string]any{"unconfined": true}}
+	if !reflect.DeepEqual(r.shownMD[0], want) {
+		t.Errorf("the display's metadata is %v, want %v", r.shownMD[0], want)
 	}
 }
 

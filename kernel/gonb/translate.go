@@ -1,7 +1,9 @@
 package gonb
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
 	"strconv"
@@ -65,6 +67,7 @@ func (t *translator) iopub(m *wire.Message) {
 		}
 		t.out.Stream(c.Name, c.Text)
 	case "display_data":
+		unpackMetadata(c.Metadata)
 		if c.Metadata[display.ResultMetadata] == true {
 			delete(c.Metadata, display.ResultMetadata)
 			t.out.Result(c.Data, c.Metadata)
@@ -72,6 +75,7 @@ func (t *translator) iopub(m *wire.Message) {
 		}
 		t.out.Display(c.Data, c.Metadata, c.Transient.DisplayID, false)
 	case "update_display_data":
+		unpackMetadata(c.Metadata)
 		t.out.Display(c.Data, c.Metadata, c.Transient.DisplayID, true)
 	case "execute_result":
 		t.out.Result(c.Data, c.Metadata)
@@ -81,6 +85,20 @@ func (t *translator) iopub(m *wire.Message) {
 		t.compile = t.compileError(c.EValue, c.Traceback)
 	case "comm_open", "comm_msg", "comm_close":
 		t.out.Comm(m.Type(), m.Content)
+	}
+}
+
+// unpackMetadata puts the metadata a display sent as display.JSONMetadata
+// in place.
+func unpackMetadata(md map[string]any) {
+	text, ok := md[display.JSONMetadata].(string)
+	if !ok {
+		return
+	}
+	delete(md, display.JSONMetadata)
+	var unpacked map[string]any
+	if json.Unmarshal([]byte(text), &unpacked) == nil {
+		maps.Copy(md, unpacked)
 	}
 }
 
