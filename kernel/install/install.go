@@ -259,8 +259,8 @@ func copySelf(m *manifest, path string) error {
 	if err := m.add(path); err != nil {
 		return err
 	}
-	// Write beside path and rename, so that a kernel running the old
-	// binary keeps it.
+	// Write beside path and rename: a kernel may be running the old
+	// binary, which cannot be written over.
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tensornb-*.new")
 	if err != nil {
 		return err

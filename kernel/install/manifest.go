@@ -158,7 +158,7 @@ func (m *manifest) writeFile(path string, data []byte, perm fs.FileMode) error {
 	return os.WriteFile(path, data, perm)
 }
 
-// remove removes the recorded paths that match reports, deepest first: a
+// remove removes the recorded paths match reports true for, deepest first: a
 // directory only when it is empty, since what is left in it is not
 // install's. It forgets each path it removed or found gone.
 func (m *manifest) remove(match func(path string) bool) error {
