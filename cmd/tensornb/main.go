@@ -108,12 +108,12 @@ func installCmd(args []string) error {
 func uninstallCmd(args []string) error {
 	var purge *bool
 	l, err := layoutFlags("uninstall", args, func(fs *flag.FlagSet) {
-		purge = fs.Bool("purge", false, "also remove the tools and source in "+"the installation's home")
+		purge = fs.Bool("purge", false, "also remove the tools and source install put in the installation's home (what its "+install.ManifestName+" lists)")
 	})
 	if err != nil {
 		return err
 	}
-	return install.Uninstall(l, *purge)
+	return install.Uninstall(l, *purge, os.Stderr)
 }
 
 // kernelCmd serves one notebook's kernel. The installation is the one the

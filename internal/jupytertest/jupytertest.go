@@ -37,17 +37,40 @@ func Require(t *testing.T, modules ...string) {
 }
 
 // Install builds the tensornb command, installs the kernel into a scratch
-// prefix and returns the environment that points Jupyter at it. The pinned tools come from the test cache that kernel/gonb's
-// tests fill, so that they are built once.
+// prefix and returns the environment that points Jupyter at it.
 func Install(t *testing.T) []string {
+	t.Helper()
+	prefix := t.TempDir()
+	SeedTools(t, install.PrefixLayout(prefix).Bin())
+	binary := Command(t)
+	if out, err := exec.Command(binary, "install", "-prefix", prefix).CombinedOutput(); err != nil {
+		t.Fatalf("tensornb install: %v\n%s", err, out)
+	}
+	return append(os.Environ(), "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter"))
+}
+
+// Command builds the tensornb command into a scratch directory and
+// returns its path.
+func Command(t *testing.T) string {
+	t.Helper()
+	binary := filepath.Join(t.TempDir(), "tensornb")
+	build := exec.Command("go", "build", "-o", binary, "github.com/tensornb/tensornb/cmd/tensornb")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return binary
+}
+
+// SeedTools copies the pinned tools into bin, where tensornb install
+// finds them and so builds none. They come from the test cache that
+// kernel/gonb's tests fill, so that they are built once.
+func SeedTools(t *testing.T, bin string) {
 	t.Helper()
 	toolsCache, err := tools.BuildForTests(io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prefix := t.TempDir()
-	layout := install.PrefixLayout(prefix)
-	if err := os.MkdirAll(layout.Bin(), 0o755); err != nil {
+	if err := os.MkdirAll(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"gonb", "goimports", "gopls", ".gonb.version", ".goimports.version", ".gopls.version"} {
@@ -55,19 +78,10 @@ func Install(t *testing.T) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(layout.Bin(), name), data, 0o755); err != nil {
+		if err := os.WriteFile(filepath.Join(bin, name), data, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	binary := filepath.Join(prefix, "tensornb")
-	build := exec.Command("go", "build", "-o", binary, "github.com/tensornb/tensornb/cmd/tensornb")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	if out, err := exec.Command(binary, "install", "-prefix", prefix).CombinedOutput(); err != nil {
-		t.Fatalf("tensornb install: %v\n%s", err, out)
-	}
-	return append(os.Environ(), "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter"))
 }
 
 // JupyterPath returns the JUPYTER_PATH that env, from Install, sets.

@@ -4,8 +4,10 @@
 package install
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -15,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,25 +87,58 @@ func PrefixLayout(prefix string) Layout {
 	}
 }
 
+// absolute returns l with absolute paths, which the kernelspec and the
+// manifest record.
+func (l Layout) absolute() (Layout, error) {
+	var err error
+	for _, path := range []*string{&l.Home, &l.Kernelspec} {
+		if *path != "" && err == nil {
+			*path, err = filepath.Abs(*path)
+		}
+	}
+	return l, err
+}
+
 // Install builds or finds the pinned tools, copies the running tensornb
 // binary and the module source into l.Home, warms the build cache by
 // running a first cell, and writes the kernelspec. It reports progress to
 // log.
+//
+// It records what it creates in the manifest (ManifestName) in l.Home,
+// and overwrites or removes nothing else: if it would have to, it changes
+// nothing and says which files are in the way.
 func Install(l Layout, log io.Writer) error {
+	l, err := l.absolute()
+	if err != nil {
+		return err
+	}
+	m, err := readManifest(l)
+	if err != nil {
+		return err
+	}
+	if err := m.conflicts(); err != nil {
+		return err
+	}
+	if err := m.mkdirAll(l.Home); err != nil {
+		return err
+	}
+	if err := m.save(); err != nil {
+		return err
+	}
 	step := func(format string, args ...any) { fmt.Fprintf(log, "==> "+format+"\n", args...) }
 
 	step("tools (gonb, goimports, gopls) in %s", l.Bin())
-	if err := tools.BuildAll(l.Bin(), log); err != nil {
+	if err := buildTools(m, log); err != nil {
 		return err
 	}
 
 	step("the tensornb command in %s", l.Binary())
-	if err := copySelf(l.Binary()); err != nil {
+	if err := copySelf(m, l.Binary()); err != nil {
 		return err
 	}
 
 	step("the tensor and display source, version %s, in %s", tensornb.Version, l.Source())
-	if err := writeSource(l.Source()); err != nil {
+	if err := writeSource(m, l.Source()); err != nil {
 		return err
 	}
 	download := exec.Command("go", "mod", "download")
@@ -120,29 +156,92 @@ func Install(l Layout, log io.Writer) error {
 	fmt.Fprintf(log, "    done in %.1f s\n", time.Since(start).Seconds())
 
 	step("the kernelspecs %q in %s and %q in %s", DisplayName, l.Kernelspec, CompiledDisplayName, l.CompiledKernelspec())
-	if err := writeKernelspec(l.Kernelspec, DisplayName, l.Binary(), "kernel", "{connection_file}"); err != nil {
+	if err := writeKernelspec(m, l.Kernelspec, DisplayName, l.Binary(), "kernel", "{connection_file}"); err != nil {
 		return err
 	}
-	return writeKernelspec(l.CompiledKernelspec(), CompiledDisplayName, l.Binary(), "kernel", "-engine", "gonb", "{connection_file}")
+	return writeKernelspec(m, l.CompiledKernelspec(), CompiledDisplayName, l.Binary(), "kernel", "-engine", "gonb", "{connection_file}")
 }
 
-// Uninstall removes the kernelspec, and with purge tensornb's files too.
-func Uninstall(l Layout, purge bool) error {
-	for _, dir := range []string{l.Kernelspec, l.CompiledKernelspec()} {
-		if err := os.RemoveAll(dir); err != nil {
+// Uninstall removes the kernelspecs, and with purge the rest of what
+// install created in l.Home: only what the manifest records (and the
+// files of a kernelspec whose kernel.json a tensornb wrote), so the
+// user's files in those directories stay. It says on log what it kept.
+func Uninstall(l Layout, purge bool, log io.Writer) error {
+	l, err := l.absolute()
+	if err != nil {
+		return err
+	}
+	m, err := readManifest(l)
+	if err != nil {
+		return err
+	}
+	roots := l.kernelspecs()
+	if purge {
+		roots = append(roots, l.Home)
+	}
+	// What is in the roots, and the directories install made above them
+	// (removed only when empty).
+	match := func(path string) bool {
+		return slices.ContainsFunc(roots, func(root string) bool { return within(path, root) || within(root, path) })
+	}
+	if err := m.remove(match); err != nil {
+		return err
+	}
+	if purge {
+		if err := os.Remove(m.file()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		// The home and the directories above it, now that the manifest
+		// has left them.
+		if err := m.remove(match); err != nil {
+			return err
+		}
+	} else if m.found {
+		if err := m.save(); err != nil {
 			return err
 		}
 	}
-	if purge {
-		return os.RemoveAll(l.Home)
+	for _, dir := range roots {
+		left := leftovers(dir)
+		switch {
+		case len(left) == 0:
+		case dir == l.Home && !m.found:
+			fmt.Fprintf(log, "kept %s: it has no %s recording what tensornb install created there (tensornb 0.1.0 wrote none), so -purge removed nothing from it; delete what is tensornb's in it yourself\n", dir, ManifestName)
+		default:
+			fmt.Fprintf(log, "kept %s: tensornb install did not create what is left in it (%s)\n", dir, strings.Join(left, ", "))
+		}
 	}
 	return nil
+}
+
+// buildTools builds, into l.Bin(), the tools it lacks at their pinned
+// versions, recording their files.
+func buildTools(m *manifest, log io.Writer) error {
+	bin := m.l.Bin()
+	if err := m.mkdirAll(bin); err != nil {
+		return err
+	}
+	var errs []error
+	for _, t := range tools.All {
+		if t.Installed(bin) {
+			continue
+		}
+		for _, path := range t.Files(bin) {
+			if err := m.add(path); err != nil {
+				return err
+			}
+		}
+		if err := t.Build(bin, log); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // copySelf copies the running executable to path, so that the kernelspec
 // names a binary that stays (not one `go run` made in a temporary
 // directory).
-func copySelf(path string) error {
+func copySelf(m *manifest, path string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -154,19 +253,47 @@ func copySelf(path string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := m.mkdirAll(filepath.Dir(path)); err != nil {
 		return err
 	}
-	tmp := path + ".new"
-	if err := os.WriteFile(tmp, data, 0o755); err != nil {
+	if err := m.add(path); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	// Write beside path and rename: a kernel may be running the old
+	// binary, which cannot be written over.
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tensornb-*.new")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if closeErr := tmp.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o755)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
-// writeSource replaces dir with the module source embedded in the binary.
-func writeSource(dir string) error {
-	if err := os.RemoveAll(dir); err != nil {
+// writeSource writes the module source embedded in the binary into dir,
+// after removing the files an earlier install recorded there that this
+// version does not have.
+func writeSource(m *manifest, dir string) error {
+	want := map[string]bool{}
+	err := fs.WalkDir(tensornb.Source, ".", func(path string, d fs.DirEntry, err error) error {
+		want[filepath.Join(dir, path)] = true
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := m.remove(func(path string) bool { return within(path, dir) && !want[path] }); err != nil {
 		return err
 	}
 	return fs.WalkDir(tensornb.Source, ".", func(path string, d fs.DirEntry, err error) error {
@@ -175,13 +302,13 @@ func writeSource(dir string) error {
 		}
 		target := filepath.Join(dir, path)
 		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
+			return m.mkdirAll(target)
 		}
 		data, err := tensornb.Source.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, 0o644)
+		return m.writeFile(target, data, 0o644)
 	})
 }
 
@@ -248,9 +375,9 @@ func (d *discard) ClearOutput(bool)                                     {}
 func (d *discard) Comm(string, json.RawMessage)                         {}
 func (d *discard) Input(string, bool) (string, error)                   { return "", nil }
 
-// writeKernelspec writes kernel.json and the logos.
-func writeKernelspec(dir, displayName string, argv ...string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeKernelspec writes kernel.json and the logos (specFiles).
+func writeKernelspec(m *manifest, dir, displayName string, argv ...string) error {
+	if err := m.mkdirAll(dir); err != nil {
 		return err
 	}
 	spec := map[string]any{
@@ -264,15 +391,20 @@ func writeKernelspec(dir, displayName string, argv ...string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "kernel.json"), append(data, '\n'), 0o644); err != nil {
-		return err
-	}
+	files := map[string][]byte{"kernel.json": append(data, '\n'), "logo-svg.svg": []byte(logoSVG())}
 	for _, size := range []int{32, 64} {
-		if err := writePNG(filepath.Join(dir, fmt.Sprintf("logo-%dx%d.png", size, size)), logoPNG(size)); err != nil {
+		var b bytes.Buffer
+		if err := png.Encode(&b, logoPNG(size)); err != nil {
+			return err
+		}
+		files[fmt.Sprintf("logo-%dx%d.png", size, size)] = b.Bytes()
+	}
+	for _, name := range specFiles {
+		if err := m.writeFile(filepath.Join(dir, name), files[name], 0o644); err != nil {
 			return err
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, "logo-svg.svg"), []byte(logoSVG()), 0o644)
+	return nil
 }
 
 // logoShapes calls draw for each rectangle of the logo, in a 64×64 frame:
@@ -323,16 +455,4 @@ func logoPNG(size int) image.Image {
 		}
 	})
 	return img
-}
-
-func writePNG(path string, img image.Image) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

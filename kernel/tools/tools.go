@@ -54,6 +54,10 @@ func (t Tool) Path(dir string) string { return filepath.Join(dir, t.Name) }
 // stamp returns the file recording which version of t is in dir.
 func (t Tool) stamp(dir string) string { return filepath.Join(dir, "."+t.Name+".version") }
 
+// Files lists what Build writes in dir: t's binary and the file
+// recording its version.
+func (t Tool) Files(dir string) []string { return []string{t.Path(dir), t.stamp(dir)} }
+
 // Installed reports whether t, at its pinned version, is in dir.
 func (t Tool) Installed(dir string) bool {
 	v, err := os.ReadFile(t.stamp(dir))
