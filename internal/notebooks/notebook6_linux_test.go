@@ -102,7 +102,7 @@ type picture struct {
 	cell, output int // the cell's index in the notebook, the output's in the cell
 	kind         string
 	labels       []string // texts that must each be drawn on their own
-	colours      []colour // colours that must be painted
+	colours      []colour // colours that must be painted, where they lie on screen
 	pngSVG       string   // the SVG form its PNG form was drawn from, or ""
 }
 
@@ -187,6 +187,7 @@ func pictures(t *testing.T, nb notebook) []picture {
 // paint either.
 type colour struct {
 	fill, overWhite color.RGBA
+	left            float64 // the x of the leftmost box of that colour, in the picture
 }
 
 func (c colour) String() string {
@@ -199,7 +200,7 @@ func (c colour) String() string {
 func readSVG(svg string) (labels []string, colours []colour, err error) {
 	d := xml.NewDecoder(strings.NewReader(svg))
 	seenLabel := map[string]bool{}
-	seenColour := map[colour]bool{}
+	seenColour := map[[2]color.RGBA]int{} // the index of each colour in colours
 	var text strings.Builder
 	inText := 0
 	for {
@@ -217,9 +218,13 @@ func readSVG(svg string) (labels []string, colours []colour, err error) {
 				text.Reset()
 			}
 			if tok.Name.Local == "rect" {
-				if c, ok := rectColour(tok.Attr); ok && !seenColour[c] {
-					seenColour[c] = true
-					colours = append(colours, c)
+				if c, ok := rectColour(tok.Attr); ok {
+					if i, seen := seenColour[[2]color.RGBA{c.fill, c.overWhite}]; seen {
+						colours[i].left = min(colours[i].left, c.left)
+					} else {
+						seenColour[[2]color.RGBA{c.fill, c.overWhite}] = len(colours)
+						colours = append(colours, c)
+					}
 				}
 			}
 		case xml.CharData:
@@ -248,12 +253,14 @@ func collapse(s string) string {
 // the page's own and the edges of black text on white are grey.
 func rectColour(attrs []xml.Attr) (colour, bool) {
 	var fill string
-	var w, h float64
+	var x, w, h float64
 	opacity := 1.0
 	for _, a := range attrs {
 		switch a.Name.Local {
 		case "fill":
 			fill = strings.ToLower(a.Value)
+		case "x":
+			x, _ = strconv.ParseFloat(a.Value, 64)
 		case "width":
 			w, _ = strconv.ParseFloat(a.Value, 64)
 		case "height":
@@ -275,6 +282,7 @@ func rectColour(attrs []xml.Attr) (colour, bool) {
 	return colour{
 		fill:      color.RGBA{rgb[0], rgb[1], rgb[2], 255},
 		overWhite: color.RGBA{over(rgb[0]), over(rgb[1]), over(rgb[2]), 255},
+		left:      x,
 	}, true
 }
 
@@ -366,8 +374,14 @@ func checkPicture(t *testing.T, ctx context.Context, page image.Image, pic pictu
 			}
 		}
 	}
-	var painted, unpainted []string
+	var painted, unpainted, scrolledAway []string
 	for _, c := range pic.colours {
+		// A picture wider than the output scrolls: a colour whose boxes
+		// all lie past the visible width is not on the screenshot.
+		if c.left > r.Visible.W-16 {
+			scrolledAway = append(scrolledAway, c.String())
+			continue
+		}
 		if countColour(page, *r.Visible, c) >= 16 {
 			painted = append(painted, c.String())
 		} else {
@@ -377,8 +391,8 @@ func checkPicture(t *testing.T, ctx context.Context, page image.Image, pic pictu
 	if len(unpainted) > 0 {
 		problems = append(problems, fmt.Sprintf("colours not painted: %s (painted: %s)", strings.Join(unpainted, " "), strings.Join(painted, " ")))
 	}
-	t.Logf("%v: shown as %q; %d of %d labels drawn on their own; colours painted %d of %d; %d images; HTML starts %q",
-		pic, r.Classes, len(pic.labels)-len(r.Missing), len(pic.labels), len(painted), len(pic.colours), len(r.Images), r.HTML)
+	t.Logf("%v: shown as %q; %d of %d labels drawn on their own; colours painted %d of %d (%d scrolled out of view); %d images; HTML starts %q",
+		pic, r.Classes, len(pic.labels)-len(r.Missing), len(pic.labels), len(painted), len(pic.colours), len(scrolledAway), len(r.Images), r.HTML[:min(len(r.HTML), 120)])
 	if len(problems) > 0 {
 		t.Errorf("%v is not laid out in untrusted Notebook 6 (shown as %q):\n  %s", pic, r.Classes, strings.Join(problems, "\n  "))
 	}

@@ -258,17 +258,23 @@ func checkStaticView(t *testing.T, name, page string, nb notebook) {
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](loaded, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
 		t.Fatalf("the static view's images did not load: %v", err)
 	}
-	type image struct{ Natural, Shown float64 }
-	images, err := chromedp.Run(ctx, chromedp.Evaluate[[]image](`Array.from(document.images).filter(i => i.src.startsWith("data:image/svg+xml")).map(i => ({Natural: i.naturalWidth, Shown: i.getBoundingClientRect().width}))`))
+	// A picture is an SVG image (the HTML form of most pictures) or an
+	// inline SVG (a diagram, whose SVG form nbconvert puts in the page).
+	type picture struct {
+		Kind           string
+		Natural, Shown float64
+	}
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]picture](`Array.from(document.images).filter(i => i.src.startsWith("data:image/svg+xml")).map(i => ({Kind: "SVG image", Natural: i.naturalWidth, Shown: i.getBoundingClientRect().width})).concat(
+  Array.from(document.querySelectorAll("svg")).filter(s => !s.parentElement.closest("svg")).map(s => ({Kind: "inline SVG", Natural: Number(s.getAttribute("width")) || 0, Shown: s.getBoundingClientRect().width})))`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(images) < pictures {
-		t.Errorf("the static view shows %d SVG images for %d pictures", len(images), pictures)
+	if len(shown) < pictures {
+		t.Errorf("the static view shows %d SVG pictures for %d pictures", len(shown), pictures)
 	}
-	for i, img := range images {
-		if img.Natural == 0 || img.Shown < img.Natural-1 {
-			t.Errorf("SVG image %d of the static view: %v px wide, shown at %v px", i, img.Natural, img.Shown)
+	for i, p := range shown {
+		if p.Natural == 0 || p.Shown < p.Natural-1 {
+			t.Errorf("%s %d of the static view: %v px wide, shown at %v px", p.Kind, i, p.Natural, p.Shown)
 		}
 	}
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
