@@ -102,7 +102,7 @@ func (k *Kernel) Run(ctx context.Context) error {
 		{&k.control, zsock.Router, k.conn.ControlPort},
 		{&k.stdin, zsock.Router, k.conn.StdinPort},
 		{&k.iopub, zsock.Pub, k.conn.IOPubPort},
-		{&k.hb, zsock.Rep, k.conn.HBPort},
+		{&k.hb, zsock.Router, k.conn.HBPort},
 	} {
 		s, err := zsock.Listen(l.typ, k.conn.Endpoint(l.port), opts)
 		if err != nil {
@@ -141,7 +141,12 @@ func (k *Kernel) Run(ctx context.Context) error {
 // linger is how long a kernel that shuts down keeps its sockets open.
 const linger = 250 * time.Millisecond
 
-// heartbeat echoes every ping.
+// heartbeat echoes every ping. The socket is a Router that sends each
+// message back as it came, routing frames and all, which is what a REP
+// socket answers a REQ client; ipykernel's heartbeat does the same. A
+// libzmq REP socket would lose the reply to the next ping after a
+// malformed request from a peer that has already gone, as the protocol
+// fuzz test found.
 func (k *Kernel) heartbeat() {
 	for {
 		msg, err := k.hb.Recv(context.Background())

@@ -30,15 +30,14 @@ type Type int
 
 // The socket types Jupyter uses.
 const (
-	Router Type = iota // a kernel's shell, control and stdin
+	Router Type = iota // a kernel's shell, control, stdin and heartbeat
 	Pub                // a kernel's iopub
-	Rep                // a kernel's heartbeat
 	Dealer             // a client's shell, control and stdin
 	Sub                // a client's iopub; it subscribes to everything
 	Req                // a client's heartbeat; it may send again before a reply came
 )
 
-var zmqTypes = map[Type]zmq.Type{Router: zmq.ROUTER, Pub: zmq.PUB, Rep: zmq.REP, Dealer: zmq.DEALER, Sub: zmq.SUB, Req: zmq.REQ}
+var zmqTypes = map[Type]zmq.Type{Router: zmq.ROUTER, Pub: zmq.PUB, Dealer: zmq.DEALER, Sub: zmq.SUB, Req: zmq.REQ}
 
 // Options configure a socket.
 type Options struct {

@@ -99,7 +99,7 @@ func TestManySendersAndBackPressure(t *testing.T) {
 	}
 }
 
-func TestPubSubAndReqRep(t *testing.T) {
+func TestPubSubAndHeartbeat(t *testing.T) {
 	ep := endpoint(t)
 	pub := open(t, true, zsock.Pub, ep, zsock.Options{})
 	sub := open(t, false, zsock.Sub, ep, zsock.Options{})
@@ -124,20 +124,36 @@ func TestPubSubAndReqRep(t *testing.T) {
 		}
 	}
 
+	// A Router that sends back what it got answers a Req, as a
+	// kernel's heartbeat does.
 	ep = endpoint(t)
-	rep := open(t, true, zsock.Rep, ep, zsock.Options{})
+	echo := open(t, true, zsock.Router, ep, zsock.Options{})
 	req := open(t, false, zsock.Req, ep, zsock.Options{})
 	for _, ping := range []string{"1", "2"} {
 		if err := req.Send([][]byte{[]byte(ping)}); err != nil {
 			t.Fatal(err)
 		}
-		m := recv(t, rep)
-		if err := rep.Send(m); err != nil {
+		if err := echo.Send(recv(t, echo)); err != nil {
 			t.Fatal(err)
 		}
 		if got := string(recv(t, req)[0]); got != ping {
 			t.Fatalf("echo %q for %q", got, ping)
 		}
+	}
+	// A Req may ping again before the echo came; the late echo is dropped.
+	for _, ping := range []string{"3", "4"} {
+		if err := req.Send([][]byte{[]byte(ping)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, second := recv(t, echo), recv(t, echo)
+	for _, m := range [][][]byte{first, second} {
+		if err := echo.Send(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := string(recv(t, req)[0]); got != "4" {
+		t.Fatalf("the Req got the echo of %q, not of the last ping", got)
 	}
 }
 
