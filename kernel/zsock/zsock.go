@@ -52,9 +52,9 @@ type Options struct {
 	HandshakeTimeout time.Duration
 }
 
-// Linger is how long messages still queued when a socket closes go on
+// linger is how long messages still queued when a socket closes go on
 // being sent.
-const Linger = time.Second
+const linger = time.Second
 
 // queued is how many received messages wait for Recv before the socket
 // stops reading, and how many sends may wait for the owner to take them.
@@ -119,7 +119,7 @@ func open(t Type, o Options, attach func(*zmq.Socket) error) (_ *Socket, err err
 		s, err := zmq.NewSocket(t)
 		if err == nil {
 			made = append(made, s)
-			err = s.SetLinger(Linger)
+			err = s.SetLinger(linger)
 		}
 		return s, err
 	}
@@ -222,7 +222,7 @@ func (s *Socket) Recv(ctx context.Context) ([][]byte, error) {
 }
 
 // Close closes the socket; messages already sent go on leaving for up to
-// Linger.
+// a second.
 func (s *Socket) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.closing)
