@@ -292,10 +292,14 @@ func statusOf(m *wire.Message) string {
 
 // WaitReady asks for kernel_info until a reply and its iopub status both
 // arrive, which shows that the iopub subscription is live: messages
-// published before the subscriber joined are otherwise lost.
+// published before the subscriber joined are otherwise lost. The client
+// connects in the background, so the first status is often published
+// before the subscription arrives: it asks again after 100 ms, then
+// waits twice as long each time, up to a second.
 func (c *Client) WaitReady(ctx context.Context) error {
+	wait := 100 * time.Millisecond
 	for {
-		attempt, cancel := context.WithTimeout(ctx, time.Second)
+		attempt, cancel := context.WithTimeout(ctx, wait)
 		_, err := c.Call(attempt, Shell, "kernel_info_request", map[string]any{}, nil)
 		cancel()
 		if err == nil {
@@ -304,6 +308,7 @@ func (c *Client) WaitReady(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("the kernel did not answer: %w", ctx.Err())
 		}
+		wait = min(2*wait, time.Second)
 	}
 }
 
