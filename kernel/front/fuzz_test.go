@@ -20,11 +20,11 @@ import (
 // TestProtocolFuzz throws malformed ZMTP at every port from a few
 // goroutines — random bytes, broken greetings, frames of random flags and
 // lengths, unsigned messages, idle and half-closed connections, resets —
-// while a real client keeps executing cells, asking for kernel_info on
-// control and pinging the heartbeat: each must be answered within
-// answerWithin. It runs for TENSORNB_FUZZ_SECONDS (20 by default, 60 at
-// most), with the seed in TENSORNB_FUZZ_SEED if set, and logs what it
-// tried.
+// while a real client keeps executing cells, and a new client connects
+// each round and asks for kernel_info on shell and control and pings the
+// heartbeat: each must be answered within answerWithin. It runs for
+// TENSORNB_FUZZ_SECONDS (20 by default, 60 at most), with the seed in
+// TENSORNB_FUZZ_SEED if set, and logs what it tried.
 func TestProtocolFuzz(t *testing.T) {
 	seconds := envInt("TENSORNB_FUZZ_SECONDS", 20)
 	if seconds > 60 {
@@ -47,11 +47,10 @@ func TestProtocolFuzz(t *testing.T) {
 		wg.Go(func() { f.run(ctx, rand.New(rand.NewPCG(seed, uint64(i)))) })
 	}
 
-	requests, slowest := 0, time.Duration(0)
+	cells, clients, slowest := 0, 0, time.Duration(0)
 	for ctx.Err() == nil {
-		code := fmt.Sprintf("print cell %d", requests)
-		start := time.Now()
-		within(t, "a cell during the fuzzing", func(ctx context.Context) error {
+		code := fmt.Sprintf("print cell %d", cells)
+		took := within(t, "a cell during the fuzzing", func(ctx context.Context) error {
 			var out []string
 			reply, err := c.Call(ctx, client.Shell, "execute_request", map[string]any{"code": code, "silent": false},
 				func(m *wire.Message) { out = append(out, m.Type()) })
@@ -63,13 +62,24 @@ func TestProtocolFuzz(t *testing.T) {
 			}
 			return nil
 		})
-		within(t, "kernel_info on control during the fuzzing", func(ctx context.Context) error {
-			_, err := c.Call(ctx, client.Control, "kernel_info_request", map[string]any{}, nil)
-			return err
+		cells++
+		slowest = max(slowest, took)
+		if cells%5 != 1 {
+			continue
+		}
+		took = within(t, "a new client during the fuzzing", func(ctx context.Context) error {
+			fresh, err := client.Dial(ctx, conn)
+			if err != nil {
+				return err
+			}
+			defer fresh.Close()
+			if err := fresh.WaitReady(ctx); err != nil {
+				return err
+			}
+			return answers(ctx, fresh)
 		})
-		within(t, "a heartbeat during the fuzzing", c.Heartbeat)
-		requests += 3
-		slowest = max(slowest, time.Since(start))
+		clients++
+		slowest = max(slowest, took)
 	}
 	wg.Wait()
 	for _, code := range engine.executed() {
@@ -83,8 +93,8 @@ func TestProtocolFuzz(t *testing.T) {
 	for _, n := range f.tried {
 		total += n
 	}
-	t.Logf("protocol fuzz: %d inputs on %d ports in %ds (seed %d): %v; %d requests answered, the slowest cell, kernel_info and ping together in %v",
-		total, len(targets), seconds, seed, f.tried, requests, slowest.Round(time.Millisecond))
+	t.Logf("protocol fuzz: %d inputs on %d ports in %ds (seed %d): %v; %d cells run and %d new clients answered, the slowest in %v",
+		total, len(targets), seconds, seed, f.tried, cells, clients, slowest.Round(time.Millisecond))
 }
 
 func envInt(name string, fallback int) int {

@@ -63,9 +63,11 @@ func rawConn(t *testing.T, conn *wire.Connection, port int) net.Conn {
 }
 
 // within runs check and fails the test if it errs or takes longer than
-// answerWithin. A check that hangs is left behind.
-func within(t *testing.T, what string, check func(ctx context.Context) error) {
+// answerWithin; it returns how long check took. A check that hangs is
+// left behind.
+func within(t *testing.T, what string, check func(ctx context.Context) error) time.Duration {
 	t.Helper()
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), answerWithin)
 	defer cancel()
 	done := make(chan error, 1)
@@ -78,6 +80,7 @@ func within(t *testing.T, what string, check func(ctx context.Context) error) {
 	case <-time.After(answerWithin + time.Second):
 		t.Fatalf("%s: no answer in %v", what, answerWithin)
 	}
+	return time.Since(start)
 }
 
 // answers checks that the kernel answers c's kernel_info on shell and
