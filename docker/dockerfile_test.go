@@ -82,7 +82,8 @@ func goVersion(t *testing.T) string {
 // TestDockerfileRules holds docker/Dockerfile to the rules of the images
 // Binder and JupyterHub run: pinned bases, the Go that go.mod names, the
 // NB_USER/NB_UID build arguments, a non-root user at the end, port 8888,
-// no downloads by ADD, the shared install script, and our entrypoint.
+// no downloads by ADD, libzmq's packages before the shared install
+// script, and our entrypoint.
 func TestDockerfileRules(t *testing.T) {
 	stages := parseDockerfile(t, "Dockerfile")
 	names := map[string]bool{}
@@ -109,7 +110,7 @@ func TestDockerfileRules(t *testing.T) {
 		t.Errorf("the final stage starts from the build stage %s; it must start from the Jupyter base image", final.from.args[0])
 	}
 
-	var nbUser, nbUID, expose, install, copiesEntrypoint bool
+	var nbUser, nbUID, expose, install, libzmq, copiesEntrypoint bool
 	user, entrypoint := "", []string(nil)
 	for _, in := range final.instructions {
 		switch in.keyword {
@@ -134,7 +135,9 @@ func TestDockerfileRules(t *testing.T) {
 				}
 			}
 		case "run":
-			install = install || strings.Contains(strings.Join(in.args, " "), "scripts/install")
+			run := strings.Join(in.args, " ")
+			libzmq = libzmq || !install && strings.Contains(run, "apt-get install") && strings.Contains(run, "libzmq3-dev")
+			install = install || strings.Contains(run, "scripts/install")
 		case "copy":
 			copiesEntrypoint = copiesEntrypoint || strings.Contains(in.original, "docker/entrypoint.sh")
 		case "entrypoint":
@@ -152,6 +155,9 @@ func TestDockerfileRules(t *testing.T) {
 	}
 	if !install {
 		t.Error("the image must install the kernel with scripts/install, the script the README's set-up runs")
+	}
+	if !libzmq {
+		t.Error("the image must apt-get install libzmq3-dev before scripts/install: the kernel is built with cgo against libzmq")
 	}
 	if !copiesEntrypoint || !strings.Contains(strings.Join(entrypoint, " "), "tensornb-entrypoint") {
 		t.Errorf("the image must copy docker/entrypoint.sh and use it in ENTRYPOINT; ENTRYPOINT is %q", entrypoint)

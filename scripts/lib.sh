@@ -24,3 +24,34 @@ as_root() {
 		die "installing needs root: run as root, or install by hand: $*"
 	fi
 }
+
+# The kernel speaks ZeroMQ through the C libzmq, with cgo (see README.md):
+# building it needs a C compiler, pkg-config and libzmq's headers, and
+# running it needs libzmq. These are Debian's and Ubuntu's packages for
+# them.
+libzmq_packages=(gcc libc6-dev pkg-config libzmq3-dev)
+
+# have_libzmq reports whether the kernel can be built here.
+have_libzmq() {
+	[ "$(go env CGO_ENABLED)" = 1 ] && command -v pkg-config >/dev/null && pkg-config --exists libzmq
+}
+
+# need_libzmq stops with what to do when the kernel cannot be built here.
+need_libzmq() {
+	[ "$(go env CGO_ENABLED)" = 1 ] ||
+		die "cgo is off (go env CGO_ENABLED is not 1): the kernel needs it for libzmq" "unset CGO_ENABLED, make sure a C compiler is installed, and run again"
+	have_libzmq ||
+		die "libzmq's development files are missing (pkg-config --exists libzmq fails)" "apt-get install ${libzmq_packages[*]} (or your system's libzmq with its headers), then run again"
+}
+
+# install_libzmq installs libzmq_packages with apt-get unless the kernel
+# can already be built.
+install_libzmq() {
+	have_libzmq && return
+	echo "installing Debian's ${libzmq_packages[*]}..."
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${libzmq_packages[@]}" ||
+		{ as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+			as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${libzmq_packages[@]}"; } ||
+		die "apt-get install ${libzmq_packages[*]} failed (see above)" "install them by hand and run again"
+	need_libzmq
+}

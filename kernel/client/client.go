@@ -5,16 +5,16 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/go-zeromq/zmq4"
-
 	"github.com/tensornb/tensornb/kernel/wire"
+	"github.com/tensornb/tensornb/kernel/zsock"
 )
 
 // A Client talks to one kernel.
@@ -23,8 +23,8 @@ type Client struct {
 	session string
 	id      []byte
 
-	shell, control, stdin, iopub, hb zmq4.Socket
-	sendMu                           sync.Mutex
+	shell, control, stdin, iopub, hb *zsock.Socket
+	pings                            atomic.Int64 // numbers the heartbeat's pings
 
 	mu        sync.Mutex
 	waiting   map[string]*call // by request msg_id
@@ -84,7 +84,9 @@ type call struct {
 	closed bool
 }
 
-// Dial connects to the kernel of a connection file.
+// Dial connects to the kernel of a connection file; the client closes
+// when ctx ends or Close is called. It does not wait for the kernel to
+// listen: WaitReady does.
 func Dial(ctx context.Context, conn *wire.Connection) (*Client, error) {
 	signer, err := conn.Signer()
 	if err != nil {
@@ -92,22 +94,27 @@ func Dial(ctx context.Context, conn *wire.Connection) (*Client, error) {
 	}
 	session := wire.NewID()
 	c := &Client{signer: signer, session: session, id: []byte(session), waiting: map[string]*call{}}
-	identity := zmq4.WithID(zmq4.SocketIdentity(session))
-	c.shell, c.control, c.stdin = zmq4.NewDealer(ctx, identity), zmq4.NewDealer(ctx, identity), zmq4.NewDealer(ctx, identity)
-	c.iopub, c.hb = zmq4.NewSub(ctx), zmq4.NewReq(ctx)
+	identity := zsock.Options{Identity: session}
 	for _, d := range []struct {
-		s    zmq4.Socket
+		dst  **zsock.Socket
+		typ  zsock.Type
+		opts zsock.Options
 		port int
-	}{{c.shell, conn.ShellPort}, {c.control, conn.ControlPort}, {c.stdin, conn.StdinPort}, {c.iopub, conn.IOPubPort}, {c.hb, conn.HBPort}} {
-		if err := d.s.Dial(conn.Endpoint(d.port)); err != nil {
+	}{
+		{&c.shell, zsock.Dealer, identity, conn.ShellPort},
+		{&c.control, zsock.Dealer, identity, conn.ControlPort},
+		{&c.stdin, zsock.Dealer, identity, conn.StdinPort},
+		{&c.iopub, zsock.Sub, zsock.Options{}, conn.IOPubPort},
+		{&c.hb, zsock.Req, zsock.Options{}, conn.HBPort},
+	} {
+		s, err := zsock.Dial(d.typ, conn.Endpoint(d.port), d.opts)
+		if err != nil {
 			c.Close()
 			return nil, fmt.Errorf("connecting to %s: %w", conn.Endpoint(d.port), err)
 		}
+		*d.dst = s
 	}
-	if err := c.iopub.SetOption(zmq4.OptionSubscribe, ""); err != nil {
-		c.Close()
-		return nil, err
-	}
+	context.AfterFunc(ctx, c.Close)
 	go c.receive(c.shell, func(m *wire.Message) { c.deliver(m, func(cl *call) chan *wire.Message { return cl.reply }) })
 	go c.receive(c.control, func(m *wire.Message) { c.deliver(m, func(cl *call) chan *wire.Message { return cl.reply }) })
 	go c.receive(c.iopub, c.deliverIOPub)
@@ -117,20 +124,20 @@ func Dial(ctx context.Context, conn *wire.Connection) (*Client, error) {
 
 // Close closes the client's sockets.
 func (c *Client) Close() {
-	for _, s := range []zmq4.Socket{c.shell, c.control, c.stdin, c.iopub, c.hb} {
+	for _, s := range []*zsock.Socket{c.shell, c.control, c.stdin, c.iopub, c.hb} {
 		if s != nil {
 			s.Close()
 		}
 	}
 }
 
-func (c *Client) receive(s zmq4.Socket, handle func(*wire.Message)) {
+func (c *Client) receive(s *zsock.Socket, handle func(*wire.Message)) {
 	for {
-		raw, err := s.Recv()
+		frames, err := s.Recv(context.Background())
 		if err != nil {
 			return
 		}
-		if m, err := c.signer.Decode(raw.Frames); err == nil {
+		if m, err := c.signer.Decode(frames); err == nil {
 			handle(m)
 		}
 	}
@@ -193,14 +200,12 @@ func (c *Client) answerInput(m *wire.Message) {
 	}
 }
 
-func (c *Client) send(s zmq4.Socket, m *wire.Message) error {
+func (c *Client) send(s *zsock.Socket, m *wire.Message) error {
 	frames, err := c.signer.Encode(m)
 	if err != nil {
 		return err
 	}
-	c.sendMu.Lock()
-	defer c.sendMu.Unlock()
-	return s.SendMulti(zmq4.NewMsgFrom(frames...))
+	return s.Send(frames)
 }
 
 // Channel names a socket requests are sent on.
@@ -254,10 +259,7 @@ func (c *Client) callFrames(ctx context.Context, ch Channel, frames [][]byte, ms
 	if ch == Control {
 		s = c.control
 	}
-	c.sendMu.Lock()
-	err := s.SendMulti(zmq4.NewMsgFrom(frames...))
-	c.sendMu.Unlock()
-	if err != nil {
+	if err := s.Send(frames); err != nil {
 		return nil, err
 	}
 	var reply *wire.Message
@@ -290,10 +292,14 @@ func statusOf(m *wire.Message) string {
 
 // WaitReady asks for kernel_info until a reply and its iopub status both
 // arrive, which shows that the iopub subscription is live: messages
-// published before the subscriber joined are otherwise lost.
+// published before the subscriber joined are otherwise lost. The client
+// connects in the background, so the first status is often published
+// before the subscription arrives: it asks again after 100 ms, then
+// waits twice as long each time, up to a second.
 func (c *Client) WaitReady(ctx context.Context) error {
+	wait := 100 * time.Millisecond
 	for {
-		attempt, cancel := context.WithTimeout(ctx, time.Second)
+		attempt, cancel := context.WithTimeout(ctx, wait)
 		_, err := c.Call(attempt, Shell, "kernel_info_request", map[string]any{}, nil)
 		cancel()
 		if err == nil {
@@ -302,28 +308,26 @@ func (c *Client) WaitReady(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return fmt.Errorf("the kernel did not answer: %w", ctx.Err())
 		}
+		wait = min(2*wait, time.Second)
 	}
 }
 
-// Heartbeat pings the kernel's heartbeat socket once.
+// Heartbeat pings the kernel's heartbeat socket once and waits for the
+// echo. Each ping is numbered, so that a late echo of an earlier one does
+// not count.
 func (c *Client) Heartbeat(ctx context.Context) error {
-	done := make(chan error, 1)
-	go func() {
-		if err := c.hb.Send(zmq4.NewMsgString("ping")); err != nil {
-			done <- err
-			return
-		}
-		msg, err := c.hb.Recv()
-		if err == nil && string(msg.Bytes()) != "ping" {
-			err = errors.New("the heartbeat echoed something else")
-		}
-		done <- err
-	}()
-	select {
-	case err := <-done:
+	ping := []byte(fmt.Sprintf("ping %d", c.pings.Add(1)))
+	if err := c.hb.Send([][]byte{ping}); err != nil {
 		return err
-	case <-ctx.Done():
-		return ctx.Err()
+	}
+	for {
+		echo, err := c.hb.Recv(ctx)
+		if err != nil {
+			return err
+		}
+		if len(echo) == 1 && bytes.Equal(echo[0], ping) {
+			return nil
+		}
 	}
 }
 

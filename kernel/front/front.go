@@ -13,9 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-zeromq/zmq4"
-
 	"github.com/tensornb/tensornb/kernel/wire"
+	"github.com/tensornb/tensornb/kernel/zsock"
 )
 
 // Info describes the kernel in kernel_info replies.
@@ -42,7 +41,7 @@ type Kernel struct {
 	session string
 	log     *log.Logger
 
-	shell, control, stdin, iopub, hb *socket
+	shell, control, stdin, iopub, hb *zsock.Socket
 	inputs                           chan *wire.Message // input_reply messages from stdin
 
 	mu      sync.Mutex
@@ -53,18 +52,22 @@ type Kernel struct {
 	done    chan struct{}      // closed at shutdown
 }
 
-// A socket is a ZeroMQ socket whose sends are serialized: the shell, the
-// control loop and a running cell may all write to iopub at once.
-type socket struct {
-	zmq4.Socket
-	mu sync.Mutex
-}
-
-func (s *socket) sendFrames(frames [][]byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.SendMulti(zmq4.NewMsgFrom(frames...))
-}
+// Anyone who can reach the kernel's ports can connect to them and send
+// frames before any signature is checked. So a peer may announce a frame
+// of at most maxMessageSize bytes, and must finish its ZMTP handshake
+// within handshakeTimeout; libzmq drops the connection of one that does
+// not, and serves the others meanwhile.
+//
+// 256 MiB is 25 times what Jupyter's server lets a browser send in one
+// websocket message by default (Tornado's 10 MiB), so that a server whose
+// limit was raised for a widget's file upload still gets through, while
+// one announced frame cannot make the kernel reserve more. A handshake
+// on loopback takes milliseconds; 10 s leaves room for a loaded machine
+// and closes idle connections three times sooner than libzmq's 30 s.
+const (
+	maxMessageSize   = 256 << 20
+	handshakeTimeout = 10 * time.Second
+)
 
 // New returns a kernel for the connection, running cells on engine.
 func New(conn *wire.Connection, engine Engine, info Info) (*Kernel, error) {
@@ -89,28 +92,24 @@ func New(conn *wire.Connection, engine Engine, info Info) (*Kernel, error) {
 func (k *Kernel) Run(ctx context.Context) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	listen := func(s zmq4.Socket, port int) (*socket, error) {
-		if err := s.Listen(k.conn.Endpoint(port)); err != nil {
-			return nil, fmt.Errorf("listening on %s: %w", k.conn.Endpoint(port), err)
-		}
-		return &socket{Socket: s}, nil
-	}
-	var err error
+	opts := zsock.Options{MaxMessageSize: maxMessageSize, HandshakeTimeout: handshakeTimeout}
 	for _, l := range []struct {
-		dst  **socket
-		make func(context.Context, ...zmq4.Option) zmq4.Socket
+		dst  **zsock.Socket
+		typ  zsock.Type
 		port int
 	}{
-		{&k.shell, zmq4.NewRouter, k.conn.ShellPort},
-		{&k.control, zmq4.NewRouter, k.conn.ControlPort},
-		{&k.stdin, zmq4.NewRouter, k.conn.StdinPort},
-		{&k.iopub, zmq4.NewPub, k.conn.IOPubPort},
-		{&k.hb, zmq4.NewRep, k.conn.HBPort},
+		{&k.shell, zsock.Router, k.conn.ShellPort},
+		{&k.control, zsock.Router, k.conn.ControlPort},
+		{&k.stdin, zsock.Router, k.conn.StdinPort},
+		{&k.iopub, zsock.Pub, k.conn.IOPubPort},
+		{&k.hb, zsock.Router, k.conn.HBPort},
 	} {
-		if *l.dst, err = listen(l.make(ctx), l.port); err != nil {
-			return err
+		s, err := zsock.Listen(l.typ, k.conn.Endpoint(l.port), opts)
+		if err != nil {
+			return fmt.Errorf("listening on %s: %w", k.conn.Endpoint(l.port), err)
 		}
-		defer (*l.dst).Close()
+		*l.dst = s
+		defer s.Close()
 	}
 
 	queue := make(chan *wire.Message, 64)
@@ -142,17 +141,16 @@ func (k *Kernel) Run(ctx context.Context) error {
 // linger is how long a kernel that shuts down keeps its sockets open.
 const linger = 250 * time.Millisecond
 
-// heartbeat echoes every ping.
+// heartbeat echoes every ping. The socket is a Router that sends each
+// message back as it came, routing frames and all, which is what a REP
+// socket answers a REQ client; ipykernel's heartbeat does the same. A
+// libzmq REP socket would lose the reply to the next ping after a
+// malformed request from a peer that has already gone, as the protocol
+// fuzz test found.
 func (k *Kernel) heartbeat() {
 	for {
-		msg, err := k.hb.Recv()
-		if err != nil {
-			return
-		}
-		k.hb.mu.Lock()
-		err = k.hb.Send(msg)
-		k.hb.mu.Unlock()
-		if err != nil {
+		msg, err := k.hb.Recv(context.Background())
+		if err != nil || k.hb.Send(msg) != nil {
 			return
 		}
 	}
@@ -160,13 +158,13 @@ func (k *Kernel) heartbeat() {
 
 // receive reads messages from s, drops those whose signature is missing or
 // wrong, and passes the others to handle.
-func (k *Kernel) receive(s *socket, handle func(*wire.Message)) {
+func (k *Kernel) receive(s *zsock.Socket, handle func(*wire.Message)) {
 	for {
-		raw, err := s.Recv()
+		frames, err := s.Recv(context.Background())
 		if err != nil {
 			return
 		}
-		m, err := k.signer.Decode(raw.Frames)
+		m, err := k.signer.Decode(frames)
 		if errors.Is(err, wire.ErrBadSignature) {
 			k.log.Printf("dropped a message with a missing or wrong signature")
 			continue
@@ -180,10 +178,10 @@ func (k *Kernel) receive(s *socket, handle func(*wire.Message)) {
 }
 
 // send signs and sends a message on s.
-func (k *Kernel) send(s *socket, m *wire.Message) {
+func (k *Kernel) send(s *zsock.Socket, m *wire.Message) {
 	frames, err := k.signer.Encode(m)
 	if err == nil {
-		err = s.sendFrames(frames)
+		err = s.Send(frames)
 	}
 	if err != nil {
 		k.log.Printf("could not send %s: %v", m.Type(), err)
@@ -191,7 +189,7 @@ func (k *Kernel) send(s *socket, m *wire.Message) {
 }
 
 // reply answers request on the socket it came from.
-func (k *Kernel) reply(s *socket, request *wire.Message, msgType string, content any) {
+func (k *Kernel) reply(s *zsock.Socket, request *wire.Message, msgType string, content any) {
 	m, err := wire.NewMessage(msgType, k.session, request, content)
 	if err != nil {
 		k.log.Print(err)

@@ -104,6 +104,14 @@ func freePorts(t *testing.T, n int) []int {
 // start runs a kernel on the script engine and returns a client of it.
 func start(t *testing.T) (*client.Client, *script) {
 	t.Helper()
+	conn, engine := startKernel(t)
+	return dial(t, conn), engine
+}
+
+// startKernel runs a kernel on the script engine until the test ends and
+// returns its connection.
+func startKernel(t *testing.T) (*wire.Connection, *script) {
+	t.Helper()
 	ports := freePorts(t, 5)
 	conn := &wire.Connection{
 		Transport: "tcp", IP: "127.0.0.1", Key: "test-key", SignatureScheme: "hmac-sha256",
@@ -117,17 +125,23 @@ func start(t *testing.T) (*client.Client, *script) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() { _ = k.Run(ctx) }()
-	c, err := client.Dial(ctx, conn)
+	return conn, engine
+}
+
+// dial connects a client to the kernel of conn and waits until it answers.
+func dial(t *testing.T, conn *wire.Connection) *client.Client {
+	t.Helper()
+	c, err := client.Dial(context.Background(), conn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	ready, cancelReady := context.WithTimeout(ctx, 10*time.Second)
+	ready, cancelReady := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancelReady()
 	if err := c.WaitReady(ready); err != nil {
 		t.Fatal(err)
 	}
-	return c, engine
+	return c
 }
 
 // execution is what one execute request produced.

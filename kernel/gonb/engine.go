@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,19 +130,25 @@ func (e *Engine) running(ctx context.Context) (*child, string, error) {
 	return c, note, nil
 }
 
-// start launches GoNB on free loopback ports and waits until it answers.
+// start launches GoNB and waits until it answers.
+//
+// GoNB listens on Unix sockets in a directory only this user may enter
+// (os.MkdirTemp makes it 0700), not on loopback TCP ports, which any local
+// user can connect to: GoNB's ZeroMQ (go-zeromq/zmq4 v0.17.0) dies of a
+// frame header that claims 2^62 bytes, sent before any key is checked,
+// and stops accepting connections while one of them sends nothing.
 func (e *Engine) start(ctx context.Context) (*child, error) {
 	dir, err := os.MkdirTemp("", "tensornb-gonb-")
 	if err != nil {
 		return nil, err
 	}
-	ports, err := freePorts(5)
-	if err != nil {
-		return nil, err
-	}
 	conn := &wire.Connection{
-		Transport: "tcp", IP: "127.0.0.1", Key: wire.NewID(), SignatureScheme: "hmac-sha256",
-		ShellPort: ports[0], ControlPort: ports[1], StdinPort: ports[2], IOPubPort: ports[3], HBPort: ports[4],
+		Transport: "ipc", IP: filepath.Join(dir, "gonb"), Key: wire.NewID(), SignatureScheme: "hmac-sha256",
+		ShellPort: 1, ControlPort: 2, StdinPort: 3, IOPubPort: 4, HBPort: 5,
+	}
+	if n := len(conn.IP) + len("-5"); n > maxSocketPath {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("GoNB's sockets would be %d bytes long in %s, longer than a Unix socket's path may be: set TMPDIR to a shorter directory", n, dir)
 	}
 	connFile := filepath.Join(dir, "connection.json")
 	if e.opts.KernelID != "" {
@@ -236,24 +241,9 @@ func (c *child) close() {
 	os.RemoveAll(c.dir)
 }
 
-func freePorts(n int) ([]int, error) {
-	var ports []int
-	var ls []net.Listener
-	defer func() {
-		for _, l := range ls {
-			l.Close()
-		}
-	}()
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
-}
+// maxSocketPath is the longest path a Unix socket may have on Linux (108
+// bytes with the final NUL) and macOS (104).
+const maxSocketPath = 103
 
 // Start starts GoNB now rather than with the first cell, so that the
 // first cell only waits for its own build. A failure is reported again by

@@ -1,14 +1,17 @@
 package gonb
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +19,7 @@ import (
 
 	"github.com/tensornb/tensornb/kernel/front"
 	"github.com/tensornb/tensornb/kernel/tools"
+	"github.com/tensornb/tensornb/kernel/wire"
 )
 
 // toolsDir holds the pinned GoNB, goimports and gopls, built once into
@@ -208,6 +212,7 @@ func TestDeadChildIsRestarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.mu.Lock()
+	killOrphansLater(t, e.child.cmd.Process.Pid)
 	_ = e.child.cmd.Process.Kill()
 	e.mu.Unlock()
 	time.Sleep(200 * time.Millisecond)
@@ -406,4 +411,127 @@ func TestUniqueMatches(t *testing.T) {
 	if got := unique([]string{"Zeros", "Add", "Zeros", "Add", "View"}); !slices.Equal(got, []string{"Zeros", "Add", "View"}) {
 		t.Errorf("unique: %v", got)
 	}
+}
+
+// TestChildSocketsArePrivate checks that GoNB listens on Unix sockets in
+// a directory only this user may enter, and on no TCP port; and that when
+// a frame that GoNB's ZeroMQ cannot survive reaches one (only this user
+// can send it), the next cell says GoNB was restarted and runs.
+func TestChildSocketsArePrivate(t *testing.T) {
+	e := newEngine(t)
+	if _, err := run(t, e, "fmt.Println(1)"); err != nil {
+		t.Fatal(err)
+	}
+	e.mu.Lock()
+	c := e.child
+	e.mu.Unlock()
+	if info, err := os.Stat(c.dir); err != nil || info.Mode().Perm() != 0o700 {
+		t.Fatalf("GoNB's directory: %v %v", info.Mode(), err)
+	}
+	files, _ := filepath.Glob(filepath.Join(c.dir, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("connection files: %q", files)
+	}
+	conn, err := wire.ReadConnection(files[0])
+	if err != nil || conn.Transport != "ipc" {
+		t.Fatalf("GoNB's connection: %+v %v", conn, err)
+	}
+	shell := strings.TrimPrefix(conn.Endpoint(conn.ShellPort), "ipc://")
+	if info, err := os.Stat(shell); err != nil || info.Mode().Type() != os.ModeSocket {
+		t.Fatalf("GoNB's shell socket %s: %v", shell, err)
+	}
+	if ports := tcpListeners(t, c.cmd.Process.Pid); len(ports) > 0 {
+		t.Fatalf("GoNB listens on TCP ports %v", ports)
+	}
+
+	killOrphansLater(t, c.cmd.Process.Pid)
+	nc, err := net.Dial("unix", shell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	greeting := make([]byte, 64)
+	greeting[0], greeting[9], greeting[10] = 0xff, 0x7f, 3
+	copy(greeting[12:], "NULL")
+	frame := []byte{0x06, 0x40, 0, 0, 0, 0, 0, 0, 0} // a command of 2^62 bytes
+	if _, err := nc.Write(append(greeting, frame...)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.exited:
+		t.Log("GoNB died of the frame")
+	case <-time.After(10 * time.Second):
+		t.Log("GoNB survived the frame")
+	}
+	r, err := run(t, e, "fmt.Println(2)")
+	if err != nil || r.streams["stdout"] != "2\n" {
+		t.Fatalf("after the frame: %q %v", r.streams, err)
+	}
+	select {
+	case <-c.exited:
+		if !strings.Contains(r.streams["stderr"], "restarted") {
+			t.Fatalf("GoNB died and the next cell did not say so: %q", r.streams)
+		}
+	default:
+	}
+}
+
+// tcpListeners returns the local addresses of the TCP sockets that
+// process pid listens on, from /proc.
+func tcpListeners(t *testing.T, pid int) []string {
+	t.Helper()
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	inodes := map[string]bool{}
+	for _, fd := range fds {
+		link, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if inode, ok := strings.CutPrefix(link, "socket:["); ok {
+			inodes[strings.TrimSuffix(inode, "]")] = true
+		}
+	}
+	var listening []string
+	for _, table := range []string{"tcp", "tcp6"} {
+		data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table))
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+			f := strings.Fields(line)
+			if len(f) > 9 && f[3] == "0A" && inodes[f[9]] {
+				listening = append(listening, f[1])
+			}
+		}
+	}
+	return listening
+}
+
+// killOrphansLater kills, when the test ends, the processes GoNB (pid)
+// has started by now: gopls runs in a process group of its own and
+// outlives a GoNB that is killed.
+func killOrphansLater(t *testing.T, pid int) {
+	t.Helper()
+	entries, _ := os.ReadDir("/proc")
+	var children []int
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", n))
+		if err != nil {
+			continue
+		}
+		// pid (command) state ppid ...: the command may hold spaces.
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+			children = append(children, n)
+		}
+	}
+	t.Cleanup(func() {
+		for _, child := range children {
+			if p, err := os.FindProcess(child); err == nil {
+				_ = p.Kill()
+			}
+		}
+	})
 }

@@ -37,8 +37,13 @@ func ReadConnection(path string) (*Connection, error) {
 	return &c, nil
 }
 
-// Endpoint returns the ZeroMQ address of a port: tcp://127.0.0.1:5555.
+// Endpoint returns the ZeroMQ address of a port: tcp://127.0.0.1:5555;
+// or, for the ipc transport, whose IP is a path, the Unix socket
+// ipc:///that/path-5555, as Jupyter names it.
 func (c *Connection) Endpoint(port int) string {
+	if c.Transport == "ipc" {
+		return fmt.Sprintf("ipc://%s-%d", c.IP, port)
+	}
 	return fmt.Sprintf("%s://%s:%d", c.Transport, c.IP, port)
 }
 

@@ -70,3 +70,17 @@ func TestForgedSignaturesAreRefused(t *testing.T) {
 		t.Fatal("hmac-md5 accepted")
 	}
 }
+
+func TestEndpoint(t *testing.T) {
+	for _, c := range []struct {
+		conn Connection
+		want string
+	}{
+		{Connection{Transport: "tcp", IP: "127.0.0.1"}, "tcp://127.0.0.1:5"},
+		{Connection{Transport: "ipc", IP: "/run/k/gonb"}, "ipc:///run/k/gonb-5"},
+	} {
+		if got := c.conn.Endpoint(5); got != c.want {
+			t.Errorf("Endpoint = %q, want %q", got, c.want)
+		}
+	}
+}
