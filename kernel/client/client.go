@@ -77,11 +77,16 @@ func (c *Client) OnInput(answer func(prompt string, password bool) string) {
 }
 
 // A call is a request in flight: its reply and the iopub messages it
-// causes, up to the kernel's idle status.
+// causes, up to the kernel's idle status. The iopub messages queue
+// without bound: the client's receiving goroutine must never wait for a
+// call, or the kernel's publisher would drop what follows (the idle
+// status that ends the call among it).
 type call struct {
 	reply  chan *wire.Message
-	iopub  chan *wire.Message
-	closed bool
+	closed bool // guarded by the client's mu, as iopub is
+
+	iopub []*wire.Message
+	more  chan struct{} // signalled when iopub grows
 }
 
 // Dial connects to the kernel of a connection file; the client closes
@@ -115,8 +120,8 @@ func Dial(ctx context.Context, conn *wire.Connection) (*Client, error) {
 		*d.dst = s
 	}
 	context.AfterFunc(ctx, c.Close)
-	go c.receive(c.shell, func(m *wire.Message) { c.deliver(m, func(cl *call) chan *wire.Message { return cl.reply }) })
-	go c.receive(c.control, func(m *wire.Message) { c.deliver(m, func(cl *call) chan *wire.Message { return cl.reply }) })
+	go c.receive(c.shell, c.deliverReply)
+	go c.receive(c.control, c.deliverReply)
 	go c.receive(c.iopub, c.deliverIOPub)
 	go c.receive(c.stdin, c.answerInput)
 	return c, nil
@@ -143,9 +148,8 @@ func (c *Client) receive(s *zsock.Socket, handle func(*wire.Message)) {
 	}
 }
 
-// deliver hands a message to the call it answers, on the channel pick
-// chooses.
-func (c *Client) deliver(m *wire.Message, pick func(*call) chan *wire.Message) {
+// deliverReply hands a reply to the call it answers.
+func (c *Client) deliverReply(m *wire.Message) {
 	var parent wire.Header
 	if json.Unmarshal(m.ParentHeader, &parent) != nil {
 		return
@@ -154,8 +158,8 @@ func (c *Client) deliver(m *wire.Message, pick func(*call) chan *wire.Message) {
 	defer c.mu.Unlock()
 	if cl, ok := c.waiting[parent.MsgID]; ok && !cl.closed {
 		select {
-		case pick(cl) <- m:
-		default: // a call that stopped listening
+		case cl.reply <- m:
+		default: // a second reply to one request
 		}
 	}
 }
@@ -166,11 +170,17 @@ func (c *Client) deliverIOPub(m *wire.Message) {
 	var parent wire.Header
 	_ = json.Unmarshal(m.ParentHeader, &parent)
 	c.mu.Lock()
-	_, waited := c.waiting[parent.MsgID]
+	cl, waited := c.waiting[parent.MsgID]
+	if waited && !cl.closed {
+		cl.iopub = append(cl.iopub, m)
+		select {
+		case cl.more <- struct{}{}:
+		default: // a signal is pending already
+		}
+	}
 	handle := c.unclaimed
 	c.mu.Unlock()
 	if waited {
-		c.deliver(m, func(cl *call) chan *wire.Message { return cl.iopub })
 		return
 	}
 	if handle != nil && m.Type() != "status" {
@@ -245,7 +255,7 @@ func (c *Client) CallFrames(ctx context.Context, frames [][]byte, msgID string) 
 }
 
 func (c *Client) callFrames(ctx context.Context, ch Channel, frames [][]byte, msgID, msgType string, onIOPub func(*wire.Message)) (*wire.Message, error) {
-	cl := &call{reply: make(chan *wire.Message, 1), iopub: make(chan *wire.Message, 1024)}
+	cl := &call{reply: make(chan *wire.Message, 1), more: make(chan struct{}, 1)}
 	c.mu.Lock()
 	c.waiting[msgID] = cl
 	c.mu.Unlock()
@@ -269,13 +279,19 @@ func (c *Client) callFrames(ctx context.Context, ch Channel, frames [][]byte, ms
 		case <-ctx.Done():
 			return reply, fmt.Errorf("waiting for the %s reply: %w", msgType, ctx.Err())
 		case reply = <-cl.reply:
-		case m := <-cl.iopub:
-			if m.Type() == "status" && statusOf(m) == "idle" {
-				idle = true
-				continue
-			}
-			if onIOPub != nil && m.Type() != "status" {
-				onIOPub(m)
+		case <-cl.more:
+			c.mu.Lock()
+			queued := cl.iopub
+			cl.iopub = nil
+			c.mu.Unlock()
+			for _, m := range queued {
+				if m.Type() == "status" && statusOf(m) == "idle" {
+					idle = true
+					continue
+				}
+				if onIOPub != nil && m.Type() != "status" {
+					onIOPub(m)
+				}
 			}
 		}
 	}

@@ -535,3 +535,26 @@ func killOrphansLater(t *testing.T, pid int) {
 		}
 	})
 }
+
+// A cell that prints 64 MB gets all of it through, in order, and ends:
+// no message is dropped between GoNB and the kernel, the idle status
+// that ends the cell least of all.
+func TestLargeOutputArrivesWhole(t *testing.T) {
+	e := newEngine(t)
+	const size = 64 << 20
+	code := `import ("os"; "strings")
+line := strings.Repeat("x", 1023) + "\n"
+for i := 0; i < 65536; i++ {
+	os.Stdout.WriteString(line)
+}`
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	r := &recorder{}
+	if err := e.Execute(ctx, code, r); err != nil {
+		t.Fatal(err)
+	}
+	out := r.streams["stdout"]
+	if len(out) != size || strings.Count(out, "\n") != 65536 || strings.Trim(out, "x\n") != "" {
+		t.Errorf("got %d bytes of stdout (%d lines), want %d", len(out), strings.Count(out, "\n"), size)
+	}
+}
