@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -168,6 +169,13 @@ func kernelCmd(args []string) error {
 	})
 	if err != nil {
 		return err
+	}
+	if v, ok := os.LookupEnv("TENSORNB_OUTPUT_LIMIT"); ok {
+		limit, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || limit < 0 {
+			return fmt.Errorf("TENSORNB_OUTPUT_LIMIT=%q: want a whole number of MiB, 0 for no limit", v)
+		}
+		k.SetOutputLimit(limit << 20)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()

@@ -50,7 +50,20 @@ type Kernel struct {
 	history []historyEntry     // this session's inputs
 	cancel  context.CancelFunc // interrupts the running cell, if any
 	done    chan struct{}      // closed at shutdown
+
+	outputLimit int64 // see SetOutputLimit
 }
+
+// DefaultOutputLimit is how much text a cell may print before the rest is
+// dropped: 128 MiB, twice the 64 MiB the tests print whole. Like Jupyter
+// server's iopub_data_rate_limit, it keeps a cell that prints without
+// end from filling the kernel's and the browser's memory.
+const DefaultOutputLimit = 128 << 20
+
+// SetOutputLimit sets how many bytes of text a cell may print (stdout and
+// stderr together) before the rest is dropped, with a notice; 0 means no
+// limit. Set it before Serve.
+func (k *Kernel) SetOutputLimit(bytes int64) { k.outputLimit = bytes }
 
 // Anyone who can reach the kernel's ports can connect to them and send
 // frames before any signature is checked. So a peer may announce a frame
@@ -84,6 +97,8 @@ func New(conn *wire.Connection, engine Engine, info Info) (*Kernel, error) {
 		log:     log.New(os.Stderr, "tensornb: ", log.LstdFlags),
 		inputs:  make(chan *wire.Message, 1),
 		done:    make(chan struct{}),
+
+		outputLimit: DefaultOutputLimit,
 	}, nil
 }
 

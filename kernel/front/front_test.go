@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tensornb/tensornb/kernel/client"
 	"github.com/tensornb/tensornb/kernel/front"
@@ -48,6 +49,9 @@ func (e *script) Execute(ctx context.Context, code string, out front.Output) err
 		case "big":
 			n, _ := strconv.Atoi(arg)
 			out.Stream("stdout", strings.Repeat("x", n))
+		case "wide": // n two-byte characters
+			n, _ := strconv.Atoi(arg)
+			out.Stream("stdout", strings.Repeat("é", n))
 		case "display":
 			out.Display(map[string]any{"text/plain": "picture", "image/svg+xml": "<svg/>"}, nil, arg, false)
 		case "update":
@@ -112,6 +116,13 @@ func start(t *testing.T) (*client.Client, *script) {
 // returns its connection.
 func startKernel(t *testing.T) (*wire.Connection, *script) {
 	t.Helper()
+	return startKernelWith(t, nil)
+}
+
+// startKernelWith is startKernel, with setup (if not nil) called on the
+// kernel before it runs.
+func startKernelWith(t *testing.T, setup func(*front.Kernel)) (*wire.Connection, *script) {
+	t.Helper()
 	ports := freePorts(t, 5)
 	conn := &wire.Connection{
 		Transport: "tcp", IP: "127.0.0.1", Key: "test-key", SignatureScheme: "hmac-sha256",
@@ -121,6 +132,9 @@ func startKernel(t *testing.T) (*wire.Connection, *script) {
 	k, err := front.New(conn, engine, front.Info{Implementation: "tensornb", Version: "test", GoVersion: "1.26"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if setup != nil {
+		setup(k)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -514,5 +528,42 @@ func TestCommsGoToTheEngine(t *testing.T) {
 	<-echoes
 	if comms := call(t, c, client.Shell, "comm_info_request", map[string]any{})["comms"].(map[string]any); len(comms) != 0 {
 		t.Fatalf("comm_info after close: %v", comms)
+	}
+}
+
+// Past the output limit a cell's text is dropped, cut between characters,
+// with a notice when it starts and one that says how much at the end;
+// the next cell starts afresh.
+func TestOutputLimit(t *testing.T) {
+	conn, _ := startKernelWith(t, func(k *front.Kernel) { k.SetOutputLimit(1 << 20) })
+	c := dial(t, conn)
+	streams := func(e execution) (stdout, stderr string) {
+		for _, m := range e.outputs {
+			if m.Type() == "stream" {
+				content := decode(t, m)
+				if content["name"] == "stdout" {
+					stdout += content["text"].(string)
+				} else {
+					stderr += content["text"].(string)
+				}
+			}
+		}
+		return stdout, stderr
+	}
+	e := execute(t, c, "big 700001\nwide 200000\nbig 700000", nil)
+	stdout, stderr := streams(e)
+	if !utf8.ValidString(stdout) || len(stdout) > 1<<20 || len(stdout) < 1<<20-1 {
+		t.Errorf("%d bytes of stdout (valid UTF-8: %t), want the first MiB, cut between characters", len(stdout), utf8.ValidString(stdout))
+	}
+	if n := strings.Count(stderr, "tensornb:"); n != 2 || !strings.Contains(stderr, "more than 1.0 MiB") ||
+		!strings.Contains(stderr, "0.7 MiB of this cell's output was dropped") || !strings.Contains(stderr, "TENSORNB_OUTPUT_LIMIT") {
+		t.Errorf("the notices are %q", stderr)
+	}
+	if e.reply["status"] != "ok" {
+		t.Errorf("the cell ended %v", e.reply)
+	}
+	stdout, stderr = streams(execute(t, c, "big 1000", nil))
+	if len(stdout) != 1000 || stderr != "" {
+		t.Errorf("the next cell printed %d bytes and %q", len(stdout), stderr)
 	}
 }
