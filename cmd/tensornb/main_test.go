@@ -66,6 +66,15 @@ func TestCellsAsStudentsWriteThem(t *testing.T) {
 	runSuite(t, "test_cells.py")
 }
 
+// TestOutputAtItsLimits runs kernel/testdata/test_output.py against both
+// installed kernelspecs: 64 MiB printed arrive whole, and endless output
+// is cut at the output limit with a notice while the kernel's memory
+// stays bounded (its resident size is printed in the log).
+func TestOutputAtItsLimits(t *testing.T) {
+	jupytertest.Require(t, "jupyter_client", "pytest")
+	runSuite(t, "test_output.py")
+}
+
 // runSuite runs a pytest file of kernel/testdata against each installed
 // kernelspec.
 func runSuite(t *testing.T, file string) {
@@ -76,7 +85,7 @@ func runSuite(t *testing.T, file string) {
 	}
 	for _, kernel := range []string{install.Name, install.CompiledName} {
 		t.Run(kernel, func(t *testing.T) {
-			cmd := exec.Command(jupytertest.Python, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite)
+			cmd := exec.Command(jupytertest.Python, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", suite)
 			cmd.Env = append(env, "TENSORNB_KERNEL="+kernel)
 			cmd.Dir = t.TempDir()
 			out, err := cmd.CombinedOutput()

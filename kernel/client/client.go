@@ -77,17 +77,23 @@ func (c *Client) OnInput(answer func(prompt string, password bool) string) {
 }
 
 // A call is a request in flight: its reply and the iopub messages it
-// causes, up to the kernel's idle status. The iopub messages queue
-// without bound: the client's receiving goroutine must never wait for a
-// call, or the kernel's publisher would drop what follows (the idle
-// status that ends the call among it).
+// causes, up to the kernel's idle status. Its iopub messages queue up to
+// maxQueued; past that, the client stops reading iopub until the call
+// takes some, so that a kernel that publishes faster than the call's
+// caller handles its messages is slowed down (through ZeroMQ's own
+// queues), rather than filling memory or losing them.
 type call struct {
 	reply  chan *wire.Message
 	closed bool // guarded by the client's mu, as iopub is
 
 	iopub []*wire.Message
 	more  chan struct{} // signalled when iopub grows
+	room  chan struct{} // signalled when iopub is taken; closed with the call
 }
+
+// maxQueued is how many iopub messages a call holds before the client
+// waits for it to take them.
+const maxQueued = 1024
 
 // Dial connects to the kernel of a connection file; the client closes
 // when ctx ends or Close is called. It does not wait for the kernel to
@@ -164,27 +170,33 @@ func (c *Client) deliverReply(m *wire.Message) {
 	}
 }
 
-// deliverIOPub hands an iopub message to the call it belongs to, or to
-// the unclaimed handler.
+// deliverIOPub hands an iopub message to the call it belongs to, waiting
+// while the call's queue is full, or to the unclaimed handler.
 func (c *Client) deliverIOPub(m *wire.Message) {
 	var parent wire.Header
 	_ = json.Unmarshal(m.ParentHeader, &parent)
-	c.mu.Lock()
-	cl, waited := c.waiting[parent.MsgID]
-	if waited && !cl.closed {
-		cl.iopub = append(cl.iopub, m)
-		select {
-		case cl.more <- struct{}{}:
-		default: // a signal is pending already
+	for {
+		c.mu.Lock()
+		cl, waited := c.waiting[parent.MsgID]
+		if !waited || cl.closed {
+			handle := c.unclaimed
+			c.mu.Unlock()
+			if !waited && handle != nil && m.Type() != "status" {
+				handle(m)
+			}
+			return
 		}
-	}
-	handle := c.unclaimed
-	c.mu.Unlock()
-	if waited {
-		return
-	}
-	if handle != nil && m.Type() != "status" {
-		handle(m)
+		if len(cl.iopub) < maxQueued {
+			cl.iopub = append(cl.iopub, m)
+			c.mu.Unlock()
+			select {
+			case cl.more <- struct{}{}:
+			default: // a signal is pending already
+			}
+			return
+		}
+		c.mu.Unlock()
+		<-cl.room
 	}
 }
 
@@ -255,13 +267,14 @@ func (c *Client) CallFrames(ctx context.Context, frames [][]byte, msgID string) 
 }
 
 func (c *Client) callFrames(ctx context.Context, ch Channel, frames [][]byte, msgID, msgType string, onIOPub func(*wire.Message)) (*wire.Message, error) {
-	cl := &call{reply: make(chan *wire.Message, 1), more: make(chan struct{}, 1)}
+	cl := &call{reply: make(chan *wire.Message, 1), more: make(chan struct{}, 1), room: make(chan struct{}, 1)}
 	c.mu.Lock()
 	c.waiting[msgID] = cl
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
 		cl.closed = true
+		close(cl.room)
 		delete(c.waiting, msgID)
 		c.mu.Unlock()
 	}()
@@ -284,6 +297,10 @@ func (c *Client) callFrames(ctx context.Context, ch Channel, frames [][]byte, ms
 			queued := cl.iopub
 			cl.iopub = nil
 			c.mu.Unlock()
+			select {
+			case cl.room <- struct{}{}:
+			default: // a signal is pending already
+			}
 			for _, m := range queued {
 				if m.Type() == "status" && statusOf(m) == "idle" {
 					idle = true

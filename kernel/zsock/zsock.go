@@ -172,6 +172,13 @@ func configure(s *zmq.Socket, t Type, o Options) error {
 		errs = append(errs, s.SetHandshakeIvl(o.HandshakeTimeout))
 	}
 	switch t {
+	case Pub:
+		// A subscriber that reads slowly slows the publisher down: Send
+		// waits for room rather than libzmq dropping the message, as it
+		// would past the high-water mark (a notebook would lose output,
+		// the status that ends a cell among it). A subscriber that is gone
+		// blocks nothing: libzmq forgets its pipe.
+		errs = append(errs, s.SetXpubNodrop(true))
 	case Sub:
 		errs = append(errs, s.SetSubscribe(""))
 	case Req:
@@ -183,9 +190,9 @@ func configure(s *zmq.Socket, t Type, o Options) error {
 }
 
 // Send queues a message of one or more frames. It returns once libzmq
-// has taken the message, which a Router or a Pub socket drops when the
-// peer is gone or too slow, and a Dealer or Req keeps until a peer is
-// connected.
+// has taken the message, which a Router drops when the peer is gone or
+// too slow, a Pub waits to take while a subscriber's queue is full, and a
+// Dealer or Req keeps until a peer is connected.
 func (s *Socket) Send(frames [][]byte) error {
 	if len(frames) == 0 {
 		return errors.New("zsock: a message needs a frame")
