@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/tensornb/tensornb/kernel/cells"
@@ -44,16 +45,40 @@ func (a arranged) toArranged(off int) int {
 	return off
 }
 
-// runeToArranged maps a cursor, counted in characters as Jupyter counts
-// it, from the cell to the arranged code.
-func (a arranged) runeToArranged(cell string, cursor int) int {
-	return utf8.RuneCountInString(a.code[:min(a.toArranged(cells.ByteOffset(cell, cursor)), len(a.code))])
+// toGoNB maps a cursor from the cell, counted in characters (code points)
+// as the Jupyter protocol counts it, to the arranged code that GoNB gets,
+// counted in UTF-16 units as GoNB and gopls count it: an emoji is one
+// character and two units.
+func (a arranged) toGoNB(cell string, cursor int) int {
+	return utf16Units(a.code[:min(a.toArranged(cells.ByteOffset(cell, cursor)), len(a.code))])
 }
 
-// runeToCell maps a cursor in characters from the arranged code back to
-// the cell.
-func (a arranged) runeToCell(cell string, cursor int) int {
-	return utf8.RuneCountInString(cell[:min(a.toCell(cells.ByteOffset(a.code, cursor)), len(cell))])
+// fromGoNB maps a cursor in UTF-16 units of the arranged code back to
+// characters of the cell.
+func (a arranged) fromGoNB(cell string, units int) int {
+	return utf8.RuneCountInString(cell[:min(a.toCell(utf16Offset(a.code, units)), len(cell))])
+}
+
+// utf16Units counts the UTF-16 units of s.
+func utf16Units(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// utf16Offset returns the byte offset in s of the first character at or
+// after units UTF-16 units, or len(s).
+func utf16Offset(s string, units int) int {
+	n := 0
+	for i, r := range s {
+		if n >= units {
+			return i
+		}
+		n += utf16.RuneLen(r)
+	}
+	return len(s)
 }
 
 // toCell maps a byte offset in the arranged code back to the cell.

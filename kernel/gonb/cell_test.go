@@ -2,7 +2,10 @@ package gonb
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 func TestArrange(t *testing.T) {
@@ -77,16 +80,27 @@ func TestCursorMapping(t *testing.T) {
 	// The cursor at the end of "fmt.Print" in the cell is at the end of the
 	// arranged code, after the import moved up and %% was added.
 	end := len(cell)
-	if got := a.runeToArranged(cell, end); got != len(a.code)-1 {
+	if got := a.toGoNB(cell, end); got != len(a.code)-1 {
 		t.Fatalf("cursor %d -> %d in %q (len %d)", end, got, a.code, len(a.code))
 	}
-	if back := a.runeToCell(cell, a.runeToArranged(cell, end)); back != end {
+	if back := a.fromGoNB(cell, a.toGoNB(cell, end)); back != end {
 		t.Fatalf("round trip %d -> %d", end, back)
 	}
 	// Characters, not bytes: é is one.
 	cell = "s := \"é\"\nfmt.Pri"
 	a = arrange(cell, false, false)
-	if back := a.runeToCell(cell, a.runeToArranged(cell, 15)); back != 15 {
+	if back := a.fromGoNB(cell, a.toGoNB(cell, 15)); back != 15 {
 		t.Fatalf("unicode round trip: %d", back)
+	}
+	// GoNB counts UTF-16 units: the emoji is one character, two units.
+	cell = "s := \"🎉\"\nfmt.Printl"
+	a = arrange(cell, false, false)
+	end = utf8.RuneCountInString(cell)
+	at := a.toGoNB(cell, end)
+	if want := len(utf16.Encode([]rune(a.code[:strings.Index(a.code, "Printl")+6]))); at != want {
+		t.Errorf("the cursor after Printl is %d UTF-16 units into %q, want %d", at, a.code, want)
+	}
+	if back := a.fromGoNB(cell, at); back != end {
+		t.Errorf("emoji round trip: %d, want %d", back, end)
 	}
 }

@@ -457,7 +457,7 @@ func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.C
 		CursorEnd   int      `json:"cursor_end"`
 	}
 	for {
-		reply, err := c.client.Call(ctx, client.Shell, "complete_request", map[string]any{"code": cell.code, "cursor_pos": cell.runeToArranged(code, cursor)}, nil)
+		reply, err := c.client.Call(ctx, client.Shell, "complete_request", map[string]any{"code": cell.code, "cursor_pos": cell.toGoNB(code, cursor)}, nil)
 		if err != nil {
 			return front.Completion{}, err
 		}
@@ -468,7 +468,7 @@ func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.C
 			break
 		}
 	}
-	return front.Completion{Matches: unique(r.Matches), CursorStart: cell.runeToCell(code, r.CursorStart), CursorEnd: cell.runeToCell(code, r.CursorEnd)}, nil
+	return front.Completion{Matches: unique(r.Matches), CursorStart: cell.fromGoNB(code, r.CursorStart), CursorEnd: cell.fromGoNB(code, r.CursorEnd)}, nil
 }
 
 // unique drops the repeats of matches, keeping the first of each.
@@ -516,7 +516,7 @@ func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (
 		Data  map[string]any `json:"data"`
 	}
 	for {
-		reply, err := c.client.Call(ctx, client.Shell, "inspect_request", map[string]any{"code": cell.code, "cursor_pos": cell.runeToArranged(code, cursor), "detail_level": detail}, nil)
+		reply, err := c.client.Call(ctx, client.Shell, "inspect_request", map[string]any{"code": cell.code, "cursor_pos": cell.toGoNB(code, cursor), "detail_level": detail}, nil)
 		if err != nil {
 			return nil, false, err
 		}

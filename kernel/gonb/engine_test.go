@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tensornb/tensornb/kernel/front"
 	"github.com/tensornb/tensornb/kernel/tools"
@@ -556,5 +557,22 @@ for i := 0; i < 65536; i++ {
 	out := r.streams["stdout"]
 	if len(out) != size || strings.Count(out, "\n") != 65536 || strings.Trim(out, "x\n") != "" {
 		t.Errorf("got %d bytes of stdout (%d lines), want %d", len(out), strings.Count(out, "\n"), size)
+	}
+}
+
+// Completion after a character that UTF-16 writes as two units (an
+// emoji) completes: GoNB and gopls count UTF-16 units, Jupyter counts
+// characters.
+func TestCompletionAfterAnEmoji(t *testing.T) {
+	e := newEngine(t)
+	code := "s := \"🎉\"\nfmt.Printl"
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := e.Complete(ctx, code, utf8.RuneCountInString(code))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(c.Matches, "Println") || c.CursorEnd != utf8.RuneCountInString(code) || c.CursorStart != c.CursorEnd-len("Printl") {
+		t.Errorf("completion of %q: %+v", code, c)
 	}
 }
