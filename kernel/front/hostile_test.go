@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"syscall"
 	"testing"
 	"time"
 
@@ -140,4 +142,36 @@ func TestIdleConnectionsDoNotLockOut(t *testing.T) {
 		}
 		return err
 	})
+}
+
+// oldGreetings are the openings of peers that speak ZMTP 1.0 and 2.0,
+// each with its routing id and a message: libzmq 4.3.4 asserts (and
+// aborts the process) when such a peer's routing id cannot be passed on.
+func oldGreetings() [][]byte {
+	v1 := []byte{0x03, 0x00, 'i', 'd', 0x02, 0x00, 'x'} // routing id "id", then "x"
+	v2 := append(make([]byte, 10), 0x01, 0x05)          // signature, revision 1, ROUTER's type
+	v2[0], v2[9] = 0xff, 0x7f
+	v2 = append(v2, 0x00, 0x02, 'i', 'd', 0x00, 0x01, 'x') // routing id "id", then "x"
+	return [][]byte{v1, v2}
+}
+
+// TestOldProtocolsOnEveryPort opens connections that speak ZMTP 1.0 and
+// 2.0 to every port, with no key: the kernel closes them at once, and
+// goes on answering.
+func TestOldProtocolsOnEveryPort(t *testing.T) {
+	conn, _ := startKernel(t)
+	c := dial(t, conn)
+	for name, port := range ports(conn) {
+		for k, g := range oldGreetings() {
+			nc := rawConn(t, conn, port)
+			_ = nc.SetDeadline(time.Now().Add(answerWithin))
+			_, _ = nc.Write(g)
+			// The kernel answers with its own greeting, then closes (or
+			// resets) the connection.
+			if _, err := io.Copy(io.Discard, nc); err != nil && !errors.Is(err, syscall.ECONNRESET) {
+				t.Errorf("%s: a ZMTP %d.0 peer was not refused: %v", name, k+1, err)
+			}
+		}
+		within(t, "after old protocols on "+name, func(ctx context.Context) error { return answers(ctx, c) })
+	}
 }

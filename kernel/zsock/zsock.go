@@ -171,6 +171,14 @@ func configure(s *zmq.Socket, t Type, o Options) error {
 	if o.HandshakeTimeout > 0 {
 		errs = append(errs, s.SetHandshakeIvl(o.HandshakeTimeout))
 	}
+	if t == Router || t == Pub {
+		// A ZAP domain makes libzmq refuse peers that speak ZMTP 1.0 or
+		// 2.0 (Jupyter's clients speak 3.x). libzmq 4.3.4 aborts the
+		// whole process on an assertion when such a peer's routing id
+		// cannot be passed on, which any local process could cause. With
+		// no ZAP handler running, ZMTP 3 peers are let in as before.
+		errs = append(errs, s.SetZapDomain("tensornb"))
+	}
 	switch t {
 	case Pub:
 		// A subscriber that reads slowly slows the publisher down: Send
