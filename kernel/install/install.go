@@ -108,14 +108,11 @@ func (l Layout) absolute() (Layout, error) {
 // and overwrites or removes nothing else: if it would have to, it changes
 // nothing and says which files are in the way.
 func Install(l Layout, log io.Writer) error {
-	l, err := l.absolute()
-	if err != nil {
-		return err
-	}
 	m, err := readManifest(l)
 	if err != nil {
 		return err
 	}
+	l = m.l
 	if err := m.conflicts(); err != nil {
 		return err
 	}
@@ -167,14 +164,11 @@ func Install(l Layout, log io.Writer) error {
 // files of a kernelspec whose kernel.json a tensornb wrote), so the
 // user's files in those directories stay. It says on log what it kept.
 func Uninstall(l Layout, purge bool, log io.Writer) error {
-	l, err := l.absolute()
-	if err != nil {
-		return err
-	}
 	m, err := readManifest(l)
 	if err != nil {
 		return err
 	}
+	l = m.l
 	roots := l.kernelspecs()
 	if purge {
 		roots = append(roots, l.Home)

@@ -44,12 +44,16 @@ func (m *manifest) file() string { return filepath.Join(m.l.Home, ManifestName) 
 // kernelspecs are the directories of both kernelspecs.
 func (l Layout) kernelspecs() []string { return []string{l.Kernelspec, l.CompiledKernelspec()} }
 
-// readManifest reads the manifest in l's home; with none there, nothing
+// readManifest reads the manifest in l's home (l made absolute); with none there, nothing
 // counts as created. A kernelspec directory whose kernel.json a tensornb
 // wrote (one with tensornb metadata) counts as created too, with its
 // files, so that an installation from before manifests can be replaced
 // and uninstalled; other files in it do not.
 func readManifest(l Layout) (*manifest, error) {
+	l, err := l.absolute()
+	if err != nil {
+		return nil, err
+	}
 	m := &manifest{l: l, created: map[string]bool{}}
 	data, err := os.ReadFile(m.file())
 	switch {
