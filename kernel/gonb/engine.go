@@ -176,6 +176,9 @@ func (e *Engine) start(ctx context.Context) (*child, error) {
 	c := &child{cmd: cmd, tag: tag, dir: dir, exited: make(chan struct{}), started: time.Now()}
 	go func() {
 		_ = cmd.Wait()
+		// gopls, in a process group of its own, outlives GoNB, and so do
+		// the processes cells started.
+		tag.Kill(nil)
 		close(c.exited)
 	}()
 	// The sockets live as long as the child, not as the cell that started it.
@@ -233,9 +236,8 @@ func (c *child) useModule(ctx context.Context, dir string) error {
 // shellQuote quotes s for the shell GoNB runs !* commands with.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// close stops the child and everything it started, gopls (which GoNB
-// starts in a process group of its own) and what the cells started among
-// them, and removes its directory.
+// close stops the child and everything it started, and removes its
+// directory.
 func (c *child) close() {
 	if c.client != nil {
 		c.client.Close()
@@ -243,6 +245,8 @@ func (c *child) close() {
 	if c.cmd.Process != nil {
 		_ = c.cmd.Process.Kill()
 	}
+	// Kill the rest now too: the child's Wait also waits for whoever holds
+	// its output's pipe.
 	c.tag.Kill(nil)
 	<-c.exited
 	os.RemoveAll(c.dir)

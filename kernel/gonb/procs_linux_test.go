@@ -90,3 +90,20 @@ func TestShutdownEndsEveryProcess(t *testing.T) {
 	}
 	proctest.WaitGone(t, mark, 2*time.Second)
 }
+
+// A GoNB that dies (killed, say by the OOM killer) takes gopls and what
+// the cells started with it, at once rather than with the next cell.
+func TestDeadGoNBLeavesNothing(t *testing.T) {
+	e, mark := markedEngine(t)
+	if _, err := run(t, e, startsSleeps); err != nil {
+		t.Fatal(err)
+	}
+	waitSleeps(t, mark)
+	e.mu.Lock()
+	_ = e.child.cmd.Process.Kill()
+	e.mu.Unlock()
+	proctest.WaitGone(t, mark, 2*time.Second)
+	if r, err := run(t, e, "fmt.Println(2)"); err != nil || r.streams["stdout"] != "2\n" {
+		t.Fatalf("after GoNB died: %q %v", r.streams, err)
+	}
+}
