@@ -2,12 +2,15 @@
 """Prints, side by side, for tensornb's two kernelspecs (the instant engine
 and the compiled one) and for plain GoNB: how long the kernel takes to
 start, how long the first cell of a fresh kernel takes, the median time of
-a warm cell, and the memory the kernel process and its children hold. Run
+a warm cell, the memory the kernel process and its children hold, and how
+many of its processes outlived it when it was killed (they are then
+killed, so that a run leaves nothing behind). Run
 by scripts/latency, which installs the kernels in a scratch Jupyter
 directory; timings are printed, never checked.
 """
 
 import os
+import signal
 import statistics
 import sys
 import time
@@ -64,6 +67,30 @@ def children(pid):
     return out
 
 
+def alive(pid):
+    """Whether pid runs (a zombie does not)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def end(km, kc):
+    """Kills the kernel as shutdown_kernel(now=True) does, and returns how
+    many of its descendants still run a second later, which it then kills:
+    plain GoNB leaves gopls, which it starts in a process group of its own,
+    running."""
+    descendants = children(km.provisioner.process.pid)
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+    time.sleep(1)
+    left = [p for p in descendants if alive(p)]
+    for p in left:
+        os.kill(p, signal.SIGKILL)
+    return len(left)
+
+
 def measure(kernel_name, cell, setup=None, warm_runs=10):
     start = time.perf_counter()
     km, kc = start_new_kernel(kernel_name=kernel_name, startup_timeout=120)
@@ -77,17 +104,15 @@ def measure(kernel_name, cell, setup=None, warm_runs=10):
         kernel_mem = rss_mib(pid)
         child_mem = sum(rss_mib(c) for c in children(pid))
     finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
-    return started, first, statistics.median(warm), kernel_mem, child_mem
+        left = end(km, kc)
+    return started, first, statistics.median(warm), kernel_mem, child_mem, left
 
 
 def main():
     # The first kernel a Python process starts pays for loading
     # jupyter_client's machinery (about 0.4 s here): pay it untimed.
     km, kc = start_new_kernel(kernel_name="gonb", startup_timeout=120)
-    kc.stop_channels()
-    km.shutdown_kernel(now=True)
+    end(km, kc)
 
     rows = [
         ("tensornb (instant)", measure("tensornb", CELL, warm_runs=50)),
@@ -97,10 +122,10 @@ def main():
         ("  same, %% syntax", measure("tensornb-compiled", GONB_CELL)),
         ("gonb", measure("gonb", GONB_CELL, setup=GONB_SETUP)),
     ]
-    print("%-19s %9s %15s %22s %17s %19s" % ("kernel", "start (s)", "first cell (s)", "warm cell, median (ms)",
-                                             "kernel RSS (MiB)", "children RSS (MiB)"))
-    for name, (started, first, warm, kmem, cmem) in rows:
-        print("%-19s %9.2f %15.2f %22.1f %17.0f %19.0f" % (name, started, first, warm * 1000, kmem, cmem))
+    print("%-19s %9s %15s %22s %17s %19s %14s" % ("kernel", "start (s)", "first cell (s)", "warm cell, median (ms)",
+                                                  "kernel RSS (MiB)", "children RSS (MiB)", "left running"))
+    for name, (started, first, warm, kmem, cmem, left) in rows:
+        print("%-19s %9.2f %15.2f %22.1f %17.0f %19.0f %14d" % (name, started, first, warm * 1000, kmem, cmem, left))
     instant, compiled, _, gonb = (r[1] for r in rows)
     print("\nwarm cell: instant / gonb %.3f (gonb is %.0fx slower); compiled / gonb %.2f" % (
         instant[2] / gonb[2], gonb[2] / instant[2], compiled[2] / gonb[2]))

@@ -4,6 +4,7 @@
 //	tensornb uninstall [-prefix DIR | -sys-prefix] [-purge]
 //	tensornb kernel [-engine gonb] CONNECTION_FILE  what the kernelspecs run
 //	tensornb worker DIR                             the instant engine's interpreter process
+//	tensornb guard                                  kills what a kernel started once it ends
 //	tensornb version
 package main
 
@@ -25,6 +26,7 @@ import (
 	"github.com/tensornb/tensornb/kernel/front"
 	"github.com/tensornb/tensornb/kernel/install"
 	"github.com/tensornb/tensornb/kernel/interp"
+	"github.com/tensornb/tensornb/kernel/procs"
 	"github.com/tensornb/tensornb/kernel/wire"
 )
 
@@ -36,6 +38,7 @@ usage:
   tensornb kernel [-engine gonb] CONNECTION_FILE run the kernel (Jupyter does this); -engine gonb
                                                  compiles every cell with GoNB, as "Go (tensornb, compiled)" does
   tensornb worker DIR                            the instant engine's interpreter (the kernel starts it)
+  tensornb guard                                 kills what a kernel started once it ends (the kernel starts it)
   tensornb version
 `
 
@@ -54,6 +57,8 @@ func main() {
 		err = kernelCmd(args)
 	case "worker":
 		err = workerCmd(args)
+	case "guard":
+		err = procs.Tag(os.Getenv(procs.Var)).Guard(os.Stdin)
 	case "version":
 		fmt.Println("tensornb", tensornb.Version)
 	case "help", "-h", "-help", "--help":
@@ -138,6 +143,17 @@ func kernelCmd(args []string) error {
 		return err
 	}
 	home := filepath.Dir(filepath.Dir(self))
+	// Everything the kernel starts carries a tag under its own, and a
+	// guard kills it all when the kernel ends, even with SIGKILL, as
+	// shutdown_kernel(now=True) ends it.
+	os.Setenv(procs.Var, string(procs.New()))
+	guard := exec.Command(self, "guard")
+	guard.Stderr = os.Stderr
+	stopGuard, err := procs.StartGuard(guard)
+	if err != nil {
+		return fmt.Errorf("starting the guard: %w", err)
+	}
+	defer stopGuard()
 	var gonbLog io.Writer
 	if os.Getenv("TENSORNB_DEBUG") != "" {
 		gonbLog = os.Stderr
@@ -177,7 +193,7 @@ func kernelCmd(args []string) error {
 		}
 		k.SetOutputLimit(limit << 20)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
@@ -187,7 +203,10 @@ func kernelCmd(args []string) error {
 		}
 	}()
 	defer engine.Shutdown(false)
-	return k.Run(ctx)
+	if err := k.Run(ctx); ctx.Err() == nil {
+		return err
+	}
+	return nil // ended by a signal, as asked
 }
 
 // workerCmd is the instant engine's interpreter process: DIR is the

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tensornb/tensornb/kernel/client"
 	"github.com/tensornb/tensornb/kernel/front"
+	"github.com/tensornb/tensornb/kernel/procs"
 	"github.com/tensornb/tensornb/kernel/wire"
 )
 
@@ -71,6 +72,7 @@ type Engine struct {
 // A child is one running GoNB.
 type child struct {
 	cmd    *exec.Cmd
+	tag    procs.Tag // GoNB's, and that of everything it and the cells start
 	dir    string
 	client *client.Client
 	exited chan struct{} // closed when the process ends
@@ -165,13 +167,18 @@ func (e *Engine) start(ctx context.Context) (*child, error) {
 		cmd.Env = append(cmd.Env, "PATH="+e.opts.ToolsDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	}
 	cmd.Stdout, cmd.Stderr = e.opts.Log, e.opts.Log
+	tag := procs.New()
+	tag.Prepare(cmd)
 	if err := cmd.Start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting GoNB (%s): %w; run `tensornb install` to build it", e.opts.GoNB, err)
 	}
-	c := &child{cmd: cmd, dir: dir, exited: make(chan struct{}), started: time.Now()}
+	c := &child{cmd: cmd, tag: tag, dir: dir, exited: make(chan struct{}), started: time.Now()}
 	go func() {
 		_ = cmd.Wait()
+		// gopls, in a process group of its own, outlives GoNB, and so do
+		// the processes cells started.
+		tag.Kill(nil)
 		close(c.exited)
 	}()
 	// The sockets live as long as the child, not as the cell that started it.
@@ -229,7 +236,8 @@ func (c *child) useModule(ctx context.Context, dir string) error {
 // shellQuote quotes s for the shell GoNB runs !* commands with.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// close stops the child and removes its directory.
+// close stops the child and everything it started, and removes its
+// directory.
 func (c *child) close() {
 	if c.client != nil {
 		c.client.Close()
@@ -237,6 +245,9 @@ func (c *child) close() {
 	if c.cmd.Process != nil {
 		_ = c.cmd.Process.Kill()
 	}
+	// Kill the rest now too: the child's Wait also waits for whoever holds
+	// its output's pipe.
+	c.tag.Kill(nil)
 	<-c.exited
 	os.RemoveAll(c.dir)
 }
@@ -244,6 +255,25 @@ func (c *child) close() {
 // maxSocketPath is the longest path a Unix socket may have on Linux (108
 // bytes with the final NUL) and macOS (104).
 const maxSocketPath = 103
+
+// endCells kills what the cells started and left running, and the
+// program of a cell that is still running: GoNB kills only the program it
+// ran, and the processes it started outlive it. GoNB, gopls and what gopls
+// started stay.
+func (c *child) endCells() {
+	gonb := c.cmd.Process.Pid
+	c.tag.Kill(func(p *procs.Process) bool {
+		if p.PID == gonb {
+			return true
+		}
+		for ; p.Parent != nil; p = p.Parent {
+			if p.Parent.PID == gonb {
+				return p.Comm == "gopls"
+			}
+		}
+		return false
+	})
+}
 
 // Start starts GoNB now rather than with the first cell, so that the
 // first cell only waits for its own build. A failure is reported again by
@@ -357,6 +387,7 @@ func (e *Engine) run(ctx context.Context, c *child, cell arranged, source []stri
 		case <-ended:
 		case <-time.After(900 * time.Millisecond):
 		}
+		c.endCells()
 		return front.Interrupted()
 	}
 }

@@ -1,7 +1,6 @@
 package gonb
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -213,7 +211,6 @@ func TestDeadChildIsRestarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.mu.Lock()
-	killOrphansLater(t, e.child.cmd.Process.Pid)
 	_ = e.child.cmd.Process.Kill()
 	e.mu.Unlock()
 	time.Sleep(200 * time.Millisecond)
@@ -445,7 +442,6 @@ func TestChildSocketsArePrivate(t *testing.T) {
 		t.Fatalf("GoNB listens on TCP ports %v", ports)
 	}
 
-	killOrphansLater(t, c.cmd.Process.Pid)
 	nc, err := net.Dial("unix", shell)
 	if err != nil {
 		t.Fatal(err)
@@ -504,37 +500,6 @@ func tcpListeners(t *testing.T, pid int) []string {
 		}
 	}
 	return listening
-}
-
-// killOrphansLater kills, when the test ends, the processes GoNB (pid)
-// has started by now: gopls runs in a process group of its own and
-// outlives a GoNB that is killed.
-func killOrphansLater(t *testing.T, pid int) {
-	t.Helper()
-	entries, _ := os.ReadDir("/proc")
-	var children []int
-	for _, e := range entries {
-		n, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", n))
-		if err != nil {
-			continue
-		}
-		// pid (command) state ppid ...: the command may hold spaces.
-		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
-			children = append(children, n)
-		}
-	}
-	t.Cleanup(func() {
-		for _, child := range children {
-			if p, err := os.FindProcess(child); err == nil {
-				_ = p.Kill()
-			}
-		}
-	})
 }
 
 // A cell that prints 64 MB gets all of it through, in order, and ends:

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tensornb/tensornb/kernel/front"
+	"github.com/tensornb/tensornb/kernel/procs"
 )
 
 // Worker file descriptors: Serve's arguments in the worker process.
@@ -79,6 +80,7 @@ type cell struct {
 // A workerProc is one running worker.
 type workerProc struct {
 	cmd     *exec.Cmd
+	tag     procs.Tag // the worker's and what its cells start
 	in      io.WriteCloser
 	events  *bufio.Scanner
 	eventsR *os.File      // the read ends of its events and crash pipes,
@@ -112,7 +114,9 @@ func (e *Engine) start() (*workerProc, error) {
 	}
 	cmd.ExtraFiles = []*os.File{eventsW, crashW, requestsR} // EventsFD, CrashFD, RequestsFD
 	cmd.Env = append(os.Environ(), e.Env...)
-	w := &workerProc{cmd: cmd, in: in, eventsR: eventsR, crashR: crashR, stderr: &bytes.Buffer{}, crashed: &bytes.Buffer{}, exited: make(chan struct{})}
+	tag := procs.New()
+	tag.Prepare(cmd)
+	w := &workerProc{cmd: cmd, tag: tag, in: in, eventsR: eventsR, crashR: crashR, stderr: &bytes.Buffer{}, crashed: &bytes.Buffer{}, exited: make(chan struct{})}
 	cmd.Stderr = w.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the interpreter (%s): %w", strings.Join(e.Command, " "), err)
@@ -129,6 +133,9 @@ func (e *Engine) start() (*workerProc, error) {
 	}()
 	go func() {
 		_ = cmd.Wait()
+		// What its cells started ends with it, however it ended: an
+		// interrupt, a shutdown, a crash.
+		tag.Kill(nil)
 		<-copied
 		close(w.exited)
 	}()
