@@ -442,3 +442,28 @@ func TestNamedPictureInACell(t *testing.T) {
 		t.Fatalf("outputs: %q", items)
 	}
 }
+
+// A cell that prints what was once the worker's in-band sync marker, then
+// more than a pipe holds, ends, and its output arrives whole: the worker
+// learns that a stream was sent by a means a cell cannot write to.
+func TestPrintedMarkerDoesNotHang(t *testing.T) {
+	e := newEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a hang, not a speed check
+	defer cancel()
+	out := &output{}
+	err := e.Execute(ctx, "fmt.Print(\"\\x00tensornb-sync\\x00\")\nfmt.Print(strings.Repeat(\"x\", 64<<10))\nfmt.Println()", out)
+	if err != nil {
+		t.Fatalf("the cell: %v", err)
+	}
+	var got strings.Builder
+	for _, it := range out.items {
+		text, ok := strings.CutPrefix(it, "stdout: ")
+		if !ok {
+			t.Fatalf("output %q", it)
+		}
+		got.WriteString(text)
+	}
+	if want := "\x00tensornb-sync\x00" + strings.Repeat("x", 64<<10) + "\n"; got.String() != want {
+		t.Fatalf("stdout has %d bytes, starting %q; want %d", got.Len(), got.String()[:min(got.Len(), 40)], len(want))
+	}
+}
