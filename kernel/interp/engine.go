@@ -263,8 +263,7 @@ const (
 // run runs code on w, sending what it produces to out. If the cell
 // completed, err is its error; if the worker died, err says how.
 func (e *Engine) run(ctx context.Context, w *workerProc, code string, out front.Output) (how outcome, err error) {
-	req, _ := json.Marshal(request{Code: code})
-	if _, err := w.in.Write(append(req, '\n')); err != nil {
+	if err := w.send(request{Code: code}); err != nil {
 		e.stop(w)
 		return died, e.died(w)
 	}
@@ -387,8 +386,7 @@ func (e *Engine) ask(ctx context.Context, req request) (event, error) {
 			answer <- result{err: err}
 			return
 		}
-		line, _ := json.Marshal(req)
-		if _, err := w.in.Write(append(line, '\n')); err != nil {
+		if err := w.send(req); err != nil {
 			e.stop(w)
 			e.mu.Lock()
 			e.lost = "the interpreter stopped"
@@ -577,6 +575,13 @@ func (discard) Input(string, bool) (string, error) {
 	return "", fmt.Errorf("a replayed cell cannot ask for input")
 }
 func (discard) Comm(string, json.RawMessage) {}
+
+// send writes a request to the worker, as a line of JSON.
+func (w *workerProc) send(req request) error {
+	enc := json.NewEncoder(w.in)
+	enc.SetEscapeHTML(false) // a cell's < and > as they are, not six bytes each
+	return enc.Encode(req)
+}
 
 // report is what the Go runtime and the worker wrote when it ended.
 func (w *workerProc) report() string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -465,5 +466,35 @@ func TestPrintedMarkerDoesNotHang(t *testing.T) {
 	}
 	if want := "\x00tensornb-sync\x00" + strings.Repeat("x", 64<<10) + "\n"; got.String() != want {
 		t.Fatalf("stdout has %d bytes, starting %q; want %d", got.Len(), got.String()[:min(got.Len(), 40)], len(want))
+	}
+}
+
+// A large cell is checked and split in time that grows with its size, not
+// its square: 20,000 lines of simple statements, half of them defining a
+// variable, run within a deadline they missed by far when it was
+// quadratic. 11 MB of '<' is Go's syntax error at line 1, not the end of
+// the interpreter.
+func TestLargeCells(t *testing.T) {
+	e := newEngine(t)
+	var b strings.Builder
+	b.WriteString("x := 0\n")
+	for i := range 10000 {
+		fmt.Fprintf(&b, "v%d := %d\nx += v%d\n", i, i, i)
+	}
+	b.WriteString("x")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang, not a speed check
+	defer cancel()
+	out := &output{}
+	if err := e.Execute(ctx, b.String(), out); err != nil || strings.Join(out.items, "|") != "result: 49995000" {
+		t.Fatalf("20,000 lines: %q %v", out.items, err)
+	}
+	out = &output{}
+	err := e.Execute(ctx, strings.Repeat("<", 11<<20), out)
+	var ce *front.CellError
+	if !errors.As(err, &ce) || ce.Name != "CompileError" || !strings.HasPrefix(ce.Value, "cell line 1: syntax error") {
+		t.Fatalf("11 MB of '<': %q %#v", out.items, err)
+	}
+	if items, err := execute(t, e, "x"); err != nil || strings.Join(items, "|") != "result: 49995000" {
+		t.Fatalf("the cell after: %q %v", items, err)
 	}
 }

@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -71,8 +70,15 @@ func (e *events) send(ev event) error {
 // type checker), requests come from in, events go to out, and crash
 // reports (a panic in a goroutine, a fatal error) to crash, which outlives
 // the process.
-func Serve(dir string, in, out, crash *os.File) error {
+func Serve(dir string, in, out, crash *os.File) (err error) {
 	closeOnExec(in, out, crash)
+	defer func() {
+		// Standard error is captured by then: the engine reads the
+		// reason in the crash report.
+		if err != nil && crash != nil {
+			fmt.Fprintf(crash, "tensornb worker: %v\n", err)
+		}
+	}()
 	if crash != nil {
 		_ = debug.SetCrashOutput(crash, debug.CrashOptions{})
 	}
@@ -82,7 +88,9 @@ func Serve(dir string, in, out, crash *os.File) error {
 	_ = os.WriteFile("/proc/self/oom_score_adj", []byte("1000"), 0)
 	go watchMemory(memoryLimit(), crash)
 
-	ev := &events{enc: json.NewEncoder(out)}
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false) // an SVG's < and > as they are, not six bytes each
+	ev := &events{enc: enc}
 	streams, err := captureStreams(ev)
 	if err != nil {
 		return err
@@ -96,11 +104,14 @@ func Serve(dir string, in, out, crash *os.File) error {
 		return err
 	}
 	session.Warm()
-	lines := bufio.NewScanner(in)
-	lines.Buffer(make([]byte, 1<<20), 64<<20)
-	for lines.Scan() {
+	// Requests are read as a stream of JSON values, so that a cell of any
+	// size arrives whole.
+	requests := json.NewDecoder(in)
+	for {
 		var req request
-		if err := json.Unmarshal(lines.Bytes(), &req); err != nil {
+		if err := requests.Decode(&req); err == io.EOF {
+			return nil
+		} else if err != nil {
 			return fmt.Errorf("a request the worker cannot read: %w", err)
 		}
 		switch req.Type {
@@ -130,7 +141,6 @@ func Serve(dir string, in, out, crash *os.File) error {
 			return err
 		}
 	}
-	return lines.Err()
 }
 
 // memoryLimit is the heap a worker may use: $TENSORNB_MEMORY_LIMIT in
