@@ -498,3 +498,27 @@ func TestLargeCells(t *testing.T) {
 		t.Fatalf("the cell after: %q %v", items, err)
 	}
 }
+
+// A runtime error in interpreted code reads as Go's runtime.Error says
+// it, never in the interpreter's words (reflect's), with the numbers the
+// session's values show, and the cell line of the statement.
+func TestRuntimeErrorsInGosWords(t *testing.T) {
+	e := newEngine(t)
+	for _, c := range []struct{ code, want, line string }{
+		{"s := []int{1, 2, 3}\ni := 5\n_ = s[i]", "runtime error: index out of range [5] with length 3", "cell line 3: _ = s[i]"},
+		{"str := \"abc\"\nk := -1\n_ = str[k]", "runtime error: index out of range [-1]", "cell line 3: _ = str[k]"},
+		{"var m map[string]int\nm[\"a\"] = 1", "assignment to entry in nil map", "cell line 2: m[\"a\"] = 1"},
+		{"var p *struct{ X int }\n_ = p.X", "runtime error: invalid memory address or nil pointer dereference", "cell line 2: _ = p.X"},
+		{"s := []int{1, 2, 3}\nlo, hi := 2, 1\n_ = s[lo:hi]", "runtime error: slice bounds out of range [2:1]", "cell line 3: _ = s[lo:hi]"},
+		{"s := make([]int, 2, 3)\nhi := 5\n_ = s[:hi]", "runtime error: slice bounds out of range [:5] with capacity 3", "cell line 3: _ = s[:hi]"},
+		{"a, b := 1, 0\n_ = a / b", "runtime error: integer divide by zero", "cell line 2: _ = a / b"},
+		{"var v any = \"s\"\n_ = v.(int)", "interface conversion: interface {} is string, not int", "cell line 2: _ = v.(int)"},
+		{"s := []int{1, 2, 3}\nn := 0\nfor k := 0; k <= len(s); k++ {\n\tn += s[k]\n}", "runtime error: index out of range", "cell line 4: n += s[k]"},
+	} {
+		_, err := execute(t, e, c.code)
+		var ce *front.CellError
+		if !errors.As(err, &ce) || ce.Name != "panic" || !strings.HasPrefix(ce.Value, c.want) || strings.Join(ce.Traceback, "\n") != "panic: "+ce.Value+"\n"+c.line {
+			t.Errorf("%q: %#v, want %q at %q", c.code, err, c.want, c.line)
+		}
+	}
+}

@@ -173,7 +173,7 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 			return &front.CellError{Name: "Exit", Value: msg, Traceback: []string{"Exit: the program ended with " + msg}}
 		}
 		if err != nil {
-			return runError(err, st)
+			return s.runError(err, st)
 		}
 	}
 	return nil
@@ -302,20 +302,25 @@ func checkError(err error, code string) *front.CellError {
 // runError makes what failed while a step ran the cell's error: a
 // refused tensor operation is PyTorch's exception (see explain); another
 // panic keeps its value as a GoNB cell reports it (name "panic", value the
-// panic's message); anything else is the interpreter's own failure.
-func runError(err error, st step) *front.CellError {
+// panic's message, a runtime error in Go's words: see goWords); anything
+// else is the interpreter's own failure.
+func (s *Session) runError(err error, st step) *front.CellError {
 	var p interp.Panic
 	if errors.As(err, &p) {
 		line, text := firstLine(st)
-		where := fmt.Sprintf("cell line %d: %s", line, text)
 		value := fmt.Sprint(p.Value)
 		if e, ok := p.Value.(error); ok {
 			var te *tensor.Error
 			if errors.As(e, &te) {
-				return explain.TensorError(te, where)
+				return explain.TensorError(te, fmt.Sprintf("cell line %d: %s", line, text))
 			}
 			value = e.Error()
 		}
+		value, at := s.goWords(value, st)
+		if at > 0 {
+			line, text = at, strings.TrimSpace(cellLine(stripComments(st.text), at-st.line+1))
+		}
+		where := fmt.Sprintf("cell line %d: %s", line, text)
 		return &front.CellError{Name: "panic", Value: value, Traceback: []string{"panic: " + value, where}}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
