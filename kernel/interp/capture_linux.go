@@ -3,6 +3,7 @@ package interp
 import (
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"sync"
 	"syscall"
@@ -26,24 +27,35 @@ type stream struct {
 	requests chan chan struct{}
 }
 
-// captureStreams points file descriptors 1 and 2 at pipes that this
-// process reads, so that everything written to them (by interpreted code,
-// compiled code or the runtime) becomes an event, in order with displays.
+// fd2 is the os.Stderr the process started with, kept from the garbage
+// collector, which would close file descriptor 2 with it.
+var fd2 *os.File
+
+// captureStreams points file descriptor 1, and os.Stderr, at pipes that
+// this process reads, so that everything written to them (by interpreted
+// code, compiled code, processes a cell starts with them) becomes an
+// event, in order with displays. File descriptor 2 stays the engine's:
+// there the Go runtime writes why the process ends ("fatal error: out of
+// memory"), and the engine reads it even if the process ends before
+// reading it itself.
 func captureStreams(ev *events) (*capture, error) {
 	c := &capture{}
-	for _, out := range []struct {
-		fd   int
-		name string
-	}{{1, "stdout"}, {2, "stderr"}} {
+	for _, name := range []string{"stdout", "stderr"} {
 		r, w, err := os.Pipe()
 		if err != nil {
 			return nil, err
 		}
-		if err := syscall.Dup3(int(w.Fd()), out.fd, 0); err != nil {
-			return nil, fmt.Errorf("capturing %s: %w", out.name, err)
+		if name == "stdout" {
+			if err := syscall.Dup3(int(w.Fd()), 1, 0); err != nil {
+				return nil, fmt.Errorf("capturing %s: %w", name, err)
+			}
+			w.Close()
+		} else {
+			fd2 = os.Stderr
+			os.Stderr = w
+			log.SetOutput(w)
 		}
-		w.Close()
-		s := &stream{name: out.name, r: r, requests: make(chan chan struct{}, 1)}
+		s := &stream{name: name, r: r, requests: make(chan chan struct{}, 1)}
 		go s.read(ev)
 		c.streams = append(c.streams, s)
 	}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/tensornb/tensornb/kernel/front"
@@ -83,9 +84,11 @@ type workerProc struct {
 	events  *bufio.Scanner
 	eventsR *os.File      // the read ends of its events and crash pipes,
 	crashR  *os.File      // closed when it is stopped
-	stderr  *bytes.Buffer // what it wrote to stderr before capturing it
+	stderr  *tail         // what it wrote to file descriptor 2 (see Serve)
 	crashed *bytes.Buffer // what the Go runtime reported when it died
 	exited  chan struct{} // closed once it ended and both were read
+	// oomKills is what oomKills said when it started.
+	oomKills int64
 }
 
 // NewEngine returns an engine whose workers run command.
@@ -112,8 +115,11 @@ func (e *Engine) start() (*workerProc, error) {
 	}
 	cmd.ExtraFiles = []*os.File{eventsW, crashW, requestsR} // EventsFD, CrashFD, RequestsFD
 	cmd.Env = append(os.Environ(), e.Env...)
-	w := &workerProc{cmd: cmd, in: in, eventsR: eventsR, crashR: crashR, stderr: &bytes.Buffer{}, crashed: &bytes.Buffer{}, exited: make(chan struct{})}
+	w := &workerProc{cmd: cmd, in: in, eventsR: eventsR, crashR: crashR, stderr: &tail{}, crashed: &bytes.Buffer{}, exited: make(chan struct{}), oomKills: oomKills()}
 	cmd.Stderr = w.stderr
+	// A process a cell started with the worker's file descriptor 2 may
+	// outlive it: Wait does not wait for it.
+	cmd.WaitDelay = 100 * time.Millisecond
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the interpreter (%s): %w", strings.Join(e.Command, " "), err)
 	}
@@ -156,7 +162,9 @@ func (e *Engine) running() (*workerProc, *replay, error) {
 			w.eventsR.Close()
 			w.crashR.Close()
 			e.lost = "the interpreter ended between cells"
-			if report := w.report(); report != "" {
+			if line, ok := e.memoryEnd(w); ok {
+				e.lost = "the interpreter ran " + line + " between cells"
+			} else if report := w.report(); report != "" {
 				first, _, _ := strings.Cut(report, "\n")
 				e.lost += " (" + first + ")"
 			}
@@ -240,6 +248,9 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 		return err
 	case died:
 		e.lost = "the interpreter ended while running a cell"
+		if line, ok := e.memoryEnd(w); ok {
+			e.lost = "the last cell ran " + line
+		}
 		return err
 	}
 	// yaegi v0.16.1 can resume a cancelled cell when the next one starts:
@@ -583,15 +594,58 @@ func (w *workerProc) send(req request) error {
 	return enc.Encode(req)
 }
 
-// report is what the Go runtime and the worker wrote when it ended.
+// report is what the Go runtime and the worker wrote when it ended: the
+// crash report, after the line that says what failed if the runtime
+// wrote it to file descriptor 2 only, before the report began ("fatal
+// error: out of memory"); or what it wrote there if there is no crash
+// report.
 func (w *workerProc) report() string {
-	return strings.TrimSpace(w.crashed.String() + "\n" + w.stderr.String())
+	crash := strings.TrimSpace(w.crashed.String())
+	rest := strings.TrimSpace(w.stderr.String())
+	if crash == "" {
+		return rest
+	}
+	if i := strings.LastIndex(rest, "fatal error: "); i >= 0 && !strings.HasPrefix(crash, "fatal error: ") {
+		line, _, _ := strings.Cut(rest[i:], "\n")
+		return line + "\n" + crash
+	}
+	return crash
 }
 
-// died is the error of a cell whose worker ended: the Go runtime's report
-// (a panic in a goroutine, memory exhausted), or the exit status.
+// A tail keeps the last 64 KB written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - 64<<10; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// restartNote ends the error of a cell whose worker ended.
+const restartNote = "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one), to rebuild what they declared."
+
+// died is the error of a cell whose worker ended: MemoryError if it ran
+// out of memory, in a line; else the Go runtime's report (a panic in a
+// goroutine, a fatal error), or the exit status.
 func (e *Engine) died(w *workerProc) error {
 	<-w.exited
+	if line, ok := e.memoryEnd(w); ok {
+		value := "the cell ran " + line
+		return &front.CellError{Name: "MemoryError", Value: value, Traceback: []string{"MemoryError: " + value, restartNote}}
+	}
 	report := w.report()
 	status := "the interpreter ended"
 	if w.cmd.ProcessState != nil {
@@ -604,8 +658,42 @@ func (e *Engine) died(w *workerProc) error {
 		value = first
 		lines = append(lines, strings.Split(report, "\n")...)
 	}
-	lines = append(lines, "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one), to rebuild what they declared.")
+	lines = append(lines, restartNote)
 	return &front.CellError{Name: "InterpreterDied", Value: value, Traceback: lines}
+}
+
+// memoryEnd reports whether w, which ended, ran out of memory, and says
+// how in a line: "out of memory (limit 256 MiB)" if it passed its limit,
+// or, if the system had no more to give it first (the Go runtime's "fatal
+// error: out of memory") or its out-of-memory killer ended the worker,
+// that, and the limit.
+func (e *Engine) memoryEnd(w *workerProc) (string, bool) {
+	report := w.report()
+	first, _, _ := strings.Cut(report, "\n")
+	switch {
+	case strings.HasPrefix(first, memoryReport):
+		return first, true
+	case strings.HasPrefix(first, "fatal error: ") && (strings.Contains(first, "out of memory") || strings.Contains(first, "cannot allocate memory")):
+		return fmt.Sprintf("out of memory (the system had no more to give; the interpreter's limit is %s)", sizeText(e.memoryLimit())), true
+	}
+	if ps := w.cmd.ProcessState; ps != nil && w.oomKills >= 0 && oomKills() > w.oomKills {
+		if status, ok := ps.Sys().(syscall.WaitStatus); ok && status.Signaled() && status.Signal() == syscall.SIGKILL {
+			return fmt.Sprintf("out of memory (the system's out-of-memory killer ended the interpreter; its limit is %s)", sizeText(e.memoryLimit())), true
+		}
+	}
+	return "", false
+}
+
+// memoryLimit is the memory limit of the engine's workers.
+func (e *Engine) memoryLimit() uint64 {
+	return memoryLimit(func(key string) string {
+		for i := len(e.Env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(e.Env[i], key+"="); ok {
+				return v
+			}
+		}
+		return os.Getenv(key)
+	})
 }
 
 // Shutdown stops the worker; a later cell starts a new one unless the

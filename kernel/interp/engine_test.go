@@ -109,7 +109,7 @@ func TestWorkerDeathsAreSurvived(t *testing.T) {
 		interrupt           bool
 	}{
 		{"panic in a goroutine", "import \"time\"\ngo func() { panic(\"boom in a goroutine\") }()\ntime.Sleep(5 * time.Second)", "boom in a goroutine", false},
-		{"allocation bomb", "var hoard [][]byte\nfor {\n\thoard = append(hoard, make([]byte, 1<<30))\n}", "memory: the cell allocated more than", false},
+		{"allocation bomb", "var hoard [][]byte\nfor {\n\thoard = append(hoard, make([]byte, 1<<30))\n}", "the cell ran out of memory", false},
 		{"endless loop, interrupted", "for {\n}", "interrupted", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -521,4 +521,61 @@ func TestRuntimeErrorsInGosWords(t *testing.T) {
 			t.Errorf("%q: %#v, want %q at %q", c.code, err, c.want, c.line)
 		}
 	}
+}
+
+// smallMemory is the memory limit of the workers of the memory tests: far
+// above what a worker needs, far below what the machine has.
+const smallMemory = "TENSORNB_MEMORY_LIMIT=268435456" // 256 MiB
+
+// outOfMemory runs code, which must run out of memory, and checks that
+// the cell fails in one line that says so and contains want, and that the
+// next cell replays what came before.
+func outOfMemory(t *testing.T, e *Engine, code, want string) {
+	t.Helper()
+	if _, err := execute(t, e, "var alive = 1"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := execute(t, e, code)
+	var ce *front.CellError
+	if !errors.As(err, &ce) || ce.Name != "MemoryError" || !strings.HasPrefix(ce.Value, "the cell ran out of memory") || !strings.Contains(ce.Value, want) ||
+		strings.Contains(ce.Value, "\n") || len(ce.Traceback) > 2 || ce.Traceback[0] != "MemoryError: "+ce.Value {
+		t.Fatalf("error %#v", err)
+	}
+	items, err := execute(t, e, "alive + 1")
+	if err != nil || !strings.Contains(stderr(items), "out of memory") || items[len(items)-1] != "result: 2" {
+		t.Fatalf("the next cell: %q %v", items, err)
+	}
+}
+
+// A cell that allocates more than the worker's limit ends with a one-line
+// MemoryError that names the limit, not the Go runtime's traceback.
+func TestOutOfMemoryIsOneLine(t *testing.T) {
+	e := newEngine(t)
+	e.Env = append(e.Env, smallMemory)
+	outOfMemory(t, e, "var hoard [][]byte\nfor {\n\thoard = append(hoard, make([]byte, 16<<20))\n}", "(limit 256 MiB)")
+}
+
+// When the system refuses memory before the worker reaches its limit,
+// the Go runtime ends the worker with "fatal error: out of memory", which
+// it writes to standard error only, before its traceback: the cell says
+// it ran out of memory, in one line, too.
+func TestSystemOutOfMemoryIsOneLine(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector reserves more address space than the test allows")
+	}
+	// 3 GB of address space, a limit the worker would reach later.
+	e := NewEngine("/bin/sh", "-c", `ulimit -v 3000000 && exec "$0" -test.run='^$'`, os.Args[0])
+	e.Env = []string{"TENSORNB_TEST_WORKER=1", "TENSORNB_MEMORY_LIMIT=8589934592"}
+	t.Cleanup(func() { _ = e.Shutdown(false) })
+	outOfMemory(t, e, "var hoard [][]byte\nfor {\n\thoard = append(hoard, make([]byte, 64<<20))\n}", "out of memory")
+}
+
+// The limit counts all of the worker's memory: goroutines' stacks too,
+// which are not heap.
+func TestGoroutineStacksCountAsMemory(t *testing.T) {
+	e := newEngine(t)
+	e.Env = append(e.Env, smallMemory)
+	// Each goroutine's stack holds a thousand interpreted calls, about a
+	// megabyte; 400 of them pass the limit, with little heap.
+	outOfMemory(t, e, "func deep(n int) int {\n\tif n == 0 {\n\t\tselect {}\n\t}\n\treturn deep(n-1) + 1\n}\nfor i := 0; i < 400; i++ {\n\tgo deep(1000)\n}\ntime.Sleep(3 * time.Second)", "(limit 256 MiB)")
 }

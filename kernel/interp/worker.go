@@ -6,13 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
-	"runtime"
 	"runtime/debug"
-	"strconv"
 	"sync"
-	"time"
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/front"
@@ -24,8 +22,9 @@ import (
 // the requests file (RequestsFD; its standard input is empty) and writes
 // events, one JSON object per line, to the
 // events file, in the order the cell produced them: the cell's standard
-// output and error (captured from file descriptors 1 and 2, so compiled
-// code's prints are caught too), its displays and result, then done.
+// output and error (captured from file descriptor 1 and os.Stderr, so
+// compiled code's prints are caught too), its displays and result, then
+// done.
 
 // A request asks the worker to run a cell, or, with Type "complete" or
 // "inspect", for the completions or the inspection at Cursor (a rune
@@ -83,10 +82,13 @@ func Serve(dir string, in, out, crash *os.File) (err error) {
 		_ = debug.SetCrashOutput(crash, debug.CrashOptions{})
 	}
 	// Under memory pressure the kernel's OOM killer takes the worker
-	// first, not the kernel or Jupyter; and the worker ends itself when
-	// its heap passes its limit.
+	// first, not the kernel or Jupyter; the garbage collector works to
+	// keep the worker under its limit, and the worker ends itself when
+	// its memory passes it.
 	_ = os.WriteFile("/proc/self/oom_score_adj", []byte("1000"), 0)
-	go watchMemory(memoryLimit(), crash)
+	limit := memoryLimit(os.Getenv)
+	debug.SetMemoryLimit(int64(min(limit, math.MaxInt64)))
+	go watchMemory(limit, crash)
 
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false) // an SVG's < and > as they are, not six bytes each
@@ -139,36 +141,6 @@ func Serve(dir string, in, out, crash *os.File) (err error) {
 		}
 		if err := ev.send(done); err != nil {
 			return err
-		}
-	}
-}
-
-// memoryLimit is the heap a worker may use: $TENSORNB_MEMORY_LIMIT in
-// bytes, or half of the machine's memory.
-func memoryLimit() uint64 {
-	if v, err := strconv.ParseUint(os.Getenv("TENSORNB_MEMORY_LIMIT"), 10, 64); err == nil && v > 0 {
-		return v
-	}
-	data, err := os.ReadFile("/proc/meminfo")
-	if err == nil {
-		var kb uint64
-		if _, err := fmt.Sscanf(string(data), "MemTotal: %d kB", &kb); err == nil {
-			return kb * 1024 / 2
-		}
-	}
-	return 4 << 30
-}
-
-// watchMemory ends the process, with a report, when its heap passes limit.
-func watchMemory(limit uint64, report io.Writer) {
-	for range time.Tick(50 * time.Millisecond) {
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		if m.HeapAlloc > limit {
-			if report != nil {
-				fmt.Fprintf(report, "memory: the cell allocated more than %d MiB, the interpreter's limit (set TENSORNB_MEMORY_LIMIT, in bytes, to change it)\n", limit>>20)
-			}
-			os.Exit(3)
 		}
 	}
 }
