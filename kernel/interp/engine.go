@@ -5,10 +5,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -37,7 +40,9 @@ const (
 // interrupt, so that an interrupt of that cell stops the replay too, and
 // nothing runs while the kernel says it is idle. A cell that ended the
 // worker did not complete, so it is never replayed; a cell that failed is
-// not replayed either, even if it changed state before it failed.
+// not replayed either, even if it changed state before it failed; nor is
+// a cell that started a goroutine whose panic ended the worker, which
+// the crash report names by the goroutine's label (see cellLabel).
 type Engine struct {
 	// Command is the worker's command line: a program whose main calls
 	// Serve (tensornb worker DIR). Env is added to its environment.
@@ -52,6 +57,7 @@ type Engine struct {
 	shownIDs map[string]bool // display ids shown so far
 	w        *workerProc
 	lost     string          // why the last worker ended, for the next cell to say
+	culprit  int             // the order of the cell whose goroutine ended it, or 0
 	cells    []cell          // the cells that completed, to replay in a new worker
 	order    int             // cells run so far
 	names    map[string]bool // what the worker's cells have declared
@@ -161,13 +167,7 @@ func (e *Engine) running() (*workerProc, *replay, error) {
 			e.w = nil
 			w.eventsR.Close()
 			w.crashR.Close()
-			e.lost = "the interpreter ended between cells"
-			if line, ok := e.memoryEnd(w); ok {
-				e.lost = "the interpreter ran " + line + " between cells"
-			} else if report := w.report(); report != "" {
-				first, _, _ := strings.Cut(report, "\n")
-				e.lost += " (" + first + ")"
-			}
+			e.lose(w, 0)
 		default:
 			return e.w, nil, nil
 		}
@@ -181,17 +181,91 @@ func (e *Engine) running() (*workerProc, *replay, error) {
 	if e.lost == "" {
 		return w, nil, nil
 	}
-	r := &replay{why: e.lost, cells: e.cells}
-	e.lost = ""
+	r := &replay{why: e.lost}
+	for _, c := range e.cells {
+		if c.order == e.culprit {
+			r.skipped = append(r.skipped, c)
+		} else {
+			r.cells = append(r.cells, c)
+		}
+	}
+	e.lost, e.culprit = "", 0
 	e.cells = nil
 	return w, r, nil
 }
 
 // A replay is what a new worker has to rebuild: why the last one ended,
-// and the cells that had completed in it.
+// and the cells that had completed in it, less those skipped: the cell
+// whose goroutine ended it, which would start the goroutine again.
 type replay struct {
-	why   string
-	cells []cell
+	why     string
+	cells   []cell
+	skipped []cell
+}
+
+// lose records why w ended by itself, for the next cell to say; running
+// is the order of the cell it was running, or 0. If a goroutine that an
+// earlier cell started ended it, that cell is not replayed. e.mu is held.
+func (e *Engine) lose(w *workerProc, running int) {
+	if line, ok := e.memoryEnd(w); ok {
+		e.lost = "the interpreter ran " + line + " between cells"
+		if running > 0 {
+			e.lost = "the last cell ran " + line
+		}
+		return
+	}
+	report := w.report()
+	first := crashLine(report)
+	if n, ok := goroutineCell(report); ok && n != running {
+		for _, c := range e.cells {
+			if c.order == n {
+				e.lost = fmt.Sprintf("a goroutine that %s started ended the interpreter (%s)", names([]cell{c}), first)
+				e.culprit = n
+				return
+			}
+		}
+	}
+	switch {
+	case running > 0:
+		e.lost = "the interpreter ended while running a cell"
+	case first != "":
+		e.lost = "the interpreter ended between cells (" + first + ")"
+	default:
+		e.lost = "the interpreter ended between cells"
+	}
+}
+
+// goroutineCell returns the order of the cell that started the goroutine
+// a crash report is about (the first it shows), from its label cellLabel.
+func goroutineCell(report string) (int, bool) {
+	for _, line := range strings.Split(report, "\n") {
+		if strings.HasPrefix(line, "goroutine ") {
+			m := cellLabelText.FindStringSubmatch(line)
+			if m == nil {
+				return 0, false
+			}
+			n, err := strconv.Atoi(m[1])
+			return n, err == nil && n > 0
+		}
+	}
+	return 0, false
+}
+
+// cellLabelText is how a goroutine's header in a crash report shows the
+// label cellLabel.
+var cellLabelText = regexp.MustCompile(`labels:\{.*"` + cellLabel + `": "(\d+)"`)
+
+// crashLine is the first line of a crash report, which says what failed,
+// as Go would say it of a program: without the runtime's note that the
+// interpreter recovered the panic and panicked again, and a runtime
+// error in Go's words.
+func crashLine(report string) string {
+	first, _, _ := strings.Cut(report, "\n")
+	first = strings.TrimSuffix(strings.TrimSuffix(first, " [recovered, repanicked]"), " [recovered]")
+	if msg, ok := strings.CutPrefix(first, "panic: "); ok {
+		first = "panic: " + goWordsAlone(msg)
+	}
+	return first
 }
 
 // stop kills a worker and waits for its end.
@@ -237,7 +311,7 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 	if n, ok := front.ExecutionCount(ctx); ok {
 		c.count = n
 	}
-	how, err := e.run(ctx, w, code, out)
+	how, err := e.run(ctx, w, c, out)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch how {
@@ -247,9 +321,12 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 		}
 		return err
 	case died:
-		e.lost = "the interpreter ended while running a cell"
-		if line, ok := e.memoryEnd(w); ok {
-			e.lost = "the last cell ran " + line
+		e.lose(w, c.order)
+		var ce *front.CellError
+		for _, earlier := range e.cells {
+			if earlier.order == e.culprit && errors.As(err, &ce) {
+				ce.Traceback = append(ce.Traceback, fmt.Sprintf("The goroutine that failed was started by %s, which the next cell does not replay.", names([]cell{earlier})))
+			}
 		}
 		return err
 	}
@@ -271,10 +348,10 @@ const (
 	interrupted                // ctx was done first, and the worker was killed
 )
 
-// run runs code on w, sending what it produces to out. If the cell
+// run runs c on w, sending what it produces to out. If the cell
 // completed, err is its error; if the worker died, err says how.
-func (e *Engine) run(ctx context.Context, w *workerProc, code string, out front.Output) (how outcome, err error) {
-	if err := w.send(request{Code: code}); err != nil {
+func (e *Engine) run(ctx context.Context, w *workerProc, c cell, out front.Output) (how outcome, err error) {
+	if err := w.send(request{Code: c.code, Cell: c.order}); err != nil {
 		e.stop(w)
 		return died, e.died(w)
 	}
@@ -400,7 +477,7 @@ func (e *Engine) ask(ctx context.Context, req request) (event, error) {
 		if err := w.send(req); err != nil {
 			e.stop(w)
 			e.mu.Lock()
-			e.lost = "the interpreter stopped"
+			e.lose(w, 0)
 			e.mu.Unlock()
 			answer <- result{err: err}
 			return
@@ -420,7 +497,7 @@ func (e *Engine) ask(ctx context.Context, req request) (event, error) {
 		}
 		e.ended(w)
 		e.mu.Lock()
-		e.lost = "the interpreter stopped"
+		e.lose(w, 0)
 		e.mu.Unlock()
 		answer <- result{err: fmt.Errorf("the interpreter stopped")}
 	}()
@@ -457,11 +534,19 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 	if r == nil {
 		return w, nil
 	}
-	if len(r.cells) == 0 {
+	switch {
+	case len(r.cells) == 0 && len(r.skipped) > 0:
+		out.Stream("stderr", fmt.Sprintf("tensornb: %s; the interpreter was restarted, and nothing was replayed (not %s, which would start the goroutine again).\n", r.why, names(r.skipped)))
+		return w, nil
+	case len(r.cells) == 0:
 		out.Stream("stderr", "tensornb: "+r.why+"; the interpreter was restarted, and no earlier cell had run without an error, so there was nothing to replay.\n")
 		return w, nil
 	}
-	out.Stream("stderr", fmt.Sprintf("tensornb: %s; the interpreter was restarted. Replaying what had run without an error, %s, with outputs hidden… ", r.why, names(r.cells)))
+	not := ""
+	if len(r.skipped) > 0 {
+		not = fmt.Sprintf(" (not %s, which would start the goroutine again)", names(r.skipped))
+	}
+	out.Stream("stderr", fmt.Sprintf("tensornb: %s; the interpreter was restarted. Replaying what had run without an error, %s, with outputs hidden%s… ", r.why, names(r.cells), not))
 	limit := e.ReplayLimit
 	if limit == 0 {
 		limit = DefaultReplayLimit
@@ -472,7 +557,7 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 	slowest, slowestTime := 0, time.Duration(0)
 	for i, c := range r.cells {
 		cellStart := time.Now()
-		how, err := e.run(replayCtx, w, c.code, discard{})
+		how, err := e.run(replayCtx, w, c, discard{})
 		if d := time.Since(cellStart); d > slowestTime {
 			slowest, slowestTime = i, d
 		}
@@ -654,9 +739,9 @@ func (e *Engine) died(w *workerProc) error {
 	lines := []string{"InterpreterDied: " + status}
 	value := status
 	if report != "" {
-		first, _, _ := strings.Cut(report, "\n")
-		value = first
-		lines = append(lines, strings.Split(report, "\n")...)
+		value = crashLine(report)
+		lines = append(lines, value)
+		lines = append(lines, strings.Split(report, "\n")[1:]...)
 	}
 	lines = append(lines, restartNote)
 	return &front.CellError{Name: "InterpreterDied", Value: value, Traceback: lines}

@@ -349,7 +349,8 @@ func TestReplayLimit(t *testing.T) {
 }
 
 // A worker that ends between cells (a goroutine's panic) is replaced, and
-// the next cell says so and replays.
+// the next cell says so and replays the cells before, but not the cell
+// that started the goroutine.
 func TestDeathBetweenCells(t *testing.T) {
 	e := newEngine(t)
 	flag := filepath.Join(t.TempDir(), "flag")
@@ -369,7 +370,8 @@ func TestDeathBetweenCells(t *testing.T) {
 	}
 	items, err := executeIn(t, e, 3, "x")
 	note := stderr(items)
-	if err != nil || items[len(items)-1] != "result: 5" || !strings.Contains(note, "between cells") || !strings.Contains(note, "later") || !strings.Contains(note, "In [1], [2]") {
+	if err != nil || items[len(items)-1] != "result: 5" || !strings.Contains(note, "a goroutine that In [2] started ended the interpreter (panic: later)") ||
+		!strings.Contains(note, "without an error, In [1], with outputs hidden (not In [2]") {
 		t.Fatalf("%q %v", items, err)
 	}
 }
@@ -578,4 +580,25 @@ func TestGoroutineStacksCountAsMemory(t *testing.T) {
 	// Each goroutine's stack holds a thousand interpreted calls, about a
 	// megabyte; 400 of them pass the limit, with little heap.
 	outOfMemory(t, e, "func deep(n int) int {\n\tif n == 0 {\n\t\tselect {}\n\t}\n\treturn deep(n-1) + 1\n}\nfor i := 0; i < 400; i++ {\n\tgo deep(1000)\n}\ntime.Sleep(3 * time.Second)", "(limit 256 MiB)")
+}
+
+// A goroutine that panics after its cell ended ends the worker. The next
+// cell says so in one line: the panic's text, the cell that started the
+// goroutine, and that the interpreter was restarted; that cell is not
+// replayed, so that the goroutine does not end the new worker too.
+func TestPanicAfterItsCell(t *testing.T) {
+	e := newEngine(t)
+	mustRun(t, e, []string{"x := 1", "go func() {\n\ttime.Sleep(100 * time.Millisecond)\n\tpanic(\"late boom\")\n}()"})
+	time.Sleep(500 * time.Millisecond)
+	items, err := executeIn(t, e, 3, "x")
+	note := stderr(items)
+	if err != nil || items[len(items)-1] != "result: 1" || strings.Count(note, "\n") != 1 || !strings.Contains(note, "panic: late boom") ||
+		!strings.Contains(note, "In [2]") || !strings.Contains(note, "restarted") || strings.Contains(note, "recovered") {
+		t.Fatalf("%q %v", items, err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	items, err = executeIn(t, e, 4, "x + 1")
+	if err != nil || strings.Join(items, "|") != "result: 2" {
+		t.Fatalf("the cell after: %q %v", items, err)
+	}
 }

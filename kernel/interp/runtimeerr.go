@@ -55,13 +55,9 @@ var yaegiPosition = regexp.MustCompile(`^\d+:\d+: (interface conversion: )`)
 // session's variables, unless they are local to the statement (a loop's
 // counter), and then the message has none.
 func (s *Session) goWords(msg string, st step) (string, int) {
-	msg = yaegiPosition.ReplaceAllString(msg, "$1")
 	fault := faultOf(msg)
-	switch fault {
-	case noFault:
-		return msg, 0
-	case nilFault:
-		return "runtime error: invalid memory address or nil pointer dereference", 0
+	if fault == noFault || fault == nilFault {
+		return goWordsAlone(msg), 0
 	}
 	found, local := expressions(stripComments(st.text), fault)
 	line := 0
@@ -73,10 +69,22 @@ func (s *Session) goWords(msg string, st step) (string, int) {
 			return "runtime error: " + detail, st.line + f.line - 1
 		}
 	}
-	if fault == indexFault {
-		return "runtime error: index out of range", line
+	return goWordsAlone(msg), line
+}
+
+// goWordsAlone returns msg, the message of a panic in interpreted code, in
+// Go's words, without the numbers that only the code and the values
+// give.
+func goWordsAlone(msg string) string {
+	switch faultOf(msg) {
+	case indexFault:
+		return "runtime error: index out of range"
+	case sliceFault:
+		return "runtime error: slice bounds out of range"
+	case nilFault:
+		return "runtime error: invalid memory address or nil pointer dereference"
 	}
-	return "runtime error: slice bounds out of range", line
+	return yaegiPosition.ReplaceAllString(msg, "$1")
 }
 
 // A suspect is an expression that may have failed, and its line in the

@@ -10,6 +10,9 @@ import (
 	"os"
 	"regexp"
 	"runtime/debug"
+	"runtime/pprof"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/tensornb/tensornb/display"
@@ -33,7 +36,14 @@ type request struct {
 	Type   string `json:"type,omitempty"`
 	Code   string `json:"code"`
 	Cursor int    `json:"cursor,omitempty"`
+	// Cell is the engine's number for the cell: the goroutines it starts
+	// carry it, as the label cellLabel, into a crash report.
+	Cell int `json:"cell,omitempty"`
 }
+
+// cellLabel is the goroutine label (runtime/pprof) that holds the number
+// of the cell whose code started a goroutine.
+const cellLabel = "tensornb-cell"
 
 // An event is something a running cell produced.
 type event struct {
@@ -81,6 +91,9 @@ func Serve(dir string, in, out, crash *os.File) (err error) {
 	if crash != nil {
 		_ = debug.SetCrashOutput(crash, debug.CrashOptions{})
 	}
+	// A crash report shows the labels of its goroutines, among them the
+	// number of the cell that started the one that failed.
+	_ = os.Setenv("GODEBUG", strings.TrimPrefix(os.Getenv("GODEBUG")+",tracebacklabels=1", ","))
 	// Under memory pressure the kernel's OOM killer takes the worker
 	// first, not the kernel or Jupyter; the garbage collector works to
 	// keep the worker under its limit, and the worker ends itself when
@@ -130,7 +143,10 @@ func Serve(dir string, in, out, crash *os.File) (err error) {
 			}
 			continue
 		}
-		runErr := session.Run(context.Background(), req.Code)
+		var runErr error
+		pprof.Do(context.Background(), pprof.Labels(cellLabel, strconv.Itoa(req.Cell)), func(ctx context.Context) {
+			runErr = session.Run(ctx, req.Code)
+		})
 		streams.sync()
 		done := event{Type: "done", Names: session.Names()}
 		var ce *front.CellError
