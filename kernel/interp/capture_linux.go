@@ -12,12 +12,11 @@ import (
 	"unsafe"
 )
 
-// A capture sends what the process writes to file descriptors 1 and 2 as
-// stream events.
+// A capture sends what the process writes to file descriptor 1 and
+// os.Stderr as stream events.
 type capture struct{ streams []*stream }
 
-// A stream is one captured file descriptor and the goroutine that reads
-// its pipe.
+// A stream is one captured output and the goroutine that reads its pipe.
 type stream struct {
 	name string
 	r    *os.File

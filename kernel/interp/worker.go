@@ -82,7 +82,7 @@ func (e *events) send(ev event) error {
 func Serve(dir string, in, out, crash *os.File) (err error) {
 	closeOnExec(in, out, crash)
 	defer func() {
-		// Standard error is captured by then: the engine reads the
+		// os.Stderr may be a cell's by then: the engine reads the
 		// reason in the crash report.
 		if err != nil && crash != nil {
 			fmt.Fprintf(crash, "tensornb worker: %v\n", err)
