@@ -516,6 +516,7 @@ func TestRuntimeErrorsInGosWords(t *testing.T) {
 		{"a, b := 1, 0\n_ = a / b", "runtime error: integer divide by zero", "cell line 2: _ = a / b"},
 		{"var v any = \"s\"\n_ = v.(int)", "interface conversion: interface {} is string, not int", "cell line 2: _ = v.(int)"},
 		{"s := []int{1, 2, 3}\nn := 0\nfor k := 0; k <= len(s); k++ {\n\tn += s[k]\n}", "runtime error: index out of range", "cell line 4: n += s[k]"},
+		{"s := []int{1, 2, 3}\nn := 0\nfor k := range 4 { n += s[k] }", "runtime error: index out of range", "cell line 3: for k := range 4 { n += s[k] }"},
 	} {
 		_, err := execute(t, e, c.code)
 		var ce *front.CellError

@@ -173,7 +173,7 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 			return &front.CellError{Name: "Exit", Value: msg, Traceback: []string{"Exit: the program ended with " + msg}}
 		}
 		if err != nil {
-			return s.runError(err, st)
+			return s.runError(err, st, code)
 		}
 	}
 	return nil
@@ -299,12 +299,12 @@ func checkError(err error, code string) *front.CellError {
 	return &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
 }
 
-// runError makes what failed while a step ran the cell's error: a
+// runError makes what failed while a step of code ran the cell's error: a
 // refused tensor operation is PyTorch's exception (see explain); another
 // panic keeps its value as a GoNB cell reports it (name "panic", value the
 // panic's message, a runtime error in Go's words: see goWords); anything
 // else is the interpreter's own failure.
-func (s *Session) runError(err error, st step) *front.CellError {
+func (s *Session) runError(err error, st step, code string) *front.CellError {
 	var p interp.Panic
 	if errors.As(err, &p) {
 		line, text := firstLine(st)
@@ -318,7 +318,7 @@ func (s *Session) runError(err error, st step) *front.CellError {
 		}
 		value, at := s.goWords(value, st)
 		if at > 0 {
-			line, text = at, strings.TrimSpace(cellLine(stripComments(st.text), at-st.line+1))
+			line, text = at, strings.TrimSpace(cellLine(code, at)) // as written, not as rewritten
 		}
 		where := fmt.Sprintf("cell line %d: %s", line, text)
 		return &front.CellError{Name: "panic", Value: value, Traceback: []string{"panic: " + value, where}}
