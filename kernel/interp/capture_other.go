@@ -7,7 +7,8 @@ import (
 	"os"
 )
 
-// A capture would send file descriptors 1 and 2 as events; it needs Linux.
+// A capture would send file descriptor 1 and os.Stderr as events; it
+// needs Linux.
 type capture struct{}
 
 func captureStreams(*events) (*capture, error) {

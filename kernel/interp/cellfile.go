@@ -2,6 +2,8 @@ package interp
 
 import (
 	"fmt"
+	"go/ast"
+	"go/token"
 	"sort"
 	"strings"
 
@@ -86,6 +88,42 @@ func (c *checker) assemble(units []cells.Unit, imports map[string]string, redecl
 	write("}\n")
 	f.src = b.String()
 	return f
+}
+
+// spanAt returns the index of the span that holds file line l, or -1.
+// The spans are in the order of their lines.
+func (f *cellFile) spanAt(l int) int {
+	i := sort.Search(len(f.spans), func(i int) bool { return f.spans[i].last >= l })
+	if i < len(f.spans) && f.spans[i].first <= l {
+		return i
+	}
+	return -1
+}
+
+// sessionSpanAt returns the session declaration that holds file line l.
+func (f *cellFile) sessionSpanAt(l int) (sessionSpan, bool) {
+	i := sort.Search(len(f.sessionSpans), func(i int) bool { return f.sessionSpans[i].last >= l })
+	if i < len(f.sessionSpans) && f.sessionSpans[i].first <= l {
+		return f.sessionSpans[i], true
+	}
+	return sessionSpan{}, false
+}
+
+// place gives each span the declarations and statements (of the cell's
+// function) that start on its lines, so that what is asked of one unit
+// does not look through the whole file.
+func (f *cellFile) place(fset *token.FileSet, decls []ast.Decl, stmts []ast.Stmt) {
+	add := func(n ast.Node) {
+		if i := f.spanAt(fset.Position(n.Pos()).Line); i >= 0 {
+			f.spans[i].nodes = append(f.spans[i].nodes, n)
+		}
+	}
+	for _, d := range decls {
+		add(d)
+	}
+	for _, st := range stmts {
+		add(st)
+	}
 }
 
 // commentLines writes a doc comment's text as // lines.

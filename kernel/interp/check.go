@@ -34,7 +34,10 @@ type checker struct {
 	typeImports map[string]string // path → alias, for checking
 	// typeImported are the type-only imports the interpreter has made.
 	typeImported map[string]string
-	decls        []sessionDecl
+	// decls are what the cells declared, one per name; declAt indexes
+	// them by name.
+	decls  []sessionDecl
+	declAt map[string]int
 	// notes are messages for the person, from the last check.
 	notes []string
 }
@@ -85,7 +88,9 @@ func (u *Unsupported) Error() string {
 	return fmt.Sprintf("cell line %d: the instant engine cannot run %s; put %%%%gonb on the cell's first line to compile it with GoNB", u.Line, u.What)
 }
 
-// A CompileError is a cell that does not type-check.
+// A CompileError is a cell that does not type-check. A cell that does not
+// parse has Msg "syntax error: " and go/parser's message, as the Go
+// compiler names it.
 type CompileError struct {
 	Line int
 	Msg  string
@@ -94,7 +99,7 @@ type CompileError struct {
 func (c *CompileError) Error() string { return fmt.Sprintf("cell line %d: %s", c.Line, c.Msg) }
 
 func newChecker(fset *token.FileSet, imp types.Importer, has func(string) bool, hasSymbol func(path, name string) bool) *checker {
-	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}}
+	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}, declAt: map[string]int{}}
 }
 
 // cellFunc is the function the checked file wraps a cell's statements in.
@@ -105,6 +110,9 @@ type span struct {
 	unit        cells.Unit
 	first, last int // file lines
 	offset      int // file byte offset of the unit's text
+	// nodes are the declarations, or the statements of the cell's
+	// function, that start on its lines, once the file is parsed.
+	nodes []ast.Node
 }
 
 // check type-checks code and returns the steps to run it. A package the
@@ -137,13 +145,24 @@ func (s *staleDecl) Error() string { return s.name + ": " + s.msg }
 
 // forget drops the session's declaration of name.
 func (c *checker) forget(name string) {
-	kept := c.decls[:0]
-	for _, d := range c.decls {
-		if d.name != name {
-			kept = append(kept, d)
-		}
+	i, ok := c.declAt[name]
+	if !ok {
+		return
 	}
-	c.decls = kept
+	c.decls = append(c.decls[:i], c.decls[i+1:]...)
+	delete(c.declAt, name)
+	for j := i; j < len(c.decls); j++ {
+		c.declAt[c.decls[j].name] = j
+	}
+}
+
+// decl returns the session's declaration of name.
+func (c *checker) decl(name string) (sessionDecl, bool) {
+	i, ok := c.declAt[name]
+	if !ok {
+		return sessionDecl{}, false
+	}
+	return c.decls[i], true
 }
 
 // checkCell does the work of check with the packages in auto imported.
@@ -163,7 +182,7 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 		if err != nil {
 			var list scanner.ErrorList
 			if errors.As(err, &list) && len(list) > 0 {
-				return nil, &CompileError{Line: u.Line + list[0].Pos.Line - 2, Msg: list[0].Msg}
+				return nil, &CompileError{Line: u.Line + list[0].Pos.Line - 2, Msg: "syntax error: " + list[0].Msg}
 			}
 			return nil, &CompileError{Line: u.Line, Msg: err.Error()}
 		}
@@ -204,33 +223,27 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 				redeclared[n] = true
 			}
 			for name, src := range typeSpecs(u.Text) {
-				for _, d := range c.decls {
-					if d.name == name && strings.HasPrefix(d.src, "type ") && normalize(d.src) != normalize("type "+src) {
-						return nil, &Unsupported{Line: u.Line, What: "a new definition of the type " + name + " (it keeps the first one; restart the kernel to define it anew)"}
-					}
+				if d, ok := c.decl(name); ok && strings.HasPrefix(d.src, "type ") && normalize(d.src) != normalize("type "+src) {
+					return nil, &Unsupported{Line: u.Line, What: "a new definition of the type " + name + " (it keeps the first one; restart the kernel to define it anew)"}
 				}
 			}
 			for _, name := range declaredNames(u.Text) {
 				if !strings.Contains(name, ".") {
 					continue
 				}
-				for _, d := range c.decls {
-					if d.name == name && normalize(d.src) != normalize(stripComments(u.Text)) {
-						return nil, &Unsupported{Line: u.Line, What: "a new definition of the method " + name + " (it keeps the first one; restart the kernel to define it anew)"}
-					}
+				if d, ok := c.decl(name); ok && normalize(d.src) != normalize(stripComments(u.Text)) {
+					return nil, &Unsupported{Line: u.Line, What: "a new definition of the method " + name + " (it keeps the first one; restart the kernel to define it anew)"}
 				}
 			}
 		}
 	}
 	cf := c.assemble(units, all, redeclared)
-	src, spans, sessionSpans := cf.src, cf.spans, cf.sessionSpans
+	src, spans := cf.src, cf.spans
 
 	// Positions in the file map back to cell lines.
 	lineToCell := func(l int) (int, bool) {
-		for _, s := range spans {
-			if l >= s.first && l <= s.last {
-				return s.unit.Line + l - s.first, true
-			}
+		if i := cf.spanAt(l); i >= 0 {
+			return spans[i].unit.Line + l - spans[i].first, true
 		}
 		return 0, false
 	}
@@ -244,7 +257,7 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 			if !ok {
 				l = 1
 			}
-			return nil, &CompileError{Line: l, Msg: list[0].Msg}
+			return nil, &CompileError{Line: l, Msg: "syntax error: " + list[0].Msg}
 		}
 		return nil, &CompileError{Line: 1, Msg: err.Error()}
 	}
@@ -270,6 +283,7 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 			body = fd
 		}
 	}
+	cf.place(c.fset, file.Decls, body.Body.List)
 	// The position of the cell's last expression statement, if it ends
 	// with one.
 	var lastExpr token.Pos
@@ -288,11 +302,8 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 	// using a variable a later cell redefined with another type) is
 	// forgotten, and the cell checked again without it.
 	for _, te := range typeErrs {
-		l := c.fset.Position(te.Pos).Line
-		for _, ss := range sessionSpans {
-			if l >= ss.first && l <= ss.last {
-				return nil, &staleDecl{name: ss.name, msg: te.Msg}
-			}
+		if ss, ok := cf.sessionSpanAt(c.fset.Position(te.Pos).Line); ok {
+			return nil, &staleDecl{name: ss.name, msg: te.Msg}
 		}
 	}
 	for _, te := range typeErrs {
@@ -367,25 +378,14 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 	// Rewrites and refusals, as edits of the file's text.
 	r := &rewriter{hasSymbol: c.hasSymbol, src: src, info: info, fset: c.fset, cellLine: cellLine, pkg: pkg, qualifier: c.qualifier(pkg)}
 	for _, s := range spans {
-		var node ast.Node
-		for _, d := range file.Decls {
-			if l := c.fset.Position(d.Pos()).Line; l >= s.first && l <= s.last {
-				node = d
-			}
-		}
-		if node == nil {
-			for _, st := range body.Body.List {
-				if l := c.fset.Position(st.Pos()).Line; l >= s.first && l <= s.last {
-					r.walk(st)
-				}
-			}
-		} else {
-			r.walk(node)
+		for _, n := range s.nodes {
+			r.walk(n)
 		}
 	}
 	if r.refusal != nil {
 		return nil, r.refusal
 	}
+	r.sortEdits()
 
 	// The steps, in the cell's order, after the imports added for it.
 	var steps []step
@@ -398,6 +398,11 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 		}
 		steps = append(steps, step{kind: importStep, line: 1, imports: imports})
 	}
+	spanOf := make(map[int]span, len(spans)) // by the offset of the unit in the cell
+	for _, s := range spans {
+		spanOf[s.unit.Offset] = s
+	}
+	last := lastStatement(units)
 	for _, u := range units {
 		if isImport(u) {
 			imports := map[string]string{}
@@ -411,31 +416,26 @@ func (c *checker) checkCell(code string, auto map[string]bool, missing *[]string
 			steps = append(steps, step{kind: importStep, line: u.CodeLine(), imports: imports})
 			continue
 		}
-		var sp span
-		for _, s := range spans {
-			if s.unit.Offset == u.Offset {
-				sp = s
-			}
-		}
+		sp := spanOf[u.Offset]
 		text := r.apply(src, sp.offset, sp.offset+len(u.Text))
 		st := step{kind: stmtStep, text: text, line: u.CodeLine()}
 		if u.Declaration {
 			st.kind = declStep
-			st.decls = c.declsOf(file, info, sp, src)
-			st.texts, st.typeImports = c.definitions(file, body, info, sp, r, cellImports)
+			st.decls = c.declsOf(info, sp, src)
+			st.texts, st.typeImports = c.definitions(info, sp, r, cellImports)
 			if st.texts != nil {
 				steps = append(steps, splitVar(st)...)
 				continue
 			}
 		} else {
-			st.decls = c.varsOf(body, info, sp)
-			st.texts, st.typeImports = c.definitions(file, body, info, sp, r, cellImports)
-			if u.Offset == lastStatement(units).Offset && hasValue(body, info, sp, c.fset) {
+			st.decls = c.varsOf(info, sp)
+			st.texts, st.typeImports = c.definitions(info, sp, r, cellImports)
+			if u.Offset == last.Offset && hasValue(info, sp) {
 				st.kind = resultStep
 				// The expression alone: a comment after it would swallow
 				// the parenthesis that wraps it.
 				st.text = r.apply(src, sp.offset+u.CodeStart, sp.offset+u.CodeEnd)
-				st.interpreted = involvesMain(resultType(body, info, sp, c.fset), pkg)
+				st.interpreted = involvesMain(resultType(info, sp), pkg)
 			}
 		}
 		steps = append(steps, st)
@@ -510,13 +510,12 @@ func (c *checker) commit(s step) {
 		c.typeImported[p] = n
 	}
 	for _, d := range s.decls {
-		kept := c.decls[:0]
-		for _, old := range c.decls {
-			if old.name != d.name {
-				kept = append(kept, old)
-			}
+		if i, ok := c.declAt[d.name]; ok {
+			c.decls[i] = d // the order of package-level declarations does not matter
+			continue
 		}
-		c.decls = append(kept, d)
+		c.declAt[d.name] = len(c.decls)
+		c.decls = append(c.decls, d)
 	}
 }
 
@@ -547,10 +546,11 @@ const typeAliasPrefix = "tensornbPkg_"
 
 // declsOf returns what a declaration unit declares: types and funcs as
 // written, variables and constants by type and value.
-func (c *checker) declsOf(file *ast.File, info *types.Info, sp span, src string) []sessionDecl {
+func (c *checker) declsOf(info *types.Info, sp span, src string) []sessionDecl {
 	var out []sessionDecl
-	for _, d := range file.Decls {
-		if l := c.fset.Position(d.Pos()).Line; l < sp.first || l > sp.last {
+	for _, n := range sp.nodes {
+		d, ok := n.(ast.Decl)
+		if !ok {
 			continue
 		}
 		text := src[c.fset.Position(d.Pos()).Offset:c.fset.Position(d.End()).Offset]
@@ -592,11 +592,7 @@ func (c *checker) declsOf(file *ast.File, info *types.Info, sp span, src string)
 // ("constant definition loop"), and a package-level var initialized from
 // another ("variable definition loop"). It returns nil for other units,
 // and imports lists packages the types need imported first.
-func (c *checker) definitions(file *ast.File, body *ast.FuncDecl, info *types.Info, sp span, r *rewriter, cellImports map[string]string) (texts []string, imports map[string]string) {
-	inSpan := func(n ast.Node) bool {
-		l := c.fset.Position(n.Pos()).Line
-		return l >= sp.first && l <= sp.last
-	}
+func (c *checker) definitions(info *types.Info, sp span, r *rewriter, cellImports map[string]string) (texts []string, imports map[string]string) {
 	imports = map[string]string{}
 	var out []string
 	// plain is x := e, for a type no cell can write (an unexported type of
@@ -630,9 +626,9 @@ func (c *checker) definitions(file *ast.File, body *ast.FuncDecl, info *types.In
 		}
 		return true
 	}
-	for _, d := range file.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.VAR || !inSpan(gd) {
+	for _, n := range sp.nodes {
+		gd, ok := n.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
 			continue
 		}
 		for _, spec := range gd.Specs {
@@ -643,12 +639,12 @@ func (c *checker) definitions(file *ast.File, body *ast.FuncDecl, info *types.In
 		}
 		return out, imports
 	}
-	for _, st := range body.Body.List {
-		if !inSpan(st) {
+	for _, n := range sp.nodes {
+		if _, ok := n.(ast.Stmt); !ok {
 			continue
 		}
-		as, ok := st.(*ast.AssignStmt)
-		if !ok || as.Tok != token.DEFINE || len(body.Body.List) == 0 {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE {
 			return nil, nil
 		}
 		var idents []*ast.Ident
@@ -729,12 +725,9 @@ func (c *checker) typeFor(t types.Type, main *types.Package, cellImports, import
 
 // varsOf returns the variables a statement unit defines at the top level
 // of the cell, which live on as session variables.
-func (c *checker) varsOf(body *ast.FuncDecl, info *types.Info, sp span) []sessionDecl {
+func (c *checker) varsOf(info *types.Info, sp span) []sessionDecl {
 	var out []sessionDecl
-	for _, st := range body.Body.List {
-		if l := c.fset.Position(st.Pos()).Line; l < sp.first || l > sp.last {
-			continue
-		}
+	for _, st := range sp.nodes {
 		var idents []*ast.Ident
 		switch st := st.(type) {
 		case *ast.AssignStmt:
@@ -809,9 +802,9 @@ func constLiteral(v constant.Value, t types.Type) string {
 
 // hasValue reports whether the statement unit at sp is an expression with
 // a single value.
-func hasValue(body *ast.FuncDecl, info *types.Info, sp span, fset *token.FileSet) bool {
-	for _, st := range body.Body.List {
-		if l := fset.Position(st.Pos()).Line; l < sp.first || l > sp.last {
+func hasValue(info *types.Info, sp span) bool {
+	for _, st := range sp.nodes {
+		if _, ok := st.(ast.Stmt); !ok {
 			continue
 		}
 		es, ok := st.(*ast.ExprStmt)
@@ -829,12 +822,10 @@ func hasValue(body *ast.FuncDecl, info *types.Info, sp span, fset *token.FileSet
 }
 
 // resultType is the type of the expression statement at sp.
-func resultType(body *ast.FuncDecl, info *types.Info, sp span, fset *token.FileSet) types.Type {
-	for _, st := range body.Body.List {
-		if l := fset.Position(st.Pos()).Line; l >= sp.first && l <= sp.last {
-			if es, ok := st.(*ast.ExprStmt); ok {
-				return info.Types[es.X].Type
-			}
+func resultType(info *types.Info, sp span) types.Type {
+	for _, st := range sp.nodes {
+		if es, ok := st.(*ast.ExprStmt); ok {
+			return info.Types[es.X].Type
 		}
 	}
 	return nil

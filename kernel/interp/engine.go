@@ -5,12 +5,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/tensornb/tensornb/kernel/front"
@@ -37,7 +41,9 @@ const (
 // interrupt, so that an interrupt of that cell stops the replay too, and
 // nothing runs while the kernel says it is idle. A cell that ended the
 // worker did not complete, so it is never replayed; a cell that failed is
-// not replayed either, even if it changed state before it failed.
+// not replayed either, even if it changed state before it failed; nor is
+// a cell that started a goroutine whose panic ended the worker, which
+// the crash report names by the goroutine's label (see cellLabel).
 type Engine struct {
 	// Command is the worker's command line: a program whose main calls
 	// Serve (tensornb worker DIR). Env is added to its environment.
@@ -52,6 +58,7 @@ type Engine struct {
 	shownIDs map[string]bool // display ids shown so far
 	w        *workerProc
 	lost     string          // why the last worker ended, for the next cell to say
+	culprit  int             // the order of the cell whose goroutine ended it, or 0
 	cells    []cell          // the cells that completed, to replay in a new worker
 	order    int             // cells run so far
 	names    map[string]bool // what the worker's cells have declared
@@ -85,9 +92,11 @@ type workerProc struct {
 	events  *bufio.Scanner
 	eventsR *os.File      // the read ends of its events and crash pipes,
 	crashR  *os.File      // closed when it is stopped
-	stderr  *bytes.Buffer // what it wrote to stderr before capturing it
+	stderr  *tail         // what it wrote to file descriptor 2 (see Serve)
 	crashed *bytes.Buffer // what the Go runtime reported when it died
 	exited  chan struct{} // closed once it ended and both were read
+	// oomKills is what oomKills said when it started.
+	oomKills int64
 }
 
 // NewEngine returns an engine whose workers run command.
@@ -116,8 +125,11 @@ func (e *Engine) start() (*workerProc, error) {
 	cmd.Env = append(os.Environ(), e.Env...)
 	tag := procs.New()
 	tag.Prepare(cmd)
-	w := &workerProc{cmd: cmd, tag: tag, in: in, eventsR: eventsR, crashR: crashR, stderr: &bytes.Buffer{}, crashed: &bytes.Buffer{}, exited: make(chan struct{})}
+	w := &workerProc{cmd: cmd, tag: tag, in: in, eventsR: eventsR, crashR: crashR, stderr: &tail{}, crashed: &bytes.Buffer{}, exited: make(chan struct{}), oomKills: oomKills()}
 	cmd.Stderr = w.stderr
+	// A process a cell started with the worker's file descriptor 2 may
+	// outlive it: Wait does not wait for it.
+	cmd.WaitDelay = 100 * time.Millisecond
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the interpreter (%s): %w", strings.Join(e.Command, " "), err)
 	}
@@ -162,11 +174,7 @@ func (e *Engine) running() (*workerProc, *replay, error) {
 			e.w = nil
 			w.eventsR.Close()
 			w.crashR.Close()
-			e.lost = "the interpreter ended between cells"
-			if report := w.report(); report != "" {
-				first, _, _ := strings.Cut(report, "\n")
-				e.lost += " (" + first + ")"
-			}
+			e.lose(w, 0)
 		default:
 			return e.w, nil, nil
 		}
@@ -180,17 +188,91 @@ func (e *Engine) running() (*workerProc, *replay, error) {
 	if e.lost == "" {
 		return w, nil, nil
 	}
-	r := &replay{why: e.lost, cells: e.cells}
-	e.lost = ""
+	r := &replay{why: e.lost}
+	for _, c := range e.cells {
+		if c.order == e.culprit {
+			r.skipped = append(r.skipped, c)
+		} else {
+			r.cells = append(r.cells, c)
+		}
+	}
+	e.lost, e.culprit = "", 0
 	e.cells = nil
 	return w, r, nil
 }
 
 // A replay is what a new worker has to rebuild: why the last one ended,
-// and the cells that had completed in it.
+// and the cells that had completed in it, less those skipped: the cell
+// whose goroutine ended it, which would start the goroutine again.
 type replay struct {
-	why   string
-	cells []cell
+	why     string
+	cells   []cell
+	skipped []cell
+}
+
+// lose records why w ended by itself, for the next cell to say; running
+// is the order of the cell it was running, or 0. If a goroutine that an
+// earlier cell started ended it, that cell is not replayed. e.mu is held.
+func (e *Engine) lose(w *workerProc, running int) {
+	if line, ok := e.memoryEnd(w); ok {
+		e.lost = "the interpreter ran " + line + " between cells"
+		if running > 0 {
+			e.lost = "the last cell ran " + line
+		}
+		return
+	}
+	report := w.report()
+	first := crashLine(report)
+	if n, ok := goroutineCell(report); ok && n != running {
+		for _, c := range e.cells {
+			if c.order == n {
+				e.lost = fmt.Sprintf("a goroutine that %s started ended the interpreter (%s)", names([]cell{c}), first)
+				e.culprit = n
+				return
+			}
+		}
+	}
+	switch {
+	case running > 0:
+		e.lost = "the interpreter ended while running a cell"
+	case first != "":
+		e.lost = "the interpreter ended between cells (" + first + ")"
+	default:
+		e.lost = "the interpreter ended between cells"
+	}
+}
+
+// goroutineCell returns the order of the cell that started the goroutine
+// a crash report is about (the first it shows), from its label cellLabel.
+func goroutineCell(report string) (int, bool) {
+	for _, line := range strings.Split(report, "\n") {
+		if strings.HasPrefix(line, "goroutine ") {
+			m := cellLabelText.FindStringSubmatch(line)
+			if m == nil {
+				return 0, false
+			}
+			n, err := strconv.Atoi(m[1])
+			return n, err == nil && n > 0
+		}
+	}
+	return 0, false
+}
+
+// cellLabelText is how a goroutine's header in a crash report shows the
+// label cellLabel.
+var cellLabelText = regexp.MustCompile(`labels:\{.*"` + cellLabel + `": "(\d+)"`)
+
+// crashLine is the first line of a crash report, which says what failed,
+// as Go would say it of a program: without the runtime's note that the
+// interpreter recovered the panic and panicked again, and a runtime
+// error in Go's words.
+func crashLine(report string) string {
+	first, _, _ := strings.Cut(report, "\n")
+	first = strings.TrimSuffix(strings.TrimSuffix(first, " [recovered, repanicked]"), " [recovered]")
+	if msg, ok := strings.CutPrefix(first, "panic: "); ok {
+		first = "panic: " + goWordsAlone(msg)
+	}
+	return first
 }
 
 // stop kills a worker and waits for its end.
@@ -236,7 +318,7 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 	if n, ok := front.ExecutionCount(ctx); ok {
 		c.count = n
 	}
-	how, err := e.run(ctx, w, code, out)
+	how, err := e.run(ctx, w, c, out)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch how {
@@ -246,7 +328,13 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 		}
 		return err
 	case died:
-		e.lost = "the interpreter ended while running a cell"
+		e.lose(w, c.order)
+		var ce *front.CellError
+		for _, earlier := range e.cells {
+			if earlier.order == e.culprit && errors.As(err, &ce) {
+				ce.Traceback = append(ce.Traceback, fmt.Sprintf("The goroutine that failed was started by %s, which the next cell does not replay.", names([]cell{earlier})))
+			}
+		}
 		return err
 	}
 	// yaegi v0.16.1 can resume a cancelled cell when the next one starts:
@@ -267,11 +355,10 @@ const (
 	interrupted                // ctx was done first, and the worker was killed
 )
 
-// run runs code on w, sending what it produces to out. If the cell
+// run runs c on w, sending what it produces to out. If the cell
 // completed, err is its error; if the worker died, err says how.
-func (e *Engine) run(ctx context.Context, w *workerProc, code string, out front.Output) (how outcome, err error) {
-	req, _ := json.Marshal(request{Code: code})
-	if _, err := w.in.Write(append(req, '\n')); err != nil {
+func (e *Engine) run(ctx context.Context, w *workerProc, c cell, out front.Output) (how outcome, err error) {
+	if err := w.send(request{Code: c.code, Cell: c.order}); err != nil {
 		e.stop(w)
 		return died, e.died(w)
 	}
@@ -394,11 +481,10 @@ func (e *Engine) ask(ctx context.Context, req request) (event, error) {
 			answer <- result{err: err}
 			return
 		}
-		line, _ := json.Marshal(req)
-		if _, err := w.in.Write(append(line, '\n')); err != nil {
+		if err := w.send(req); err != nil {
 			e.stop(w)
 			e.mu.Lock()
-			e.lost = "the interpreter stopped"
+			e.lose(w, 0)
 			e.mu.Unlock()
 			answer <- result{err: err}
 			return
@@ -418,7 +504,7 @@ func (e *Engine) ask(ctx context.Context, req request) (event, error) {
 		}
 		e.ended(w)
 		e.mu.Lock()
-		e.lost = "the interpreter stopped"
+		e.lose(w, 0)
 		e.mu.Unlock()
 		answer <- result{err: fmt.Errorf("the interpreter stopped")}
 	}()
@@ -455,11 +541,19 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 	if r == nil {
 		return w, nil
 	}
-	if len(r.cells) == 0 {
+	switch {
+	case len(r.cells) == 0 && len(r.skipped) > 0:
+		out.Stream("stderr", fmt.Sprintf("tensornb: %s; the interpreter was restarted, and nothing was replayed (not %s, which would start the goroutine again).\n", r.why, names(r.skipped)))
+		return w, nil
+	case len(r.cells) == 0:
 		out.Stream("stderr", "tensornb: "+r.why+"; the interpreter was restarted, and no earlier cell had run without an error, so there was nothing to replay.\n")
 		return w, nil
 	}
-	out.Stream("stderr", fmt.Sprintf("tensornb: %s; the interpreter was restarted. Replaying what had run without an error, %s, with outputs hidden… ", r.why, names(r.cells)))
+	not := ""
+	if len(r.skipped) > 0 {
+		not = fmt.Sprintf(" (not %s, which would start the goroutine again)", names(r.skipped))
+	}
+	out.Stream("stderr", fmt.Sprintf("tensornb: %s; the interpreter was restarted. Replaying what had run without an error, %s, with outputs hidden%s… ", r.why, names(r.cells), not))
 	limit := e.ReplayLimit
 	if limit == 0 {
 		limit = DefaultReplayLimit
@@ -470,7 +564,7 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 	slowest, slowestTime := 0, time.Duration(0)
 	for i, c := range r.cells {
 		cellStart := time.Now()
-		how, err := e.run(replayCtx, w, c.code, discard{})
+		how, err := e.run(replayCtx, w, c, discard{})
 		if d := time.Since(cellStart); d > slowestTime {
 			slowest, slowestTime = i, d
 		}
@@ -585,15 +679,65 @@ func (discard) Input(string, bool) (string, error) {
 }
 func (discard) Comm(string, json.RawMessage) {}
 
-// report is what the Go runtime and the worker wrote when it ended.
-func (w *workerProc) report() string {
-	return strings.TrimSpace(w.crashed.String() + "\n" + w.stderr.String())
+// send writes a request to the worker, as a line of JSON.
+func (w *workerProc) send(req request) error {
+	enc := json.NewEncoder(w.in)
+	enc.SetEscapeHTML(false) // a cell's < and > as they are, not six bytes each
+	return enc.Encode(req)
 }
 
-// died is the error of a cell whose worker ended: the Go runtime's report
-// (a panic in a goroutine, memory exhausted), or the exit status.
+// report is what the Go runtime and the worker wrote when it ended: the
+// crash report, after the line that says what failed if the runtime
+// wrote it to file descriptor 2 only, before the report began ("fatal
+// error: out of memory"); or what it wrote there if there is no crash
+// report.
+func (w *workerProc) report() string {
+	crash := strings.TrimSpace(w.crashed.String())
+	rest := strings.TrimSpace(w.stderr.String())
+	if crash == "" {
+		return rest
+	}
+	if i := strings.LastIndex(rest, "fatal error: "); i >= 0 && !strings.HasPrefix(crash, "fatal error: ") {
+		line, _, _ := strings.Cut(rest[i:], "\n")
+		return line + "\n" + crash
+	}
+	return crash
+}
+
+// A tail keeps the last 64 KB written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - 64<<10; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// restartNote ends the error of a cell whose worker ended.
+const restartNote = "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one), to rebuild what they declared."
+
+// died is the error of a cell whose worker ended: MemoryError if it ran
+// out of memory, in a line; else the Go runtime's report (a panic in a
+// goroutine, a fatal error), or the exit status.
 func (e *Engine) died(w *workerProc) error {
 	<-w.exited
+	if line, ok := e.memoryEnd(w); ok {
+		value := "the cell ran " + line
+		return &front.CellError{Name: "MemoryError", Value: value, Traceback: []string{"MemoryError: " + value, restartNote}}
+	}
 	report := w.report()
 	status := "the interpreter ended"
 	if w.cmd.ProcessState != nil {
@@ -602,12 +746,46 @@ func (e *Engine) died(w *workerProc) error {
 	lines := []string{"InterpreterDied: " + status}
 	value := status
 	if report != "" {
-		first, _, _ := strings.Cut(report, "\n")
-		value = first
-		lines = append(lines, strings.Split(report, "\n")...)
+		value = crashLine(report)
+		lines = append(lines, value)
+		lines = append(lines, strings.Split(report, "\n")[1:]...)
 	}
-	lines = append(lines, "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one), to rebuild what they declared.")
+	lines = append(lines, restartNote)
 	return &front.CellError{Name: "InterpreterDied", Value: value, Traceback: lines}
+}
+
+// memoryEnd reports whether w, which ended, ran out of memory, and says
+// how in a line: "out of memory (limit 256 MiB)" if it passed its limit,
+// or, if the system had no more to give it first (the Go runtime's "fatal
+// error: out of memory") or its out-of-memory killer ended the worker,
+// that, and the limit.
+func (e *Engine) memoryEnd(w *workerProc) (string, bool) {
+	report := w.report()
+	first, _, _ := strings.Cut(report, "\n")
+	switch {
+	case strings.HasPrefix(first, memoryReport):
+		return first, true
+	case strings.HasPrefix(first, "fatal error: ") && (strings.Contains(first, "out of memory") || strings.Contains(first, "cannot allocate memory")):
+		return fmt.Sprintf("out of memory (the system had no more to give; the interpreter's limit is %s)", sizeText(e.memoryLimit())), true
+	}
+	if ps := w.cmd.ProcessState; ps != nil && w.oomKills >= 0 && oomKills() > w.oomKills {
+		if status, ok := ps.Sys().(syscall.WaitStatus); ok && status.Signaled() && status.Signal() == syscall.SIGKILL {
+			return fmt.Sprintf("out of memory (the system's out-of-memory killer ended the interpreter; its limit is %s)", sizeText(e.memoryLimit())), true
+		}
+	}
+	return "", false
+}
+
+// memoryLimit is the memory limit of the engine's workers.
+func (e *Engine) memoryLimit() uint64 {
+	return memoryLimit(func(key string) string {
+		for i := len(e.Env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(e.Env[i], key+"="); ok {
+				return v
+			}
+		}
+		return os.Getenv(key)
+	})
 }
 
 // Shutdown stops the worker; a later cell starts a new one unless the

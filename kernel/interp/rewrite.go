@@ -288,21 +288,22 @@ func (r *rewriter) minMax(call *ast.CallExpr) {
 	r.edits = append(r.edits, edit{r.offset(call.Fun.Pos()), r.offset(call.Lparen) + 1, text})
 }
 
+// sortEdits puts the edits in the order of where they start, keeping the
+// order they were made in for those that start at one place; apply needs
+// it.
+func (r *rewriter) sortEdits() {
+	sort.SliceStable(r.edits, func(i, j int) bool { return r.edits[i].from < r.edits[j].from })
+}
+
 // apply returns src[from:to] with the edits inside it made. An edit inside
 // one already made (an argument of a constant min) goes with it.
 func (r *rewriter) apply(src string, from, to int) string {
-	var in []edit
-	for _, e := range r.edits {
-		if e.from >= from && e.to <= to {
-			in = append(in, e)
-		}
-	}
-	sort.Slice(in, func(i, j int) bool { return in[i].from < in[j].from })
 	var b strings.Builder
 	at := from
-	for _, e := range in {
-		if e.from < at {
-			continue // inside an edit already made
+	for i := sort.Search(len(r.edits), func(i int) bool { return r.edits[i].from >= from }); i < len(r.edits) && r.edits[i].from <= to; i++ {
+		e := r.edits[i]
+		if e.to > to || e.from < at {
+			continue // not inside, or inside an edit already made
 		}
 		b.WriteString(src[at:e.from])
 		b.WriteString(e.text)

@@ -173,7 +173,7 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 			return &front.CellError{Name: "Exit", Value: msg, Traceback: []string{"Exit: the program ended with " + msg}}
 		}
 		if err != nil {
-			return runError(err, st)
+			return s.runError(err, st, code)
 		}
 	}
 	return nil
@@ -299,23 +299,28 @@ func checkError(err error, code string) *front.CellError {
 	return &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
 }
 
-// runError makes what failed while a step ran the cell's error: a
+// runError makes what failed while a step of code ran the cell's error: a
 // refused tensor operation is PyTorch's exception (see explain); another
 // panic keeps its value as a GoNB cell reports it (name "panic", value the
-// panic's message); anything else is the interpreter's own failure.
-func runError(err error, st step) *front.CellError {
+// panic's message, a runtime error in Go's words: see goWords); anything
+// else is the interpreter's own failure.
+func (s *Session) runError(err error, st step, code string) *front.CellError {
 	var p interp.Panic
 	if errors.As(err, &p) {
 		line, text := firstLine(st)
-		where := fmt.Sprintf("cell line %d: %s", line, text)
 		value := fmt.Sprint(p.Value)
 		if e, ok := p.Value.(error); ok {
 			var te *tensor.Error
 			if errors.As(e, &te) {
-				return explain.TensorError(te, where)
+				return explain.TensorError(te, fmt.Sprintf("cell line %d: %s", line, text))
 			}
 			value = e.Error()
 		}
+		value, at := s.goWords(value, st)
+		if at > 0 {
+			line, text = at, strings.TrimSpace(cellLine(code, at)) // as written, not as rewritten
+		}
+		where := fmt.Sprintf("cell line %d: %s", line, text)
 		return &front.CellError{Name: "panic", Value: value, Traceback: []string{"panic: " + value, where}}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

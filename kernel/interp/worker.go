@@ -1,19 +1,19 @@
 package interp
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
-	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
+	"strings"
 	"sync"
-	"time"
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/front"
@@ -25,8 +25,9 @@ import (
 // the requests file (RequestsFD; its standard input is empty) and writes
 // events, one JSON object per line, to the
 // events file, in the order the cell produced them: the cell's standard
-// output and error (captured from file descriptors 1 and 2, so compiled
-// code's prints are caught too), its displays and result, then done.
+// output and error (captured from file descriptor 1 and os.Stderr, so
+// compiled code's prints are caught too), its displays and result, then
+// done.
 
 // A request asks the worker to run a cell, or, with Type "complete" or
 // "inspect", for the completions or the inspection at Cursor (a rune
@@ -35,7 +36,14 @@ type request struct {
 	Type   string `json:"type,omitempty"`
 	Code   string `json:"code"`
 	Cursor int    `json:"cursor,omitempty"`
+	// Cell is the engine's number for the cell: the goroutines it starts
+	// carry it, as the label cellLabel, into a crash report.
+	Cell int `json:"cell,omitempty"`
 }
+
+// cellLabel is the goroutine label (runtime/pprof) that holds the number
+// of the cell whose code started a goroutine.
+const cellLabel = "tensornb-cell"
 
 // An event is something a running cell produced.
 type event struct {
@@ -71,18 +79,33 @@ func (e *events) send(ev event) error {
 // type checker), requests come from in, events go to out, and crash
 // reports (a panic in a goroutine, a fatal error) to crash, which outlives
 // the process.
-func Serve(dir string, in, out, crash *os.File) error {
+func Serve(dir string, in, out, crash *os.File) (err error) {
 	closeOnExec(in, out, crash)
+	defer func() {
+		// os.Stderr may be a cell's by then: the engine reads the
+		// reason in the crash report.
+		if err != nil && crash != nil {
+			fmt.Fprintf(crash, "tensornb worker: %v\n", err)
+		}
+	}()
 	if crash != nil {
 		_ = debug.SetCrashOutput(crash, debug.CrashOptions{})
 	}
+	// A crash report shows the labels of its goroutines, among them the
+	// number of the cell that started the one that failed.
+	_ = os.Setenv("GODEBUG", strings.TrimPrefix(os.Getenv("GODEBUG")+",tracebacklabels=1", ","))
 	// Under memory pressure the kernel's OOM killer takes the worker
-	// first, not the kernel or Jupyter; and the worker ends itself when
-	// its heap passes its limit.
+	// first, not the kernel or Jupyter; the garbage collector works to
+	// keep the worker under its limit, and the worker ends itself when
+	// its memory passes it.
 	_ = os.WriteFile("/proc/self/oom_score_adj", []byte("1000"), 0)
-	go watchMemory(memoryLimit(), crash)
+	limit := memoryLimit(os.Getenv)
+	debug.SetMemoryLimit(int64(min(limit, math.MaxInt64)))
+	go watchMemory(limit, crash)
 
-	ev := &events{enc: json.NewEncoder(out)}
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false) // an SVG's < and > as they are, not six bytes each
+	ev := &events{enc: enc}
 	streams, err := captureStreams(ev)
 	if err != nil {
 		return err
@@ -96,11 +119,14 @@ func Serve(dir string, in, out, crash *os.File) error {
 		return err
 	}
 	session.Warm()
-	lines := bufio.NewScanner(in)
-	lines.Buffer(make([]byte, 1<<20), 64<<20)
-	for lines.Scan() {
+	// Requests are read as a stream of JSON values, so that a cell of any
+	// size arrives whole.
+	requests := json.NewDecoder(in)
+	for {
 		var req request
-		if err := json.Unmarshal(lines.Bytes(), &req); err != nil {
+		if err := requests.Decode(&req); err == io.EOF {
+			return nil
+		} else if err != nil {
 			return fmt.Errorf("a request the worker cannot read: %w", err)
 		}
 		switch req.Type {
@@ -117,7 +143,10 @@ func Serve(dir string, in, out, crash *os.File) error {
 			}
 			continue
 		}
-		runErr := session.Run(context.Background(), req.Code)
+		var runErr error
+		pprof.Do(context.Background(), pprof.Labels(cellLabel, strconv.Itoa(req.Cell)), func(ctx context.Context) {
+			runErr = session.Run(ctx, req.Code)
+		})
 		streams.sync()
 		done := event{Type: "done", Names: session.Names()}
 		var ce *front.CellError
@@ -128,37 +157,6 @@ func Serve(dir string, in, out, crash *os.File) error {
 		}
 		if err := ev.send(done); err != nil {
 			return err
-		}
-	}
-	return lines.Err()
-}
-
-// memoryLimit is the heap a worker may use: $TENSORNB_MEMORY_LIMIT in
-// bytes, or half of the machine's memory.
-func memoryLimit() uint64 {
-	if v, err := strconv.ParseUint(os.Getenv("TENSORNB_MEMORY_LIMIT"), 10, 64); err == nil && v > 0 {
-		return v
-	}
-	data, err := os.ReadFile("/proc/meminfo")
-	if err == nil {
-		var kb uint64
-		if _, err := fmt.Sscanf(string(data), "MemTotal: %d kB", &kb); err == nil {
-			return kb * 1024 / 2
-		}
-	}
-	return 4 << 30
-}
-
-// watchMemory ends the process, with a report, when its heap passes limit.
-func watchMemory(limit uint64, report io.Writer) {
-	for range time.Tick(50 * time.Millisecond) {
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		if m.HeapAlloc > limit {
-			if report != nil {
-				fmt.Fprintf(report, "memory: the cell allocated more than %d MiB, the interpreter's limit (set TENSORNB_MEMORY_LIMIT, in bytes, to change it)\n", limit>>20)
-			}
-			os.Exit(3)
 		}
 	}
 }

@@ -134,7 +134,9 @@ CASES = [
     ("a compile error names its line", [('x := 1\ny := x + "a"', error("CompileError", "cell line 2", "mismatched types", line=2))]),
     ("an undefined name", [("undefinedThing", error("CompileError", "undefined: undefinedThing", line=1))]),
     ("a panic after comments", [('// setup\n// more\npanic("boom")', error("panic", "boom", line=3))]),
-    ("a runtime panic", [("s := []int{1}\ni := 3\nfmt.Println(s[i])", error("panic", "index out of range", line=3))]),
+    ("a runtime panic", [("s := []int{1}\ni := 3\nfmt.Println(s[i])", error("panic", "runtime error: index out of range [3] with length 1", line=3))]),
+    ("a slice out of bounds", [("s := []int{1, 2, 3}\nlo, hi := 2, 1\nfmt.Println(s[lo:hi])", error("panic", "runtime error: slice bounds out of range [2:1]", line=3))]),
+    ("a nil pointer", [("var p *struct{ X int }\nfmt.Println(p.X)", error("panic", "runtime error: invalid memory address or nil pointer dereference", line=2))]),
     ("after an error the kernel goes on", [('panic("first")', error("panic", "first")), ("1 + 1", ok("2"))]),
 ]
 
