@@ -11,7 +11,7 @@ import (
 )
 
 // DecodeFlow draws how each contract decodes its packed axis, as a
-// flowchart (Mermaid source, and SVG drawn in Go) with one box per
+// flowchart (Mermaid source, and SVG and PNG drawn in Go) with one box per
 // contract: the packed axis with the formula of a position, the unflatten
 // into the contract's axes, and a select of each part along the role
 // axis. Every step is a view, drawn as the dotted arrow Lineage uses for

@@ -8,10 +8,12 @@
 // Every picture is a Renderer: its Bundle holds the same picture as
 // text/plain (for consoles, logs and tests), self-contained text/html and,
 // for static pictures, image/svg+xml (which GitHub's notebook viewer and
-// nbviewer show). Mermaid diagrams also carry text/vnd.mermaid; the
-// lineage and decode flowcharts are drawn in Go as SVG too, which their
-// HTML shows where the page has no Mermaid JS. Show sends
-// a picture to the notebook the program runs in, or prints its text form.
+// nbviewer show). The lineage and decode flowcharts have no HTML form,
+// which JupyterLab would prefer to their text/vnd.mermaid form: they carry
+// Mermaid source, which JupyterLab draws, and the same chart drawn in Go
+// as SVG and as PNG (for an untrusted Notebook 6, which shows no SVG).
+// Show sends a picture to the notebook the program runs in, or prints its
+// text form.
 //
 // Large tensors are summarized as PyTorch prints them: the first and last
 // three entries of each dimension. A picture summarizes a tensor whose
