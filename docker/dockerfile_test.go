@@ -79,6 +79,30 @@ func goVersion(t *testing.T) string {
 	return string(m[1])
 }
 
+// toolchainFits reports whether the golang image tag (1.26.8-trixie) is
+// a toolchain of the Go that go.mod's go line (1.26 or 1.26.0) names: the
+// same release, 1.26, at its patch or later.
+func toolchainFits(tag, goLine string) bool {
+	tag, _, _ = strings.Cut(tag, "-")
+	parse := func(v string) (release string, patch int, ok bool) {
+		parts := strings.Split(v, ".")
+		if len(parts) < 2 || len(parts) > 3 {
+			return "", 0, false
+		}
+		if len(parts) == 3 {
+			p, err := strconv.Atoi(parts[2])
+			if err != nil {
+				return "", 0, false
+			}
+			patch = p
+		}
+		return parts[0] + "." + parts[1], patch, true
+	}
+	have, havePatch, ok1 := parse(tag)
+	want, wantPatch, ok2 := parse(goLine)
+	return ok1 && ok2 && have == want && havePatch >= wantPatch
+}
+
 // TestDockerfileRules holds docker/Dockerfile to the rules of the images
 // Binder and JupyterHub run: pinned bases, the Go that go.mod names, the
 // NB_USER/NB_UID build arguments, a non-root user at the end, port 8888,
@@ -100,8 +124,8 @@ func TestDockerfileRules(t *testing.T) {
 			names[args[2]] = true
 		}
 		if strings.HasPrefix(image, "golang:") {
-			if v := goVersion(t); !strings.HasPrefix(strings.TrimPrefix(image, "golang:"), v+".") && !strings.HasPrefix(strings.TrimPrefix(image, "golang:"), v+"-") {
-				t.Errorf("line %d: the Go toolchain %s is not the version go.mod names (%s)", s.from.line, image, v)
+			if v := goVersion(t); !toolchainFits(strings.TrimPrefix(image, "golang:"), v) {
+				t.Errorf("line %d: the Go toolchain %s is not of the Go that go.mod names (%s), or older", s.from.line, image, v)
 			}
 		}
 	}
@@ -245,5 +269,24 @@ func TestEntrypointExecsTheCommand(t *testing.T) {
 	}
 	if got := run(); got != "edited" {
 		t.Errorf("the entrypoint overwrote the user's notebooks: %q", got)
+	}
+}
+
+func TestToolchainFits(t *testing.T) {
+	for _, c := range []struct {
+		tag, goLine string
+		want        bool
+	}{
+		{"1.26.8-trixie", "1.26", true},
+		{"1.26.8-trixie", "1.26.0", true},
+		{"1.26.8", "1.26.8", true},
+		{"1.26.7-trixie", "1.26.8", false},
+		{"1.25.9-trixie", "1.26.0", false},
+		{"1.27.0", "1.26.0", false},
+		{"latest", "1.26", false},
+	} {
+		if got := toolchainFits(c.tag, c.goLine); got != c.want {
+			t.Errorf("toolchainFits(%q, %q) = %t, want %t", c.tag, c.goLine, got, c.want)
+		}
 	}
 }
