@@ -541,3 +541,22 @@ func TestCompletionAfterAnEmoji(t *testing.T) {
 		t.Errorf("completion of %q: %+v", code, c)
 	}
 }
+
+// A display sent as the last thing a cell does arrives, every time: GoNB
+// publishes it before the idle status that ends the cell, and the client
+// hands on every message before that status.
+func TestDisplayJustBeforeTheEnd(t *testing.T) {
+	e := newModuleEngine(t)
+	const runs = 20
+	for i := range runs {
+		code := fmt.Sprintf(`import "github.com/tensornb/tensornb/display"
+display.Show(display.Bundle{"text/plain": "last %d"})`, i)
+		r, err := run(t, e, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.shown) != 1 || r.shown[0]["text/plain"] != fmt.Sprintf("last %d", i) {
+			t.Fatalf("run %d of %d: displays %v, streams %q", i+1, runs, r.shown, r.streams)
+		}
+	}
+}
