@@ -3,6 +3,7 @@ package display
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -59,6 +60,9 @@ func (l *Lineage) Add(name string, x *tensor.Tensor) *tensor.Tensor {
 // computed. With no parents, x is a starting tensor that op made, such as
 // "arange(24)".
 func (l *Lineage) Derive(name string, x *tensor.Tensor, op string, parents ...string) *tensor.Tensor {
+	if l == nil {
+		panic(&tensor.Error{Op: "Lineage.Derive", Class: "ValueError", Message: "the Lineage is nil, so it cannot record " + strconv.Quote(nameText(name)) + ": make one with display.NewLineage()"})
+	}
 	if x == nil {
 		l.problems = append(l.problems, fmt.Sprintf("%q has no tensor (nil) and is left out", nameText(name)))
 		return x
@@ -160,6 +164,9 @@ func storageTitle(name string, s *tensor.Storage) string {
 // lists up to 200 tensors and 100 problems. Each form stays within
 // 200 KB: the longer a list, the shorter each of its texts may be.
 func (l *Lineage) Bundle() Bundle {
+	if l == nil {
+		l = &Lineage{} // a nil Lineage has recorded nothing
+	}
 	return flowBundle(l.text(), l.mermaid(), l.graph())
 }
 

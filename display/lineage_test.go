@@ -2,6 +2,7 @@ package display_test
 
 import (
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -207,4 +208,20 @@ func TestLineageSVGIsBounded(t *testing.T) {
 		t.Errorf("the SVG's last line is %q", last)
 	}
 	t.Logf("the SVG of 1000 tensors is %d bytes", len(svg))
+}
+
+// A nil *Lineage draws as an empty one, and refuses to record with a
+// message that says how to make one.
+func TestNilLineage(t *testing.T) {
+	var l *display.Lineage
+	b := l.Bundle()
+	if !strings.Contains(b[display.MIMEPlain], "no tensors recorded") {
+		t.Errorf("a nil Lineage's text form is %q", b[display.MIMEPlain])
+	}
+	checkForms(t, "nil lineage", b)
+	err := tensor.Try(func() { l.Add("x", tensor.Arange(3)) })
+	var e *tensor.Error
+	if !errors.As(err, &e) || !strings.Contains(e.Message, "display.NewLineage()") {
+		t.Errorf("recording into a nil Lineage: %v", err)
+	}
 }

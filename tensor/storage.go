@@ -56,19 +56,32 @@ func newStorage(dt DType, n int) *Storage {
 	return s
 }
 
+// A nil *Storage reads as an empty float32 storage, as a nil slice reads
+// as an empty one.
+
 // DType returns the element type of the storage.
-func (s *Storage) DType() DType { return s.dtype }
+func (s *Storage) DType() DType {
+	if s == nil {
+		return Float32
+	}
+	return s.dtype
+}
 
 // Len returns the number of elements in the storage.
-func (s *Storage) Len() int { return s.n }
+func (s *Storage) Len() int {
+	if s == nil {
+		return 0
+	}
+	return s.n
+}
 
 // NBytes returns the size of the storage in bytes.
-func (s *Storage) NBytes() int { return s.n * s.dtype.ItemSize() }
+func (s *Storage) NBytes() int { return s.Len() * s.DType().ItemSize() }
 
 // DataPtr returns the address of the storage's first slot, the storage base
 // (PyTorch's untyped_storage().data_ptr()). It is 0 for an empty storage.
 func (s *Storage) DataPtr() uintptr {
-	if s.n == 0 {
+	if s.Len() == 0 {
 		return 0
 	}
 	return uintptr(unsafe.Pointer(&s.bytes()[0]))
@@ -76,8 +89,8 @@ func (s *Storage) DataPtr() uintptr {
 
 // At returns the value in slot i, converted to float64.
 func (s *Storage) At(i int) float64 {
-	if i < 0 || i >= s.n {
-		failIndex("storage", "index %d is out of bounds for storage of size %d", i, s.n)
+	if i < 0 || i >= s.Len() {
+		failIndex("storage", "index %d is out of bounds for storage of size %d", i, s.Len())
 	}
 	return s.load(i)
 }

@@ -57,6 +57,26 @@ func TestNilTensorMethods(t *testing.T) {
 
 // Methods that take other tensors refuse nil ones with a *tensor.Error;
 // SetGrad(nil) alone is meaningful (it clears the gradient).
+// A nil or zero *Storage reads as an empty one: every method answers, or
+// refuses with a *tensor.Error (an index out of bounds), and never panics
+// otherwise.
+func TestNilStorageMethods(t *testing.T) {
+	for _, s := range []*tensor.Storage{nil, new(tensor.Storage)} {
+		if s.Len() != 0 || s.NBytes() != 0 || s.DataPtr() != 0 {
+			t.Errorf("%#v: Len %d, NBytes %d, DataPtr %d; want an empty storage", s, s.Len(), s.NBytes(), s.DataPtr())
+		}
+		v := reflect.ValueOf(s)
+		for i := range v.NumMethod() {
+			name := v.Type().Method(i).Name
+			if r := panicOf(func() { callWithZeroArgs(v.Method(i)) }); r != nil {
+				if _, ok := r.(*tensor.Error); !ok {
+					t.Errorf("%s on %#v: panicked with %v, want an answer or a *tensor.Error", name, s, r)
+				}
+			}
+		}
+	}
+}
+
 func TestNilTensorArguments(t *testing.T) {
 	x := tensor.Arange(6)
 	v := reflect.ValueOf(x)
