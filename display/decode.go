@@ -71,7 +71,14 @@ func dims(axes []string, sizes []int) string {
 	return "(…, " + strings.Join(axes, ", ") + ") = (…, " + strings.Join(values, ", ") + ")"
 }
 
+// Bundle draws the flow; a contract that is not whole (see
+// tensor.Contract.Validate) is refused with its error.
 func (f decodeFlow) Bundle() Bundle {
+	for _, c := range f {
+		if err := c.Validate(); err != nil {
+			panic(err)
+		}
+	}
 	var src, text strings.Builder
 	src.WriteString("flowchart LR\n")
 	w := tabwriter.NewWriter(&text, 0, 0, 2, ' ', 0)

@@ -1,6 +1,7 @@
 package display_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -74,6 +75,22 @@ func TestDecodeFlowSVGShowsEverything(t *testing.T) {
 		"Q", "K", "(…, h, d) = (…, 2, 3)", "unflatten · view", "select r = 0 · view", "select r = 1 · view"} {
 		if !slices.Contains(texts, want) {
 			t.Errorf("the SVG does not show %q; it shows %q", want, texts)
+		}
+	}
+}
+
+// DecodeFlow and Packing refuse a Contract literal that is not whole with
+// its error, not an index out of range.
+func TestBrokenContractIsRefused(t *testing.T) {
+	broken := tensor.Contract{Name: "broken", Axes: []string{"h", "r", "d"}, Sizes: []int{2, 6}}
+	for name, draw := range map[string]func(){
+		"DecodeFlow": func() { display.DecodeFlow(broken).Bundle() },
+		"Packing":    func() { display.Packing(tensor.Arange(12), broken).Bundle() },
+	} {
+		err := tensor.Try(draw)
+		var e *tensor.Error
+		if !errors.As(err, &e) || !strings.Contains(e.Message, "Sizes gives 2") {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

@@ -73,6 +73,9 @@ func (p packing) check() {
 			Message: fmt.Sprintf("packing expects the 1-D packed axis, got a tensor of shape %v", p.values.Shape())})
 	}
 	for _, c := range p.contracts {
+		if err := c.Validate(); err != nil {
+			panic(err)
+		}
 		if c.Len() != p.values.Numel() {
 			panic(&tensor.Error{Op: "packing", Class: "ValueError",
 				Message: fmt.Sprintf("%s packs %d positions, but the axis has %d", c, c.Len(), p.values.Numel())})

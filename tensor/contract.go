@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -78,6 +79,57 @@ func PixelUnshuffleChannels(channels, p int) Contract {
 	return NewContract("PixelUnshuffle channels", "(c ih iw)", Sizes{"c": channels, "ih": p, "iw": p}, "")
 }
 
+// Validate reports whether c is whole, as NewContract makes contracts: an
+// axis name and a size above 0 for each axis, no axis named twice, and,
+// with a role, the role one of the axes with a name for each of its
+// values (without one, no part names). A Contract written as a literal may
+// not be; its methods refuse it with Validate's error.
+func (c Contract) Validate() error {
+	invalid := func(format string, args ...any) error {
+		return newError("contract", "ValueError", "contract %q: "+format, append([]any{c.Name}, args...)...)
+	}
+	if len(c.Axes) != len(c.Sizes) {
+		return invalid("Axes names %d axes but Sizes gives %d sizes", len(c.Axes), len(c.Sizes))
+	}
+	if len(c.Axes) == 0 {
+		return invalid("Axes is empty: a contract packs at least one axis")
+	}
+	numel := 1
+	for a, name := range c.Axes {
+		if name == "" || slices.Index(c.Axes, name) != a {
+			return invalid("Axes[%d] is %q: each axis needs a name of its own", a, name)
+		}
+		if c.Sizes[a] <= 0 {
+			return invalid("Sizes[%d], the size of axis %s, is %d: it must be above 0", a, name, c.Sizes[a])
+		}
+		if numel > math.MaxInt/c.Sizes[a] {
+			return invalid("Sizes %v pack more positions than an int can count", c.Sizes)
+		}
+		numel *= c.Sizes[a]
+	}
+	if c.Role == "" {
+		if len(c.Parts) > 0 {
+			return invalid("Parts %q are given but Role is empty: name the axis whose values they are", c.Parts)
+		}
+		return nil
+	}
+	r := slices.Index(c.Axes, c.Role)
+	if r < 0 {
+		return invalid("Role %s is not one of Axes %v", c.Role, c.Axes)
+	}
+	if len(c.Parts) != c.Sizes[r] {
+		return invalid("Role axis %s has %d values but Parts names %d", c.Role, c.Sizes[r], len(c.Parts))
+	}
+	return nil
+}
+
+// mustBeValid refuses an invalid contract with Validate's error.
+func (c Contract) mustBeValid() {
+	if err := c.Validate(); err != nil {
+		panic(err)
+	}
+}
+
 // Len returns how many positions the packed axis has.
 func (c Contract) Len() int { return Shape(c.Sizes).Numel() }
 
@@ -86,6 +138,7 @@ func (c Contract) String() string { return c.Name + " (" + strings.Join(c.Axes, 
 
 // Meaning returns the coordinates of flat position i on each axis.
 func (c Contract) Meaning(i int) map[string]int {
+	c.mustBeValid()
 	if i < 0 || i >= c.Len() {
 		failIndex("meaning", "position %d is out of range for %s, which packs %d positions", i, c, c.Len())
 	}
@@ -100,6 +153,7 @@ func (c Contract) Meaning(i int) map[string]int {
 // Position is Meaning's inverse: the flat position of the given
 // coordinates, which must name every axis.
 func (c Contract) Position(coords map[string]int) int {
+	c.mustBeValid()
 	pos := 0
 	for a, name := range c.Axes {
 		v, ok := coords[name]
@@ -117,6 +171,7 @@ func (c Contract) Position(coords map[string]int) int {
 // checkAxis refuses an axis of x the contract does not describe, and
 // returns it wrapped.
 func (c Contract) checkAxis(op string, x *Tensor, axis int) int {
+	c.mustBeValid()
 	mustArg(op, x)
 	if x.Dim() == 0 {
 		fail(op, "%s packs %d positions along an axis, but the tensor is a scalar", c, c.Len())
@@ -228,6 +283,7 @@ func (c Contract) Check(x *Tensor, axis int, decoded map[string]*Tensor) error {
 //
 //	x := c.Encode(-1, parts["Q"], parts["K"])
 func (c Contract) Encode(axis int, parts ...*Tensor) *Tensor {
+	c.mustBeValid()
 	names := c.Parts
 	if c.Role == "" {
 		names = []string{c.Name}

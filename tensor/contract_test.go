@@ -1,6 +1,7 @@
 package tensor_test
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -157,6 +158,46 @@ func TestContractErrors(t *testing.T) {
 		err := tensor.Try(tc.f)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want it to contain %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// A Contract literal that is not whole is refused by every method that
+// reads its axes, with an error that names the field, never an index out
+// of range.
+func TestBrokenContractLiterals(t *testing.T) {
+	x := tensor.Arange(12)
+	for _, c := range []struct {
+		contract tensor.Contract
+		names    string // what the error must name
+	}{
+		{tensor.Contract{Name: "short", Axes: []string{"h", "r", "d"}, Sizes: []int{2, 6}}, "Sizes gives 2"},
+		{tensor.Contract{Name: "long", Axes: []string{"h"}, Sizes: []int{2, 6}}, "Axes names 1"},
+		{tensor.Contract{Name: "no parts", Axes: []string{"r", "d"}, Sizes: []int{2, 6}, Role: "r"}, "Parts names 0"},
+		{tensor.Contract{Name: "stray role", Axes: []string{"r", "d"}, Sizes: []int{2, 6}, Role: "q", Parts: []string{"Q", "K"}}, "Role q"},
+		{tensor.Contract{Name: "parts, no role", Axes: []string{"r", "d"}, Sizes: []int{2, 6}, Parts: []string{"Q", "K"}}, "Role is empty"},
+		{tensor.Contract{Name: "zero", Axes: []string{"r", "d"}, Sizes: []int{0, 6}}, "Sizes[0]"},
+		{tensor.Contract{Name: "twice", Axes: []string{"d", "d"}, Sizes: []int{2, 6}}, "Axes[1]"},
+		{tensor.Contract{Name: "empty"}, "Axes is empty"},
+		{tensor.Contract{Name: "huge", Axes: []string{"a", "b"}, Sizes: []int{1 << 40, 1 << 40}}, "more positions"},
+	} {
+		if err := c.contract.Validate(); err == nil || !strings.Contains(err.Error(), c.names) {
+			t.Errorf("%s: Validate = %v, want an error naming %q", c.contract.Name, err, c.names)
+		}
+		calls := map[string]func(){
+			"Meaning":  func() { c.contract.Meaning(0) },
+			"Position": func() { c.contract.Position(map[string]int{"h": 0, "r": 0, "d": 0}) },
+			"Decode":   func() { c.contract.Decode(x, 0) },
+			"Oracle":   func() { c.contract.Oracle(x, 0) },
+			"Check":    func() { _ = c.contract.Check(x, 0, nil) },
+			"Encode":   func() { c.contract.Encode(0, x) },
+		}
+		for name, call := range calls {
+			err := tensor.Try(call)
+			var e *tensor.Error
+			if !errors.As(err, &e) || !strings.Contains(e.Message, c.names) {
+				t.Errorf("%s of %s: %v, want the error naming %q", name, c.contract.Name, err, c.names)
+			}
 		}
 	}
 }
