@@ -76,6 +76,7 @@ func (x *Tensor) Item() float64 {
 // Float64s returns x's elements in row-major (logical) order as float64s.
 func (x *Tensor) Float64s() []float64 {
 	x.must("Float64s")
+	checkAllocation("Float64s", x.Numel(), 8)
 	out := make([]float64, 0, x.Numel())
 	x.visit(func(off int) { out = append(out, x.storage.load(off)) })
 	return out
@@ -86,6 +87,7 @@ func (x *Tensor) Float64s() []float64 {
 // to Int64 does.
 func (x *Tensor) Int64s() []int64 {
 	x.must("Int64s")
+	checkAllocation("Int64s", x.Numel(), 8)
 	out := make([]int64, 0, x.Numel())
 	if x.DType().IsFloatingPoint() || x.DType() == Bool {
 		x.visit(func(off int) { out = append(out, floatToInt64(x.storage.load(off))) })

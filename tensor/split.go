@@ -1,5 +1,7 @@
 package tensor
 
+import "unsafe"
+
 // Chunk splits x into at most chunks views of equal size along dim (the
 // last may be smaller), like PyTorch's chunk.
 func (x *Tensor) Chunk(chunks, dim int) []*Tensor {
@@ -135,6 +137,7 @@ func (x *Tensor) Unbind(dim int) []*Tensor {
 		failIndex("unbind", "Dimension specified as %d but tensor has no dimensions", dim)
 	}
 	dim = wrapDim("unbind", dim, x.Dim())
+	checkAllocation("unbind", x.shape[dim], int(unsafe.Sizeof(Tensor{}))+8) // a view and its pointer each
 	out := make([]*Tensor, x.shape[dim])
 	for i := range out {
 		out[i] = x.Select(dim, i)

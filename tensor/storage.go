@@ -27,13 +27,19 @@ type Storage struct {
 	version int
 }
 
-func newStorage(dt DType, n int) *Storage {
-	if n > maxElements || uint64(n)*uint64(dt.ItemSize()) > memoryLimit() {
-		// Go cannot recover from running out of memory, so a request that
-		// cannot fit is refused before it is made.
-		fail("storage", "DefaultCPUAllocator: can't allocate memory: you tried to allocate %d bytes, and this machine has %d bytes of memory",
-			uint64(n)*uint64(dt.ItemSize()), memoryLimit())
+// checkAllocation refuses, for op, to allocate n items of size bytes
+// each when they could not fit in memory. Go cannot recover from running
+// out of memory, so a request that cannot fit is refused before it is
+// made, with PyTorch's allocator's words.
+func checkAllocation(op string, n, size int) {
+	if n > maxElements || uint64(n)*uint64(size) > memoryLimit() {
+		fail(op, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %d bytes, and this machine has %d bytes of memory",
+			uint64(n)*uint64(size), memoryLimit())
 	}
+}
+
+func newStorage(dt DType, n int) *Storage {
+	checkAllocation("storage", n, dt.ItemSize())
 	s := &Storage{dtype: dt, n: n}
 	switch dt {
 	case Float32:

@@ -392,3 +392,26 @@ func TestLargeCopiesMatchLoops(t *testing.T) {
 		}
 	}
 }
+
+// Reading out or unbinding a tensor far larger than memory (an expanded
+// scalar, a zero-size tensor with a huge dimension) is refused with the
+// allocator's message before anything is allocated: no makeslice panic,
+// no fatal out-of-memory.
+func TestHugeReadsAreRefused(t *testing.T) {
+	big := func(n int) *tensor.Tensor { return tensor.Scalar(float32(1)).Expand(n) }
+	for name, call := range map[string]func(){
+		"Float64s of 2^62":    func() { big(1 << 62).Float64s() },
+		"Int64s of 2^62":      func() { big(1 << 62).Int64s() },
+		"Float64s of 2^33":    func() { big(1 << 33).Float64s() },
+		"AllClose of 2^62":    func() { big(1 << 62).AllClose(big(1 << 62)) },
+		"Unbind of 2^62":      func() { tensor.Zeros(0, 1<<62).Unbind(1) },
+		"Unbind of 2^40":      func() { tensor.Zeros(0, 1<<40).Unbind(1) },
+		"Int64s of 2^40 ints": func() { tensor.Int64.Zeros(1).Expand(1 << 40).Int64s() },
+	} {
+		err := tensor.Try(call)
+		var e *tensor.Error
+		if !errors.As(err, &e) || !strings.Contains(e.Message, "can't allocate memory") {
+			t.Errorf("%s: %v, want the allocator's refusal", name, err)
+		}
+	}
+}
