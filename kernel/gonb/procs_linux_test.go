@@ -100,9 +100,18 @@ func TestDeadGoNBLeavesNothing(t *testing.T) {
 	}
 	waitSleeps(t, mark)
 	e.mu.Lock()
-	_ = e.child.cmd.Process.Kill()
+	c := e.child
+	_ = c.cmd.Process.Kill()
 	e.mu.Unlock()
 	proctest.WaitGone(t, mark, 2*time.Second)
+	// The engine learns of the death once it has killed what GoNB left;
+	// a cell sent before that meets the dead GoNB (and says the next cell
+	// restarts it), which is not what this test is about.
+	select {
+	case <-c.exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the engine did not notice that GoNB died")
+	}
 	if r, err := run(t, e, "fmt.Println(2)"); err != nil || r.streams["stdout"] != "2\n" {
 		t.Fatalf("after GoNB died: %q %v", r.streams, err)
 	}
