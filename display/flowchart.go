@@ -28,6 +28,12 @@ type flowNode struct {
 	head  int
 }
 
+// title returns the rows of the box's title, and the rest.
+func (n flowNode) title() (title, rest []string) {
+	k := min(max(n.head, 1), len(n.lines))
+	return n.lines[:k], n.lines[k:]
+}
+
 // A flowEdge is one arrow, from node index from to node index to, with a
 // label; a view is drawn dotted, a copy thick.
 type flowEdge struct {

@@ -47,9 +47,10 @@ func (g flowGraph) draw() *svgDoc {
 		r := l.nodes[i]
 		color := colorOf(n.group)
 		s.roundRect(r, 6, color, color, 0.08)
+		title, _ := n.title()
 		for k, line := range n.lines {
 			tone := ink
-			if k >= max(n.head, 1) {
+			if k >= len(title) {
 				tone = faint
 			}
 			s.text(r.x+flowPadX, r.y+flowPadY+float64(k+1)*lineH-4, "start", tone, line)

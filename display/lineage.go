@@ -297,7 +297,8 @@ func (l *Lineage) mermaid() string {
 		var members []string
 		for i, n := range g.nodes {
 			if n.group == k {
-				members = append(members, fmt.Sprintf("    n%d[\"%s<br>%s\"]\n", i+1, mermaidText(strings.Join(n.lines[:max(n.head, 1)], "")), mermaidText(strings.Join(n.lines[max(n.head, 1):], ""))))
+				title, rest := n.title()
+				members = append(members, fmt.Sprintf("    n%d[\"%s<br>%s\"]\n", i+1, mermaidText(strings.Join(title, "")), mermaidText(strings.Join(rest, ""))))
 			}
 		}
 		if len(members) == 0 {

@@ -46,6 +46,17 @@ func New() Tag {
 // Env is the environment entry that tags a process with t.
 func (t Tag) Env() string { return Var + "=" + string(t) }
 
+// Prepare tags cmd, which is about to start, with t (after the
+// environment it sets, or this process's); on Linux it also starts cmd in
+// a process group of its own, killed if this process dies.
+func (t Tag) Prepare(cmd *exec.Cmd) {
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, t.Env())
+	detach(cmd)
+}
+
 // has reports whether a process whose Var is v is among t's.
 func (t Tag) has(v string) bool {
 	return t != "" && (v == string(t) || strings.HasPrefix(v, string(t)+"/"))

@@ -8,19 +8,13 @@ import (
 	"syscall"
 )
 
-// Prepare tags cmd, which is about to start, with t (after the
-// environment it sets, or this process's), and starts it in a process
-// group of its own, killed with SIGKILL if this process dies. In a group
-// of its own, it does not get the signals a terminal or Jupyter send the
-// kernel's group: the kernel gets them and ends it.
-func (t Tag) Prepare(cmd *exec.Cmd) {
-	if cmd.Env == nil {
-		cmd.Env = os.Environ()
-	}
-	cmd.Env = append(cmd.Env, t.Env())
-	// The parent death signal comes when the thread that started the
-	// child ends; the kernel locks no goroutine to its thread, so Go does
-	// not end its threads.
+// detach starts cmd in a process group of its own, killed with SIGKILL
+// if this process dies. In a group of its own, it does not get the
+// signals a terminal or Jupyter send the kernel's group: the kernel gets
+// them and ends it. The parent death signal comes when the thread that
+// started the child ends; the kernel locks no goroutine to its thread, so
+// Go does not end its threads.
+func detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
