@@ -111,14 +111,19 @@ func (s *stream) read(ev *events) {
 	}
 }
 
-// drain appends to pending the bytes the pipe holds now.
+// drain appends to pending the bytes the pipe holds now. The sync being
+// answered may set its wake-up deadline only now, after the reader took
+// its request: such a deadline is spent here, not allowed to cut the
+// drain short.
 func (s *stream) drain(pending, buf []byte) []byte {
 	left := s.unread()
 	for left > 0 {
 		n, err := s.r.Read(buf[:min(left, len(buf))])
 		pending = append(pending, buf[:n]...)
 		left -= n
-		if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			_ = s.r.SetReadDeadline(time.Time{})
+		} else if err != nil {
 			break
 		}
 	}
