@@ -69,7 +69,7 @@ func currentSink() Sink {
 		return sink.s
 	}
 	if os.Getenv(protocol.GONB_PIPE_ENV) != "" {
-		return SinkFunc(gonbDisplay)
+		return GoNBSink
 	}
 	return SinkFunc(printText)
 }
@@ -79,6 +79,11 @@ func printText(b Bundle, _ string, _ bool) error {
 	_, err := fmt.Println(b[MIMEPlain])
 	return err
 }
+
+// GoNBSink sends bundles through GoNB's named pipe. It is the default
+// sink of a program that runs under GoNB; a sink that does more before
+// each display can pass the bundle on to it.
+var GoNBSink Sink = SinkFunc(gonbDisplay)
 
 // gonbDisplay sends the bundle through GoNB's named pipe. A result is
 // marked with ResultMetadata, which GoNB passes on as display metadata;

@@ -41,6 +41,7 @@ type recorder struct {
 	results []map[string]any
 	shown   []map[string]any
 	shownMD []map[string]any // the metadata of each display
+	order   []string         // "stdout", "stderr" or "display", as each arrived
 }
 
 func (r *recorder) Stream(name, text string) {
@@ -50,12 +51,14 @@ func (r *recorder) Stream(name, text string) {
 		r.streams = map[string]string{}
 	}
 	r.streams[name] += text
+	r.order = append(r.order, name)
 }
 func (r *recorder) Display(data, metadata map[string]any, _ string, _ bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.shown = append(r.shown, data)
 	r.shownMD = append(r.shownMD, metadata)
+	r.order = append(r.order, "display")
 }
 func (r *recorder) Result(data, _ map[string]any) {
 	r.mu.Lock()
@@ -506,7 +509,7 @@ func tcpListeners(t *testing.T, pid int) []string {
 // no message is dropped between GoNB and the kernel, the idle status
 // that ends the cell least of all.
 func TestLargeOutputArrivesWhole(t *testing.T) {
-	e := newEngine(t)
+	e := newModuleEngine(t)
 	const size = 64 << 20
 	code := `import ("os"; "strings")
 line := strings.Repeat("x", 1023) + "\n"
@@ -558,5 +561,44 @@ display.Show(display.Bundle{"text/plain": "last %d"})`, i)
 		if len(r.shown) != 1 || r.shown[0]["text/plain"] != fmt.Sprintf("last %d", i) {
 			t.Fatalf("run %d of %d: displays %v, streams %q", i+1, runs, r.shown, r.streams)
 		}
+	}
+}
+
+// Output keeps its characters, however the pipes cut it: 600,000
+// characters of two and three bytes on stdout and stderr arrive with no
+// U+FFFD. Displays come after the text printed before them; what a cell
+// wrote before os.Exit arrives.
+func TestOutputKeepsItsCharactersAndOrder(t *testing.T) {
+	e := newModuleEngine(t)
+	text := strings.Repeat("é世", 300000)
+	r, err := run(t, e, "import (\"os\"; \"strings\")\nos.Stdout.WriteString(strings.Repeat(\"é世\", 300000))\nos.Stderr.WriteString(strings.Repeat(\"é世\", 300000))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"stdout", "stderr"} {
+		if got := r.streams[name]; got != text {
+			t.Errorf("%s: %d bytes, %d of them in U+FFFD, want %d", name, len(got), 3*strings.Count(got, "\uFFFD"), len(text))
+		}
+	}
+	r, err = run(t, e, `import "github.com/tensornb/tensornb/display"
+for i := 0; i < 5; i++ {
+	fmt.Println("line", i)
+	display.Show(display.Bundle{"text/plain": fmt.Sprint("shown ", i)})
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, o := range r.order {
+		if len(order) == 0 || order[len(order)-1] != o {
+			order = append(order, o)
+		}
+	}
+	if want := strings.Repeat("stdout display ", 5); strings.Join(order, " ")+" " != want {
+		t.Errorf("order %q, want %q", order, want)
+	}
+	r, _ = run(t, e, "import \"os\"\nfmt.Print(\"before exit é\")\nos.Exit(3)")
+	if r.streams["stdout"] != "before exit é" {
+		t.Errorf("stdout before os.Exit: %q", r.streams["stdout"])
 	}
 }

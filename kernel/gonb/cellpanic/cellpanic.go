@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"strings"
 
+	// Every cell program hands its output to GoNB through a relay.
+	_ "github.com/tensornb/tensornb/kernel/gonb/cellstream"
 	"github.com/tensornb/tensornb/tensor"
 )
 

@@ -16,6 +16,7 @@ func init() {
 		"Card":           reflect.ValueOf(display.Card),
 		"DecodeFlow":     reflect.ValueOf(display.DecodeFlow),
 		"Explorer":       reflect.ValueOf(display.Explorer),
+		"GoNBSink":       reflect.ValueOf(&display.GoNBSink).Elem(),
 		"Grid":           reflect.ValueOf(display.Grid),
 		"JSONMetadata":   reflect.ValueOf(constant.MakeFromLiteral("\"tensornb/metadata\"", token.STRING, 0)),
 		"Layout":         reflect.ValueOf(display.Layout),
