@@ -10,7 +10,8 @@ import "embed"
 const Version = "0.1.0"
 
 // Source is the module's go.mod, go.sum and the packages cells import
-// (cellpanic, which the compiled engine puts in every cell, among them).
+// (cellpanic, which the compiled engine puts in every cell, among them,
+// and the packages it imports).
 //
-//go:embed go.mod go.sum tensor/*.go display/*.go display/*.js kernel/gonb/cellpanic/*.go
+//go:embed go.mod go.sum tensor/*.go display/*.go display/*.js kernel/gonb/cellpanic/*.go kernel/gonb/cellstream/*.go kernel/textpipe/*.go
 var Source embed.FS
