@@ -49,7 +49,7 @@ func (x *Tensor) At(idx ...int) float64 {
 func (x *Tensor) Set(v any, idx ...int) {
 	x.must("Set")
 	off := x.offsetOf("set", idx)
-	one := x.DType().Scalar(v)
+	one := x.DType().checkedScalar("set", v)
 	if IsGradEnabled() && x.requiresGrad() {
 		element := x
 		for range idx {

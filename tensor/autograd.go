@@ -176,6 +176,9 @@ func (x *Tensor) SetGrad(g *Tensor) {
 	x.must("SetGrad")
 	if g != nil {
 		mustArg("SetGrad", g)
+		if g == x {
+			fail("grad", "can't assign Variable as its own grad")
+		}
 		if !slices.Equal(g.shape, x.shape) {
 			fail("grad", "assigned grad has data of a different size")
 		}

@@ -93,6 +93,9 @@ func Arange(limits ...int) *Tensor {
 //	x := tensor.Float32.Arange(24).View(2, 3, 4)
 func (dt DType) Arange(limits ...float64) *Tensor {
 	dt.check("arange")
+	if dt == Bool {
+		fail("arange", "\"arange_cpu\" not implemented for 'Bool'")
+	}
 	if slices.ContainsFunc(limits, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }) {
 		fail("arange", "unsupported range: %v", limits)
 	}
@@ -179,7 +182,7 @@ func (dt DType) Ones(shape ...int) *Tensor { return dt.Full(1, shape...) }
 func (dt DType) Full(v any, shape ...int) *Tensor {
 	dt.check("full")
 	x := newTensor(dt, shape)
-	x.fill(dt.Scalar(v))
+	x.fill(dt.checkedScalar("full", v))
 	return x
 }
 
@@ -204,6 +207,11 @@ func (dt DType) Linspace(start, end float64, steps int) *Tensor {
 	if steps < 0 {
 		fail("linspace", "number of steps must be non-negative")
 	}
+	if dt == Bool {
+		fail("linspace", "\"linspace_cpu\" not implemented for 'Bool'")
+	}
+	dt.checkedScalar("linspace", start)
+	dt.checkedScalar("linspace", end)
 	checkShape("linspace", []int{steps})
 	x := newTensor(dt, []int{steps})
 	if steps == 0 {

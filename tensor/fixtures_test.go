@@ -213,6 +213,20 @@ func argList(a any) []int { return argInts(a.([]any)) }
 
 func argFloat(a any) float64 { return number(value(a.(json.Number))) }
 
+// argScalar is a Python number as the Go value a cell would pass for it:
+// an int for an int (as -5 and 300 are written), a float64 otherwise, so
+// that writes convert, and refuse, as PyTorch does for each kind.
+func argScalar(a any) any {
+	if s, ok := a.(string); ok { // "nan", "inf", "-inf"
+		return number(value(s))
+	}
+	n := a.(json.Number)
+	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return int(i)
+	}
+	return number(value(n))
+}
+
 // gradState holds the tensors a gradient case made, as the generator's
 // GRAD does: the leaves that require grad, in order, and the tensors saved
 // by name.
@@ -281,7 +295,9 @@ func applyOp(x, root *tensor.Tensor, op []any) *tensor.Tensor {
 		return x.Transpose(argInt(args[0]), argInt(args[1]))
 	case "permute":
 		return x.Permute(argInts(args)...)
-	case "T":
+	case "T": // NumPy's and PyTorch's .T: every dimension reversed
+		return x.ReverseDims()
+	case "t":
 		return x.T()
 	case "mT":
 		return x.MT()
@@ -376,11 +392,11 @@ func applyOp(x, root *tensor.Tensor, op []any) *tensor.Tensor {
 	case "div_":
 		return x.DivInPlace(operand(args[0], root))
 	case "fill_":
-		return x.Fill(argFloat(args[0]))
+		return x.Fill(argScalar(args[0]))
 	case "copy_":
 		return x.CopyFrom(operandTensor(args[0], root))
 	case "setitem":
-		x.Set(argFloat(args[1]), argList(args[0])...)
+		x.Set(argScalar(args[1]), argList(args[0])...)
 		return x
 	case "sum", "mean", "max", "min":
 		dims, keep := argList(args[0]), args[1].(bool)

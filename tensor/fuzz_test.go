@@ -1203,6 +1203,9 @@ func (m *chainModel) transpose(d0, d1 int) (*chainModel, bool) {
 }
 
 func (m *chainModel) t() (*chainModel, bool) {
+	if len(m.shape) > 2 { // PyTorch's t() refuses; ReverseDims is the reversal
+		return nil, false
+	}
 	perm := identityPerm(len(m.shape))
 	slices.Reverse(perm)
 	return m.permute(perm)

@@ -18,6 +18,11 @@ func (x *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 	if x.Dim() > 0 {
 		size = x.shape[dim]
 	}
+	shape := x.Shape()
+	if x.Dim() > 0 {
+		shape[dim] = index.Numel()
+		checkAllocation("index_select", Shape(shape).Numel(), x.DType().ItemSize())
+	}
 	picks := index.Int64s()
 	for _, i := range picks {
 		if i < 0 || i >= int64(size) {
@@ -30,8 +35,6 @@ func (x *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 		}
 		return x.Clone()
 	}
-	shape := x.Shape()
-	shape[dim] = len(picks)
 	out := newTensor(x.DType(), shape)
 	for j, i := range picks {
 		copyElements(out.Select(dim, j), x.Select(dim, int(i)))
@@ -117,19 +120,23 @@ func (x *Tensor) MaskedSelect(mask *Tensor) *Tensor {
 	}
 	shape := broadcastPair("masked_select", mask.shape, x.shape)
 	xs, ms := x.Expand(shape...), mask.Expand(shape...)
-	var offs []int
-	xs.visit(func(off int) { offs = append(offs, off) })
-	var picked []int
-	i := 0
-	ms.visit(func(off int) {
-		if ms.storage.load(off) != 0 {
-			picked = append(picked, offs[i])
-		}
-		i++
-	})
-	out := newTensor(x.DType(), []int{len(picked)})
-	for k, off := range picked {
-		copyElementAt(out.storage, k, x.storage, off)
+	// The count comes first, from the slots the mask holds, so that a
+	// result too large for memory is refused before any walk of it.
+	selected := ms.nonzeros()
+	checkAllocation("masked_select", selected, x.DType().ItemSize())
+	out := newTensor(x.DType(), []int{selected})
+	if selected > 0 {
+		l := newLoop(shape, []int{xs.offset, ms.offset}, xs.strides, ms.strides)
+		n, xStep, mStep := l.rowLen(), l.inner(0), l.inner(1)
+		k := 0
+		l.each(0, l.rows(), func(offs []int) {
+			for j := range n {
+				if ms.storage.load(offs[1]+j*mStep) != 0 {
+					copyElementAt(out.storage, k, x.storage, offs[0]+j*xStep)
+					k++
+				}
+			}
+		})
 	}
 	// The gradient goes back to the positions the mask picked, in the
 	// broadcast shape; Backward sums it to x's shape.
@@ -147,4 +154,20 @@ func (x *Tensor) MaskedSelect(mask *Tensor) *Tensor {
 		})
 		return []*Tensor{z, nil}
 	})
+}
+
+// nonzeros counts the elements of x that are not zero, reading each slot
+// that a dimension of stride 0 repeats once.
+func (x *Tensor) nonzeros() int {
+	u := x.unrepeated()
+	n := 0
+	u.visit(func(off int) {
+		if u.storage.load(off) != 0 {
+			n++
+		}
+	})
+	if n == 0 {
+		return 0
+	}
+	return n * (x.Numel() / u.Numel())
 }

@@ -7,7 +7,7 @@ import "slices"
 // same slots see it, and an expanded tensor may be filled.
 func (x *Tensor) Fill(v any) *Tensor {
 	x.must("Fill")
-	one := x.DType().Scalar(v)
+	one := x.DType().checkedScalar("fill_", v)
 	x.writeInPlace("FillBackward2", nil, nil, zeroRule, func() { x.fill(one) })
 	return x
 }
@@ -21,7 +21,20 @@ func zeroRule(g *Tensor, _ []*Tensor) []*Tensor {
 // fill writes the value of the 0-d tensor one, of x's dtype, to every
 // element of x.
 func (x *Tensor) fill(one *Tensor) {
-	x.visit(func(off int) { copyElementAt(x.storage, off, one.storage, one.offset) })
+	x.unrepeated().visit(func(off int) { copyElementAt(x.storage, off, one.storage, one.offset) })
+}
+
+// unrepeated is x with size 1 along every dimension of stride 0 (which an
+// expanded tensor repeats one slot along): it visits the same storage
+// slots as x, each once, where x can visit one 2⁶² times.
+func (x *Tensor) unrepeated() *Tensor {
+	shape := x.Shape()
+	for d, st := range x.strides {
+		if st == 0 && shape[d] > 1 {
+			shape[d] = 1
+		}
+	}
+	return &Tensor{storage: x.storage, shape: shape, strides: x.strides, offset: x.offset}
 }
 
 // copyElementAt copies one element between storages of the same dtype.

@@ -163,10 +163,24 @@ func (x *Tensor) reduce(kind reduceKind, dims []int, keepDim bool) *Tensor {
 	case Bool:
 		in = x.To(Uint8)
 	}
-	l := newLoop(x.shape, []int{0, in.offset}, accStrides, in.strides)
+	// A reduced dimension of stride 0 repeats one slot: it is walked once,
+	// and a sum counts what it finds there that many times, so that an
+	// expanded tensor reduces in the time of what it holds.
+	loopShape, repeat := x.Shape(), 1
+	for d, r := range reduced {
+		if r && in.strides[d] == 0 && loopShape[d] > 1 {
+			repeat *= loopShape[d]
+			loopShape[d] = 1
+		}
+	}
+	if kind == reduceMax || kind == reduceMin {
+		repeat = 1
+	}
+	l := newLoop(loopShape, []int{0, in.offset}, accStrides, in.strides)
 	if in.DType().IsFloatingPoint() {
 		acc := reduceAs[float64](kind, in, l, out.Numel())
 		for i, v := range acc {
+			v *= float64(repeat)
 			if kind == reduceMean {
 				// PyTorch stores a 16-bit mean's sum in the dtype before
 				// dividing, so a large sum overflows to infinity.
@@ -176,6 +190,9 @@ func (x *Tensor) reduce(kind reduceKind, dims []int, keepDim bool) *Tensor {
 		}
 	} else {
 		acc := reduceAs[int64](kind, in, l, out.Numel())
+		for i := range acc {
+			acc[i] *= int64(repeat) // wrapping past 2⁶³ as repeated addition does
+		}
 		if outType == Bool {
 			for i, v := range acc {
 				out.storage.store(i, float64(v))
@@ -404,6 +421,9 @@ func (x *Tensor) argReduce(kind reduceKind, dims []int, keepDim bool) *Tensor {
 	out := newTensor(Int64, rows.shape)
 	idx := typed[int64](out.storage)
 	n, step := in.shape[dim], in.strides[dim]
+	if step == 0 { // one slot repeated: the first position holds the extreme
+		n = 1
+	}
 	i := 0
 	rows.visit(func(off int) {
 		idx[i] = int64(argRow(kind, in.storage, off, step, n))

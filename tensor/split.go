@@ -42,7 +42,9 @@ func (x *Tensor) Split(size, dim int) []*Tensor {
 	if size == 0 {
 		return multipleViews("SplitBackward0", []*Tensor{x.Narrow(dim, 0, 0)})
 	}
-	var out []*Tensor
+	pieces := max((length-1)/size+1, 1)
+	checkAllocation("split", pieces, viewBytes)
+	out := make([]*Tensor, 0, pieces)
 	for start := 0; start < length || len(out) == 0; start += size {
 		out = append(out, x.Narrow(dim, start, min(size, length-start)))
 	}
@@ -75,6 +77,10 @@ func (x *Tensor) SplitSizes(sizes []int, dim int) []*Tensor {
 	}
 	return multipleViews("SplitWithSizesBackward0", out)
 }
+
+// viewBytes is the memory one view in a list of them takes: the tensor
+// and its pointer.
+const viewBytes = int(unsafe.Sizeof(Tensor{})) + 8
 
 // maxSections bounds the pieces TensorSplit and Chunk return when they may
 // return more pieces than elements: each is a tensor, and a mistyped count
@@ -137,7 +143,7 @@ func (x *Tensor) Unbind(dim int) []*Tensor {
 		failIndex("unbind", "Dimension specified as %d but tensor has no dimensions", dim)
 	}
 	dim = wrapDim("unbind", dim, x.Dim())
-	checkAllocation("unbind", x.shape[dim], int(unsafe.Sizeof(Tensor{}))+8) // a view and its pointer each
+	checkAllocation("unbind", x.shape[dim], viewBytes)
 	out := make([]*Tensor, x.shape[dim])
 	for i := range out {
 		out[i] = x.Select(dim, i)

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"math"
+	"runtime/debug"
 	"sync"
 	"unsafe"
 )
@@ -30,12 +31,18 @@ type Storage struct {
 // checkAllocation refuses, for op, to allocate n items of size bytes
 // each when they could not fit in memory. Go cannot recover from running
 // out of memory, so a request that cannot fit is refused before it is
-// made, with PyTorch's allocator's words.
+// made, with PyTorch's allocator's words. The memory is the machine's (or
+// its container's), or the Go memory limit (GOMEMLIMIT,
+// debug.SetMemoryLimit) when that is lower.
 func checkAllocation(op string, n, size int) {
-	if n > maxElements || uint64(n)*uint64(size) > memoryLimit() {
-		fail(op, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %d bytes, and this machine has %d bytes of memory",
-			uint64(n)*uint64(size), memoryLimit())
+	bytes := uint64(n) * uint64(size)
+	if n <= maxElements && bytes <= memoryLimit() && int64(bytes) <= debug.SetMemoryLimit(-1) {
+		return
 	}
+	if goLimit := debug.SetMemoryLimit(-1); goLimit < int64(memoryLimit()) {
+		fail(op, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %d bytes, and the Go memory limit (GOMEMLIMIT) is %d bytes", bytes, goLimit)
+	}
+	fail(op, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %d bytes, and this machine has %d bytes of memory", bytes, memoryLimit())
 }
 
 func newStorage(dt DType, n int) *Storage {
@@ -141,7 +148,7 @@ func (s *Storage) store(i int, v float64) {
 	case []int32:
 		d[i] = floatToInt32(v)
 	case []uint8:
-		d[i] = uint8(floatToInt32(v))
+		d[i] = uint8(floatToInt64(v))
 	case []bool:
 		d[i] = v != 0
 	case []uint16:
@@ -156,8 +163,8 @@ func (s *Storage) store(i int, v float64) {
 // floatToInt64 and floatToInt32 truncate toward zero, as PyTorch's C
 // casts do. For NaN and values outside the type's range C leaves the
 // result undefined; PyTorch's x86 builds give the lowest value of the
-// type, and so do these, whatever the platform. Narrower integer types
-// take the low bits of the 32-bit conversion, as x86 code does.
+// type, and so do these, whatever the platform. Uint8 takes the low bits
+// of the 64-bit conversion, as x86 code does (-2147483649 becomes 255).
 func floatToInt64(v float64) int64 {
 	if v != v || v >= 1<<63 || v < -1<<63 {
 		return math.MinInt64

@@ -415,3 +415,37 @@ func TestHugeReadsAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// Constructors refuse, in PyTorch 1.13's words, numbers past their
+// dtype's range and dtypes PyTorch's CPU kernels do not implement; a
+// tensor cannot be its own gradient. (The messages are PyTorch's, from
+// running each call in torch 1.13; writes and conversions are in the
+// generated fixtures.)
+func TestConstructorsRefuseWhatPyTorchRefuses(t *testing.T) {
+	for name, c := range map[string]struct {
+		call func()
+		want string
+	}{
+		"torch.full((2,), 300, dtype=torch.uint8)":         {func() { tensor.Uint8.Full(300, 2) }, "value cannot be converted to type uint8_t without overflow"},
+		"torch.linspace(-5, 300, 10, dtype=torch.uint8)":   {func() { tensor.Uint8.Linspace(-5, 300, 10) }, "value cannot be converted to type uint8_t without overflow"},
+		"torch.linspace(0, 1e30, 5, dtype=torch.int64)":    {func() { tensor.Int64.Linspace(0, 1e30, 5) }, "value cannot be converted to type int64_t without overflow"},
+		"torch.linspace(0, 300, 4, dtype=torch.uint8)":     {func() { tensor.Uint8.Linspace(0, 300, 4) }, "value cannot be converted to type uint8_t without overflow"},
+		"torch.linspace(0, 1, 5, dtype=torch.bool)":        {func() { tensor.Bool.Linspace(0, 1, 5) }, `"linspace_cpu" not implemented for 'Bool'`},
+		"torch.arange(0, 10, dtype=torch.bool)":            {func() { tensor.Bool.Arange(0, 10) }, `"arange_cpu" not implemented for 'Bool'`},
+		"torch.zeros(3, dtype=torch.float16).fill_(70000)": {func() { tensor.Float16.Full(70000, 3) }, "value cannot be converted to type at::Half without overflow"},
+		"x.grad = x":               {func() { x := tensor.Ones(3).SetRequiresGrad(true); x.SetGrad(x) }, "can't assign Variable as its own grad"},
+		"torch.zeros(2, 3, 4).t()": {func() { tensor.Zeros(2, 3, 4).T() }, "t() expects a tensor with <= 2 dimensions, but self is 3D"},
+	} {
+		var e *tensor.Error
+		if err := tensor.Try(c.call); !errors.As(err, &e) || e.Message != c.want || e.Class != "RuntimeError" {
+			t.Errorf("%s: %v, want RuntimeError: %s", name, err, c.want)
+		}
+	}
+	// What PyTorch accepts: -1 wraps into uint8, infinities stay.
+	if got := tensor.Uint8.Full(-1, 2).Int64s(); got[0] != 255 {
+		t.Errorf("Uint8.Full(-1) = %v, want 255s", got)
+	}
+	if got := tensor.Float16.Full(math.Inf(1), 1).Item(); !math.IsInf(got, 1) {
+		t.Errorf("Float16.Full(+Inf) = %v", got)
+	}
+}

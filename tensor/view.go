@@ -122,15 +122,37 @@ func (x *Tensor) Permute(dims ...int) *Tensor {
 		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g.Permute(inverse...)} })
 }
 
-// T returns a view with the dimensions in reverse order, like PyTorch's and
-// NumPy's .T: the transpose of a matrix.
+// T returns a view of a matrix with its rows and columns swapped, like
+// PyTorch's t(); a tensor of 0 or 1 dimension comes back as a view of
+// itself. More than two dimensions are refused, as by PyTorch: use
+// ReverseDims for NumPy's .T (every dimension reversed), MT to transpose
+// each matrix of a batch, or Permute.
 func (x *Tensor) T() *Tensor {
 	x.must("T")
+	if x.Dim() > 2 {
+		fail("t", "t() expects a tensor with <= 2 dimensions, but self is %dD", x.Dim())
+	}
+	return record(x.view(reversed(x.shape), reversed(x.strides), x.offset), "TBackward0", []*Tensor{x}, nil,
+		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g.T()} })
+}
+
+// ReverseDims returns a view with the dimensions in reverse order: NumPy's
+// x.T and x.transpose(), PyTorch's x.permute(*reversed(range(x.dim()))).
+// For a matrix it is T.
+func (x *Tensor) ReverseDims() *Tensor {
+	x.must("ReverseDims")
 	dims := make([]int, x.Dim())
 	for i := range dims {
 		dims[i] = x.Dim() - 1 - i
 	}
 	return x.Permute(dims...)
+}
+
+// reversed returns a copy of xs in reverse order.
+func reversed(xs []int) []int {
+	out := slices.Clone(xs)
+	slices.Reverse(out)
+	return out
 }
 
 // MT returns a view with the last two dimensions swapped, like PyTorch's

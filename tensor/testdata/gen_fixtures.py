@@ -212,7 +212,7 @@ def mean(t, dims, keepdim):
 
 
 def setitem(t, root, idx, value):
-    t[tuple(idx)] = value
+    t[tuple(idx)] = decode_number(value)
     return t
 
 
@@ -246,6 +246,7 @@ OPS = {
     "transpose": lambda t, r, a, b: t.transpose(a, b),
     "permute": lambda t, r, *dims: t.permute(dims),
     "T": lambda t, r: t.permute(tuple(reversed(range(t.dim())))),  # t.T, without its warning for other than 2-D
+    "t": lambda t, r: t.t(),
     "mT": lambda t, r: t.mT,
     "movedim": lambda t, r, a, b: t.movedim(a, b),
     "squeeze": lambda t, r, *dims: t.squeeze(*dims),
@@ -292,7 +293,7 @@ OPS = {
     "sub_": lambda t, r, o: t.sub_(operand(o, r)),
     "mul_": lambda t, r, o: t.mul_(operand(o, r)),
     "div_": lambda t, r, o: t.div_(operand(o, r)),
-    "fill_": lambda t, r, v: t.fill_(v),
+    "fill_": lambda t, r, v: t.fill_(decode_number(v)),
     "copy_": lambda t, r, o: t.copy_(operand(o, r)),
     "setitem": setitem,
     "sum": lambda t, r, dims, keep: reduce_dims(t, total, dims, keep),
@@ -687,10 +688,23 @@ def hand_picked():
     case("to bool", values([0, 0.5, -1, 0]), ("to", "bool"))
     case("to uint8 wraps", values([-1, 300, 2.7, -2.7], dtype="float64"), ("to", "int64"), ("to", "uint8"))
     case("to same dtype", arange(6), ("to", "float32"))
-    wild = [1e20, -1e20, float("nan"), float("inf"), float("-inf"), 3e9, -1.5, 300.7, -300.7, 2 ** 31, -2 ** 31]
+    wild = [1e20, -1e20, float("nan"), float("inf"), float("-inf"), 3e9, -1.5, 300.7, -300.7, 2 ** 31, -2 ** 31, -2 ** 31 - 1, -3e9]
     for dt in ["int64", "int32", "uint8", "bool"]:
         case("to %s from wild floats" % dt, values(wild, dtype="float64"), ("to", dt))
         case("to %s from wild float32s" % dt, values(wild), ("to", dt))
+    # Numbers written past the dtype's range are refused (infinities and
+    # NaN stay in floating dtypes; -255..-1 wrap into uint8).
+    past = [("int64", float("nan")), ("int32", float("inf")), ("uint8", 256), ("uint8", -1), ("uint8", -256),
+            ("uint8", 255.5), ("uint8", -0.5), ("int32", 1e10), ("int32", 2 ** 31), ("float16", 70000),
+            ("float16", 65520), ("float16", float("inf")), ("float32", 1e300), ("float32", float("-inf")),
+            ("bfloat16", 1e39), ("int64", 1e19), ("bool", 5), ("float64", 1e300), ("float16", 1e300)]
+    for dt, v in past:
+        case("fill_ %s with %r" % (dt, v), arange(3, dtype=dt), ("fill_", encode_number(v)))
+        case("setitem %s with %r" % (dt, v), arange(3, dtype=dt), ("setitem", [1], encode_number(v)))
+    case("t of a matrix", arange(6), ("view", 2, 3), ("t",))
+    case("t of a vector", arange(3), ("t",))
+    case("t of 3-D refuses", arange(24), ("view", 2, 3, 4), ("t",))
+    case("t of a transposed matrix", arange(6), ("view", 2, 3), ("t",), ("t",), ("contiguous",))
     rng = random.Random(16)
     many = [rng.choice([-1, 1]) * 10 ** rng.uniform(-9, 6) for _ in range(300)]
     half_edges = [1 + 2 ** -11, 1 + 3 * 2 ** -11, 2 ** -25, 3 * 2 ** -25, 1.5 * 2 ** -24, 65519.0, 65520.0, 6.1e-5]
