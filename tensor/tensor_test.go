@@ -407,6 +407,12 @@ func TestHugeReadsAreRefused(t *testing.T) {
 		"Unbind of 2^62":      func() { tensor.Zeros(0, 1<<62).Unbind(1) },
 		"Unbind of 2^40":      func() { tensor.Zeros(0, 1<<40).Unbind(1) },
 		"Int64s of 2^40 ints": func() { tensor.Int64.Zeros(1).Expand(1 << 40).Int64s() },
+		"Split of 2^62 by 1":  func() { tensor.Zeros(0, 1<<62).Split(1, 1) },
+		"Chunk into 2^62":     func() { big(1<<62).Chunk(1<<62, 0) },
+		"MaskedSelect of 2^41": func() {
+			tensor.Arange(3).Expand(1<<40, 3).MaskedSelect(tensor.New([]bool{true, false, true}))
+		},
+		"IndexSelect by 2^33": func() { tensor.Arange(3).IndexSelect(0, tensor.Int64.Zeros(1).Expand(1<<33)) },
 	} {
 		err := tensor.Try(call)
 		var e *tensor.Error
