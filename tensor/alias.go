@@ -117,23 +117,109 @@ func overlapOf(a, b *Tensor) overlap {
 	return overlapNone
 }
 
-// checkNoInternalOverlap refuses a write to a tensor in which two positions
-// are the same storage slot, such as an expanded tensor.
+// checkNoInternalOverlap refuses a write to a tensor in which two
+// positions are the same storage slot: an expanded tensor, or windows of
+// Unfold that overlap. PyTorch refuses the first kind (a stride of 0) and
+// writes the second element by element, so that its result depends on the
+// order of the writes; tensornb refuses both, with PyTorch's message.
 func checkNoInternalOverlap(op string, x *Tensor) {
-	if x.isNonOverlappingAndDense() {
-		return
-	}
-	for d, size := range x.shape {
-		if size > 1 && x.strides[d] == 0 {
-			fail(op, "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.")
-		}
+	if !x.isNonOverlappingAndDense() && x.overlapsItself() {
+		fail(op, "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.")
 	}
 }
 
-// checkNoPartialOverlap refuses a write to out that reads in, when the two
-// cover some of the same slots in different layouts.
+// checkNoPartialOverlap refuses a write to out that reads in, when in
+// reads slots that out writes, in another layout: the result would depend
+// on the order of the writes. PyTorch finds this only between tensors
+// whose elements fill their span exactly once, and otherwise writes in an
+// order that decides the result; tensornb refuses every such write, with
+// PyTorch's message.
 func checkNoPartialOverlap(op string, out, in *Tensor) {
-	if overlapOf(out, in) == overlapPartial {
+	status := overlapOf(out, in)
+	if status == overlapPartial || status == overlapTooHard && readsWritten(out, in) {
 		fail(op, "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.")
 	}
+}
+
+// overlapsItself reports whether two positions of x are one storage slot.
+func (x *Tensor) overlapsItself() bool {
+	type dim struct{ size, stride int }
+	var ds []dim
+	for d, size := range x.shape {
+		if size > 1 {
+			if x.strides[d] == 0 {
+				return true
+			}
+			ds = append(ds, dim{size, max(x.strides[d], -x.strides[d])})
+		}
+	}
+	// Enough for most layouts: in the order of increasing strides, each
+	// stride steps past everything the smaller ones reach.
+	slices.SortFunc(ds, func(a, b dim) int { return a.stride - b.stride })
+	reach, apart := 0, true
+	for _, d := range ds {
+		apart = apart && d.stride > reach
+		reach += d.stride * (d.size - 1)
+	}
+	if apart {
+		return false
+	}
+	// Otherwise mark every slot, once.
+	lo, hi := x.span()
+	if x.Numel() > hi-lo {
+		return true
+	}
+	seen := newSlotSet(lo, hi)
+	twice := false
+	x.visit(func(off int) { twice = seen.add(off) || twice })
+	return twice
+}
+
+// readsWritten reports whether in reads a slot that out writes, and the
+// two are not the same layout of the same slots.
+func readsWritten(out, in *Tensor) bool {
+	if out.storage != in.storage || out.Numel() == 0 || in.Numel() == 0 {
+		return false
+	}
+	if in.offset == out.offset && slices.Equal(in.shape, out.shape) && slices.Equal(in.strides, out.strides) {
+		return false
+	}
+	olo, ohi := out.span()
+	ilo, ihi := in.span()
+	lo, hi := max(olo, ilo), min(ohi, ihi)
+	if lo >= hi {
+		return false
+	}
+	written := newSlotSet(lo, hi)
+	out.unrepeated().visit(func(off int) {
+		if off >= lo && off < hi {
+			written.add(off)
+		}
+	})
+	read := false
+	in.unrepeated().visit(func(off int) { read = read || off >= lo && off < hi && written.has(off) })
+	return read
+}
+
+// A slotSet holds storage slots from lo to hi-1, a bit each.
+type slotSet struct {
+	lo    int
+	words []uint64
+}
+
+func newSlotSet(lo, hi int) *slotSet {
+	return &slotSet{lo: lo, words: make([]uint64, (hi-lo+63)/64)}
+}
+
+// add puts slot in the set and reports whether it was there already.
+func (s *slotSet) add(slot int) bool {
+	i := slot - s.lo
+	had := s.has(slot)
+	s.words[i/64] |= 1 << (i % 64)
+	return had
+}
+
+func (s *slotSet) has(slot int) bool {
+	i := slot - s.lo
+	return s.words[i/64]&(1<<(i%64)) != 0
 }

@@ -78,3 +78,29 @@ func BenchmarkPixelUnshuffle(b *testing.B) {
 		x.PixelUnshuffle(2)
 	}
 }
+
+// BenchmarkMatmul256 and BenchmarkMatmul1024 time the product of two
+// square Float32 matrices of that side.
+func BenchmarkMatmul256(b *testing.B)  { benchMatmul(b, 256) }
+func BenchmarkMatmul1024(b *testing.B) { benchMatmul(b, 1024) }
+
+func benchMatmul(b *testing.B, n int) {
+	tensor.ManualSeed(1)
+	x, y := tensor.Rand(n, n), tensor.Rand(n, n)
+	b.SetBytes(nbytes(x))
+	b.ReportAllocs()
+	for b.Loop() {
+		x.Matmul(y)
+	}
+}
+
+// BenchmarkContiguousPermute4D times Contiguous of a (8, 3, 256, 256)
+// Float32 tensor permuted to channels-last (0, 2, 3, 1).
+func BenchmarkContiguousPermute4D(b *testing.B) {
+	x := tensor.Rand(8, 3, 256, 256).Permute(0, 2, 3, 1)
+	b.SetBytes(nbytes(x))
+	b.ReportAllocs()
+	for b.Loop() {
+		x.Contiguous()
+	}
+}

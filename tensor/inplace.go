@@ -58,9 +58,17 @@ func copyElementAt(dst *Storage, di int, src *Storage, si int) {
 }
 
 // CopyFrom copies src's elements into x, broadcasting src to x's shape and
-// converting them to x's dtype, and returns x, like PyTorch's copy_. It
-// refuses to write to a tensor in which several positions share one
-// storage slot (such as an expanded tensor), with PyTorch's error.
+// converting them to x's dtype, and returns x, like PyTorch's copy_.
+//
+// A write whose result would depend on the order of the element writes
+// is refused, with PyTorch's error: to a tensor in which several positions
+// share one storage slot (an expanded tensor, overlapping Unfold windows),
+// or from a src that reads slots x writes at other positions
+// (x.Index("::2").CopyFrom(x.Index(":3"))). PyTorch refuses only the cases
+// it finds cheaply and writes the others element by element, in an order
+// that decides the result; NumPy buffers src first. Clone src to copy it
+// as it was. The in-place arithmetic methods (AddInPlace, …) follow the
+// same rule.
 func (x *Tensor) CopyFrom(src *Tensor) *Tensor {
 	x.must("CopyFrom")
 	mustArg("CopyFrom", src)
@@ -79,8 +87,8 @@ func (x *Tensor) CopyFrom(src *Tensor) *Tensor {
 
 // AddInPlace adds other to x elementwise, in place, and returns x, like
 // PyTorch's add_. other broadcasts to x's shape, and the result must be
-// storable in x's dtype. Like PyTorch, it refuses a tensor in which several
-// positions share one storage slot.
+// storable in x's dtype. A write whose result would depend on the order of
+// the element writes is refused, as CopyFrom says.
 func (x *Tensor) AddInPlace(other any) *Tensor {
 	x.must("AddInPlace")
 	return x.inPlace(opAdd, other)

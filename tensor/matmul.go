@@ -30,7 +30,11 @@ func (x *Tensor) Matmul(y *Tensor) *Tensor {
 	}
 	checkMatmulShapes(x, y)
 
-	// Make both operands batches of matrices.
+	if a == 1 && b == 1 {
+		return record(dot(x, y), "DotBackward0", []*Tensor{x, y}, []*Tensor{x, y}, matmulRule(a, b))
+	}
+
+	// Make both operands batches of matrices: views, nothing is copied.
 	xm, ym := x, y
 	if a == 1 {
 		xm = x.Unsqueeze(0)
@@ -40,27 +44,17 @@ func (x *Tensor) Matmul(y *Tensor) *Tensor {
 	}
 	n, k, m := xm.Size(-2), xm.Size(-1), ym.Size(-1)
 	batch := []int(broadcastPair("matmul", xm.shape[:xm.Dim()-2], ym.shape[:ym.Dim()-2]))
-	count := Shape(batch).Numel()
-	xb := xm.Expand(dims(batch, n, k)...).Reshape(count, n, k)
-	yb := ym.Expand(dims(batch, k, m)...).Reshape(count, k, m)
-
 	out := newTensor(x.DType(), dims(batch, n, m))
+	xb, yb := xm.Expand(dims(batch, n, k)...), ym.Expand(dims(batch, k, m)...)
 	if x.DType().IsFloatingPoint() {
-		for i, v := range matmulRows(xb.Float64s(), yb.Float64s(), out.Numel(), n, k, m) {
-			out.storage.store(i, v)
-		}
+		matmulBatches(out, xb, yb, readerOf[float64](x.storage), readerOf[float64](y.storage), out.storage.store)
 	} else {
-		set := intSetter(out.storage)
-		for i, v := range matmulRows(xb.Int64s(), yb.Int64s(), out.Numel(), n, k, m) {
-			set(i, v)
-		}
+		matmulBatches(out, xb, yb, readerOf[int64](x.storage), readerOf[int64](y.storage), intSetter(out.storage))
 	}
 
 	// Drop the dimensions that 1-D operands were given.
 	shape := out.Shape()
 	switch {
-	case a == 1 && b == 1:
-		shape = nil
 	case a == 1:
 		shape = append(shape[:len(shape)-2], m)
 	case b == 1:
@@ -109,26 +103,147 @@ func matmulRule(a, b int) backwardFunc {
 	}
 }
 
-// matmulRows computes the batched product of row-major (batch, n, k) and
-// (batch, k, m) arrays, size elements in all, accumulating in A; output
-// rows are shared out between goroutines.
-func matmulRows[A int64 | float64](xs, ys []A, size, n, k, m int) []A {
-	out := make([]A, size)
-	rows := size / max(m, 1)
-	parallelFor(rows, rows*k*m, func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			b := r / n
-			acc := out[r*m : (r+1)*m]
-			for p := range k {
-				v := xs[r*k+p]
-				row := ys[(b*k+p)*m : (b*k+p+1)*m]
-				for j := range acc {
-					acc[j] += v * row[j]
+// The product's blocks: a worker packs rowBlock rows of X at a time, and
+// walks Y's packed panel in blocks of kBlock rows and mBlock columns, which
+// stay in the CPU's cache while every packed row of X passes over them.
+const (
+	rowBlock = 64
+	kBlock   = 128
+	mBlock   = 256
+)
+
+// matmulBatches writes to out, a new contiguous (batch…, n, m) tensor, the
+// products of the matrices of xb (batch…, n, k) and yb (batch…, k, m),
+// which may be any views (expanded, transposed, sliced): each matrix of
+// Y is packed once into a contiguous panel, and rows of X a block at a
+// time, accumulating in A. readX and readY read xb's and yb's storage
+// slots as A, and set writes out's.
+func matmulBatches[A int64 | float64](out, xb, yb *Tensor, readX, readY func(int) A, set func(int, A)) {
+	nb := xb.Dim() - 2
+	n, k, m := xb.Size(-2), xb.Size(-1), yb.Size(-1)
+	checkAllocation("matmul", k*m, 8)
+	panel := make([]A, k*m)
+	count := Shape(xb.shape[:nb]).Numel()
+	index := make([]int, nb)
+	for b := range count {
+		xo, yo := xb.offset, yb.offset
+		for d := nb - 1; d >= 0; d-- {
+			xo += index[d] * xb.strides[d]
+			yo += index[d] * yb.strides[d]
+		}
+		ys0, ys1 := yb.strides[nb], yb.strides[nb+1]
+		for p := range k {
+			for j := range m {
+				panel[p*m+j] = readY(yo + p*ys0 + j*ys1)
+			}
+		}
+		xs0, xs1 := xb.strides[nb], xb.strides[nb+1]
+		base := b * n * m
+		parallelFor((n+rowBlock-1)/rowBlock, n*k*m, func(lo, hi int) {
+			rows := make([]A, rowBlock*k)
+			acc := make([]A, rowBlock*m)
+			for rb := lo; rb < hi; rb++ {
+				r0 := rb * rowBlock
+				nr := min(rowBlock, n-r0)
+				for r := range nr {
+					for p := range k {
+						rows[r*k+p] = readX(xo + (r0+r)*xs0 + p*xs1)
+					}
+				}
+				clear(acc[:nr*m])
+				multiplyBlock(acc, rows, panel, nr, k, m)
+				for i, v := range acc[:nr*m] {
+					set(base+r0*m+i, v)
+				}
+			}
+		})
+		for d := nb - 1; d >= 0; d-- { // the next batch index, last dimension fastest
+			if index[d]++; index[d] < xb.shape[d] {
+				break
+			}
+			index[d] = 0
+		}
+	}
+}
+
+// multiplyBlock adds to acc (nr×m) the product of rows (nr×k) and panel
+// (k×m), all row-major, block by block.
+func multiplyBlock[A int64 | float64](acc, rows, panel []A, nr, k, m int) {
+	for p0 := 0; p0 < k; p0 += kBlock {
+		p1 := min(p0+kBlock, k)
+		for j0 := 0; j0 < m; j0 += mBlock {
+			j1 := min(j0+mBlock, m)
+			for r := range nr {
+				out := acc[r*m+j0 : r*m+j1]
+				for p := p0; p < p1; p++ {
+					v := rows[r*k+p]
+					in := panel[p*m+j0 : p*m+j1]
+					in = in[:len(out)]
+					for j, w := range in {
+						out[j] += v * w
+					}
 				}
 			}
 		}
-	})
+	}
+}
+
+// readerOf returns a function that reads a slot of s as A: float64 for
+// floating-point storages, int64 for integer ones.
+func readerOf[A int64 | float64](s *Storage) func(int) A {
+	switch d := s.data.(type) {
+	case []float32:
+		return func(i int) A { return A(d[i]) }
+	case []float64:
+		return func(i int) A { return A(d[i]) }
+	case []int64:
+		return func(i int) A { return A(d[i]) }
+	case []int32:
+		return func(i int) A { return A(d[i]) }
+	case []uint8:
+		return func(i int) A { return A(d[i]) }
+	}
+	return func(i int) A { return A(s.load(i)) }
+}
+
+// dot is the dot product of two 1-D tensors of one dtype, read where they
+// lie. An operand of stride 0 (an expanded scalar) is one value: it
+// multiplies the sum of the other, so that a dot of 2³³ repeated ones
+// takes no time and no memory.
+func dot(x, y *Tensor) *Tensor {
+	out := newTensor(x.DType(), nil)
+	if x.DType().IsFloatingPoint() {
+		out.storage.store(0, dotOf(x, y, readerOf[float64](x.storage), readerOf[float64](y.storage)))
+	} else {
+		intSetter(out.storage)(0, dotOf(x, y, readerOf[int64](x.storage), readerOf[int64](y.storage)))
+	}
 	return out
+}
+
+func dotOf[A int64 | float64](x, y *Tensor, readX, readY func(int) A) A {
+	k, xs, ys := x.shape[0], x.strides[0], y.strides[0]
+	if k == 0 {
+		return 0
+	}
+	if xs == 0 {
+		x, y, xs, ys, readX, readY = y, x, ys, xs, readY, readX
+	}
+	if ys == 0 { // x · (v, v, …) = v · Σx
+		v := readY(y.offset)
+		if xs == 0 {
+			return A(k) * readX(x.offset) * v
+		}
+		var sum A
+		for i := range k {
+			sum += readX(x.offset + i*xs)
+		}
+		return sum * v
+	}
+	var sum A
+	for i := range k {
+		sum += readX(x.offset+i*xs) * readY(y.offset+i*ys)
+	}
+	return sum
 }
 
 // checkMatmulShapes refuses operands whose inner sizes disagree, with the

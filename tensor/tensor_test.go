@@ -455,3 +455,41 @@ func TestConstructorsRefuseWhatPyTorchRefuses(t *testing.T) {
 		t.Errorf("Float16.Full(+Inf) = %v", got)
 	}
 }
+
+// A write whose result would depend on the order in which elements are
+// written is refused with PyTorch's overlap messages, where PyTorch 1.13
+// writes element by element: Arange(5).Unfold(0, 2, 1).add_(1) gives it
+// [1, 3, 4, 5, 5], and x[::2].copy_(x[:3]) gives [0, 1, 1, 3, 1, 5]
+// (NumPy, which buffers, gives [1, 2, 3, 4, 5] and [0, 1, 1, 3, 2, 5]).
+// Writes that do not depend on the order go on: x.add_(x), a copy between
+// disjoint views of one storage, a stepped view that overlaps nothing.
+func TestOrderDependentWritesAreRefused(t *testing.T) {
+	const internal = "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
+	const partial = "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation."
+	refused := map[string]struct {
+		call func()
+		want string
+	}{
+		"Unfold windows add_":  {func() { tensor.Arange(5).Unfold(0, 2, 1).AddInPlace(1) }, internal},
+		"Unfold windows copy_": {func() { tensor.Arange(5).Unfold(0, 3, 1).CopyFrom(tensor.Zeros(3, 3)) }, internal},
+		"x[::2].copy_(x[:3])":  {func() { x := tensor.Arange(6); x.Index("::2").CopyFrom(x.Index(":3")) }, partial},
+		"x[1:].add_(x[:-1])":   {func() { x := tensor.Arange(6); x.Index("1:").AddInPlace(x.Index(":-1")) }, partial},
+		"x[::2].mul_(x[2:][::2])": {func() {
+			x := tensor.Arange(7)
+			x.Index("::2").Narrow(0, 0, 2).MulInPlace(x.Index("2::2").Narrow(0, 0, 2))
+		}, partial},
+	}
+	for name, c := range refused {
+		var e *tensor.Error
+		if err := tensor.Try(c.call); !errors.As(err, &e) || e.Message != c.want {
+			t.Errorf("%s: %v, want %q", name, err, c.want)
+		}
+	}
+	x := tensor.Arange(6)
+	x.AddInPlace(x)
+	x.Index("::2").CopyFrom(x.Index("1::2"))
+	x.Index("::3").AddInPlace(1)
+	if got, want := x.String(), "tensor([ 3,  2,  6,  7, 10, 10])"; got != want {
+		t.Errorf("order-free writes: %s, want %s", got, want)
+	}
+}

@@ -1,0 +1,93 @@
+package tensor_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// Matmul reads its operands where they lie, whatever their layout: for
+// random batched, broadcast, transposed, sliced and expanded operands of
+// every dtype it multiplies, each element of the result equals a triple
+// loop over At, and the blocks' edges (sizes around 64, 128 and 256) are
+// crossed.
+func TestMatmulMatchesLoops(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	layout := func(x *tensor.Tensor) *tensor.Tensor { // the same values, another layout
+		switch r.IntN(3) {
+		case 0:
+			return x.MT().Contiguous().MT()
+		case 1:
+			return tensor.Stack([]*tensor.Tensor{x, x}, -1).Select(-1, 0) // every other slot
+		}
+		return x
+	}
+	sizes := []int{1, 2, 5, 63, 65, 129, 257}
+	for c := range 60 {
+		dt := []tensor.DType{tensor.Float32, tensor.Float64, tensor.Int64, tensor.Int32, tensor.Uint8}[c%5]
+		n, k, m := sizes[r.IntN(len(sizes))], sizes[r.IntN(len(sizes))], sizes[r.IntN(4)]
+		xb, yb := []int{}, []int{}
+		if c%3 == 1 {
+			xb, yb = []int{2, 1}, []int{3}
+		}
+		x := tensor.Float64.Randn(append(xb, n, k)...).Mul(3).To(dt)
+		y := tensor.Float64.Randn(append(yb, k, m)...).Mul(3).To(dt)
+		if c%7 == 3 { // a row repeated: stride 0
+			x = x.Narrow(-2, 0, 1).Expand(append(xb, n, k)...)
+		}
+		x, y = layout(x), layout(y)
+		got := x.Matmul(y)
+		batch := tensor.BroadcastShapes(xb, yb)
+		if want := append(append([]int{}, batch...), n, m); !equalInts(got.Shape(), want) {
+			t.Fatalf("case %d: shape %v, want %v", c, got.Shape(), want)
+		}
+		xe, ye := x.Expand(append(append([]int{}, batch...), n, k)...), y.Expand(append(append([]int{}, batch...), k, m)...)
+		count := tensor.Shape(batch).Numel()
+		xf, yf, gf := xe.Reshape(count, n, k), ye.Reshape(count, k, m), got.Reshape(count, n, m)
+		for b := range count {
+			for i := range n {
+				for j := range m {
+					want := 0.0
+					for p := range k {
+						want += xf.At(b, i, p) * yf.At(b, p, j)
+					}
+					want = tensor.Float64.Scalar(want).To(dt).Item()
+					if g := gf.At(b, i, j); g != want && !(dt == tensor.Float32 && math.Abs(g-want) <= 1e-5*math.Abs(want)) {
+						t.Fatalf("case %d (%v, %v@%v): [%d, %d, %d] = %v, want %v", c, dt, x.Shape(), y.Shape(), b, i, j, g, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// A dot of vectors expanded far past memory is computed from the values
+// they hold, at once: PyTorch computes it too, by a loop.
+func TestDotOfExpandedVectors(t *testing.T) {
+	ones := tensor.Scalar(float32(1)).Expand(1 << 33)
+	if got := ones.Matmul(ones).Item(); got != 1<<33 {
+		t.Errorf("ones·ones over 2^33 = %v", got)
+	}
+	v := tensor.Arange(5).Mul(2).To(tensor.Float32)
+	threes := tensor.Scalar(float32(3)).Expand(5)
+	if got, want := v.Matmul(threes).Item(), 3*(0+2+4+6+8.0); got != want {
+		t.Errorf("v·threes = %v, want %v", got, want)
+	}
+	if got := tensor.Int64.Full(1<<62, 1).Expand(4).Matmul(tensor.Int64.Full(2, 1).Expand(4)).Item(); got != 0 {
+		t.Errorf("int64 dot past 2^63 = %v, want the wrapped 0", got)
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
