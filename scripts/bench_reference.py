@@ -7,7 +7,8 @@ Run it with Debian's interpreter, which has python3-torch and python3-numpy:
 Each workload is run twice to warm up, then timed N times (default 20) with
 time.perf_counter; the median is reported. PyTorch runs twice: with its
 default number of threads, then with torch.set_num_threads(1). NumPy runs
-these operations on one thread. Every call allocates its result, as the Go
+these operations on one thread, except matmul, which its BLAS (OpenBLAS)
+runs on as many threads as it picks. Every call allocates its result, as the Go
 benchmarks' calls do, so the time includes touching that new memory.
 
 Standard output is one JSON object a line, for scripts/bench to parse:
@@ -65,7 +66,11 @@ def numpy_workloads():
     a = rng.random((SIDE, SIDE), dtype=np.float32)
     bias = rng.random(SIDE, dtype=np.float32)
     batch = rng.random(BATCH, dtype=np.float32)
+    m256, m1024 = (rng.random((n, n), dtype=np.float32) for n in (256, 1024))
     return {
+        "Matmul256": lambda: m256 @ m256,
+        "Matmul1024": lambda: m1024 @ m1024,
+        "ContiguousPermute4D": lambda: np.ascontiguousarray(batch.transpose(0, 2, 3, 1)),
         "ContiguousTranspose": lambda: np.ascontiguousarray(a.T),
         "CopyContiguous": lambda: a.copy(),
         "BroadcastAdd": lambda: a + bias,
@@ -79,7 +84,11 @@ def torch_workloads():
     a = torch.rand(SIDE, SIDE)
     bias = torch.rand(SIDE)
     batch = torch.rand(BATCH)
+    m256, m1024 = torch.rand(256, 256), torch.rand(1024, 1024)
     return {
+        "Matmul256": lambda: m256 @ m256,
+        "Matmul1024": lambda: m1024 @ m1024,
+        "ContiguousPermute4D": lambda: batch.permute(0, 2, 3, 1).contiguous(),
         "ContiguousTranspose": lambda: a.t().contiguous(),
         "CopyContiguous": lambda: a.clone(),
         "BroadcastAdd": lambda: a + bias,

@@ -1743,7 +1743,11 @@ func (m *chainModel) index(parts []indexPart) (*chainModel, bool) {
 	}
 	size := y.shape[listDim]
 	picks := make([]int, len(listItems))
+	empty := size > 0 && slices.Contains(y.shape, 0) // the result reads nothing: PyTorch checks no index
 	for i, v := range listItems {
+		if empty {
+			continue
+		}
 		if v < -size || v >= size {
 			return nil, false
 		}

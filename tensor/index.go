@@ -84,6 +84,18 @@ func (x *Tensor) Index(spec string) *Tensor {
 		return y
 	}
 	size := y.shape[listDim]
+	if len(list.list) > 0 && size == 0 {
+		failIndex("index", "index is out of bounds for dimension with size 0")
+	}
+	if shape := y.Shape(); len(list.list) > 0 {
+		// A result with no elements reads none: PyTorch checks no index.
+		shape[listDim] = len(list.list)
+		if Shape(shape).Numel() == 0 {
+			yShape := y.Shape()
+			return record(newTensor(y.DType(), shape), "IndexBackward0", []*Tensor{y}, nil,
+				func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{newTensor(g.DType(), yShape)} })
+		}
+	}
 	picks := make([]int64, len(list.list))
 	for i, v := range list.list {
 		if v < -size || v >= size {

@@ -58,6 +58,7 @@ func (x *Tensor) SplitSizes(sizes []int, dim int) []*Tensor {
 	if x.Dim() == 0 {
 		fail("split_with_sizes", "split expects at least a 1-dimensional tensor")
 	}
+	given := dim
 	dim = wrapDim("split_with_sizes", dim, x.Dim())
 	total := 0
 	for _, s := range sizes {
@@ -67,7 +68,7 @@ func (x *Tensor) SplitSizes(sizes []int, dim int) []*Tensor {
 		total += s
 	}
 	if total != x.shape[dim] {
-		fail("split_with_sizes", "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", x.shape[dim], dim, listString(sizes))
+		fail("split_with_sizes", "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", x.shape[dim], given, listString(sizes))
 	}
 	out := make([]*Tensor, len(sizes))
 	start := 0

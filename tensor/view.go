@@ -402,9 +402,6 @@ func (x *Tensor) Expand(sizes ...int) *Tensor {
 			}
 			target = size
 		}
-		if target < 0 {
-			fail("expand", "Trying to create tensor with negative dimension %d: %s", target, listString(sizes))
-		}
 		if size != target {
 			if size != 1 {
 				fail("expand", "The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
@@ -413,6 +410,11 @@ func (x *Tensor) Expand(sizes ...int) *Tensor {
 			size, stride = target, 0
 		}
 		shape[i], strides[i] = size, stride
+	}
+	if slices.ContainsFunc(shape, func(s int) bool { return s < 0 }) {
+		// PyTorch finds a negative size that fits the geometry when it
+		// multiplies the sizes, as unsigned numbers.
+		fail("expand", "numel: integer multiplication overflow")
 	}
 	checkShape("expand", shape)
 	// Every position along a stretched dimension reads the same element,
@@ -497,7 +499,7 @@ func (x *Tensor) Unflatten(dim int, sizes ...int) *Tensor {
 	for i, s := range sizes {
 		if s == -1 {
 			if infer >= 0 {
-				fail("unflatten", "only one dimension can be inferred")
+				fail("unflatten", "unflatten got an unexpected error:\nonly one dimension can be inferred")
 			}
 			infer = i
 		} else {

@@ -701,6 +701,14 @@ def hand_picked():
     for dt, v in past:
         case("fill_ %s with %r" % (dt, v), arange(3, dtype=dt), ("fill_", encode_number(v)))
         case("setitem %s with %r" % (dt, v), arange(3, dtype=dt), ("setitem", [1], encode_number(v)))
+    # Edges a random differential run found (issue 14, item 10).
+    case("list index into an empty result checks nothing", arange(12), ("reshape", 3, 4), ("index", "[5], 4:"))
+    case("list index after an empty slice", arange(12), ("reshape", 3, 4), ("index", "4:, [7]"))
+    case("list index into a dim of size 0", arange(0), ("reshape", 0, 4), ("index", "[0]"))
+    case("split_with_sizes names the dim as given", arange(12), ("reshape", 3, 4), ("split_sizes", [1, 2], -1, 0))
+    case("unflatten with two -1", arange(12), ("unflatten", 0, [-1, -1]))
+    case("expand to a negative size of a non-singleton dim", arange(6), ("expand", 2, -3))
+    case("expand to a negative size of a singleton dim", arange(1), ("expand", 2, -3))
     case("t of a matrix", arange(6), ("view", 2, 3), ("t",))
     case("t of a vector", arange(3), ("t",))
     case("t of 3-D refuses", arange(24), ("view", 2, 3, 4), ("t",))
