@@ -35,5 +35,16 @@
 //
 // Misuse panics with a *Error carrying PyTorch's message, as gonum's mat
 // package panics with its errors; Try turns such a panic into an error.
-// No input, however bad, makes the package fail with a Go runtime panic.
+// No input, however bad, makes the package fail with a Go runtime panic,
+// run out of memory or hang: a result or list of views that could not fit
+// in memory is refused before it is allocated, with PyTorch's allocator's
+// message, and a slot that an expanded tensor repeats is read once where
+// a reduction, Fill or a dot product would read it 2⁶² times.
+//
+// Where PyTorch's own result is not defined by its rules, the package
+// refuses rather than pick one: an in-place write whose result depends on
+// the order of the element writes (to overlapping Unfold windows, or from
+// an input that reads what the write changes) fails with PyTorch's overlap
+// error (see CopyFrom). T is PyTorch's t(), for at most two dimensions;
+// ReverseDims is NumPy's .T.
 package tensor
