@@ -119,7 +119,12 @@ func (k *Kernel) Run(ctx context.Context) error {
 		{&k.iopub, zsock.Pub, k.conn.IOPubPort},
 		{&k.hb, zsock.Router, k.conn.HBPort},
 	} {
-		s, err := zsock.Listen(l.typ, k.conn.Endpoint(l.port), opts)
+		o := opts
+		// An input_request to a client whose stdin channel is not
+		// connected yet fails, to be sent again, rather than vanishing
+		// while the cell waits for its reply.
+		o.Mandatory = l.dst == &k.stdin
+		s, err := zsock.Listen(l.typ, k.conn.Endpoint(l.port), o)
 		if err != nil {
 			return fmt.Errorf("listening on %s: %w", k.conn.Endpoint(l.port), err)
 		}
@@ -194,13 +199,18 @@ func (k *Kernel) receive(s *zsock.Socket, handle func(*wire.Message)) {
 
 // send signs and sends a message on s.
 func (k *Kernel) send(s *zsock.Socket, m *wire.Message) {
-	frames, err := k.signer.Encode(m)
-	if err == nil {
-		err = s.Send(frames)
-	}
-	if err != nil {
+	if err := k.trySend(s, m); err != nil {
 		k.log.Printf("could not send %s: %v", m.Type(), err)
 	}
+}
+
+// trySend sends m on s and returns why it could not.
+func (k *Kernel) trySend(s *zsock.Socket, m *wire.Message) error {
+	frames, err := k.signer.Encode(m)
+	if err != nil {
+		return err
+	}
+	return s.Send(frames)
 }
 
 // reply answers request on the socket it came from.

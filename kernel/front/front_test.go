@@ -15,6 +15,7 @@ import (
 	"github.com/tensornb/tensornb/kernel/client"
 	"github.com/tensornb/tensornb/kernel/front"
 	"github.com/tensornb/tensornb/kernel/wire"
+	"github.com/tensornb/tensornb/kernel/zsock"
 )
 
 // script is an engine for testing the front: each line of a cell is a
@@ -352,6 +353,43 @@ func TestInput(t *testing.T) {
 	e = execute(t, c, "input", map[string]any{"allow_stdin": false})
 	if e.reply["status"] != "error" || e.reply["ename"] != "InputError" {
 		t.Fatalf("input without stdin: %v", e.reply)
+	}
+}
+
+// An input_request made before the client's stdin channel has connected
+// reaches it once it connects, rather than being dropped while the cell
+// waits for its reply (CI saw the first cell's input hang that way).
+func TestInputBeforeStdinConnects(t *testing.T) {
+	conn, _ := startKernel(t)
+	elsewhere := *conn
+	elsewhere.StdinPort = freePorts(t, 1)[0] // the client's own stdin socket never connects
+	c := dial(t, &elsewhere)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		stdin, err := zsock.Dial(zsock.Dealer, conn.Endpoint(conn.StdinPort), zsock.Options{Identity: c.Session()})
+		if err != nil {
+			return
+		}
+		defer stdin.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		frames, err := stdin.Recv(ctx)
+		if err != nil {
+			return
+		}
+		req, err := c.Signer().Decode(frames)
+		if err != nil || req == nil {
+			return
+		}
+		reply, _ := wire.NewMessage("input_reply", c.Session(), req, map[string]any{"value": "late"})
+		reply.Identities = nil
+		out, _ := c.Signer().Encode(reply)
+		_ = stdin.Send(out)
+		time.Sleep(time.Second) // let the reply leave before the socket closes
+	}()
+	e := execute(t, c, "input", nil)
+	if e.reply["status"] != "ok" || len(e.outputs) != 2 || decode(t, e.outputs[1])["text"] != "got late\n" {
+		t.Fatalf("input before stdin connects: %v %v", e.reply, e.types())
 	}
 }
 

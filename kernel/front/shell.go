@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tensornb/tensornb/kernel/wire"
+	"github.com/tensornb/tensornb/kernel/zsock"
 )
 
 // serveShell handles shell requests one at a time, in the order they
@@ -253,7 +254,9 @@ func (o *output) Input(prompt string, password bool) (string, error) {
 	for len(o.k.inputs) > 0 { // forget replies to earlier, abandoned requests
 		<-o.k.inputs
 	}
-	o.k.reply(o.k.stdin, o.request, "input_request", map[string]any{"prompt": prompt, "password": password})
+	if err := o.k.askForInput(o.request, prompt, password); err != nil {
+		return "", err
+	}
 	select {
 	case m := <-o.k.inputs:
 		var reply struct {
@@ -265,6 +268,37 @@ func (o *output) Input(prompt string, password bool) (string, error) {
 		return reply.Value, nil
 	case <-o.k.done:
 		return "", errors.New("the kernel is shutting down")
+	}
+}
+
+// stdinWait is how long an input_request waits for the client's stdin
+// channel to connect: a client connects its channels together, but the
+// first cell can run before the stdin connection is through.
+const stdinWait = 10 * time.Second
+
+// askForInput sends the input_request for request to the client's stdin
+// channel, again every 20 ms while that channel is not connected, for up
+// to stdinWait.
+func (k *Kernel) askForInput(request *wire.Message, prompt string, password bool) error {
+	m, err := wire.NewMessage("input_request", k.session, request, map[string]any{"prompt": prompt, "password": password})
+	if err != nil {
+		return err
+	}
+	m.Identities = request.Identities
+	deadline := time.Now().Add(stdinWait)
+	for {
+		err := k.trySend(k.stdin, m)
+		if !errors.Is(err, zsock.ErrNoPeer) {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("input: the front end's stdin channel did not connect within %v, so the input request could not be sent; reconnect the notebook to the kernel and run the cell again", stdinWait)
+		}
+		select {
+		case <-time.After(20 * time.Millisecond):
+		case <-k.done:
+			return errors.New("the kernel is shutting down")
+		}
 	}
 }
 

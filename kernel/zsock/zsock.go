@@ -50,6 +50,10 @@ type Options struct {
 	// HandshakeTimeout, if positive, is how long a new connection may
 	// take to finish its ZMTP handshake before libzmq drops it.
 	HandshakeTimeout time.Duration
+	// Mandatory makes a Router's Send fail with ErrNoPeer when no peer
+	// with the message's routing id is connected (yet), rather than
+	// libzmq dropping the message.
+	Mandatory bool
 }
 
 // linger is how long messages still queued when a socket closes go on
@@ -59,6 +63,10 @@ const linger = time.Second
 // queued is how many received messages wait for Recv before the socket
 // stops reading, and how many sends may wait for the owner to take them.
 const queued = 64
+
+// ErrNoPeer is returned by Send on a Mandatory Router when no peer with
+// the message's routing id is connected.
+var ErrNoPeer = errors.New("zsock: no peer with that routing id is connected")
 
 // ErrClosed is returned by the methods of a closed Socket.
 var ErrClosed = errors.New("zsock: socket closed")
@@ -170,6 +178,9 @@ func configure(s *zmq.Socket, t Type, o Options) error {
 	}
 	if o.HandshakeTimeout > 0 {
 		errs = append(errs, s.SetHandshakeIvl(o.HandshakeTimeout))
+	}
+	if o.Mandatory && t == Router {
+		errs = append(errs, s.SetRouterMandatory(1))
 	}
 	if t == Router || t == Pub {
 		// A ZAP domain makes libzmq refuse peers that speak ZMTP 1.0 or
@@ -355,8 +366,11 @@ func (s *Socket) receive(sock *zmq.Socket) {
 func flush(sock *zmq.Socket, pending []send) []send {
 	for len(pending) > 0 {
 		_, err := sock.SendMessageDontwait(pending[0].frames)
-		if zmq.AsErrno(err) == zmq.Errno(syscall.EAGAIN) {
+		switch zmq.AsErrno(err) {
+		case zmq.Errno(syscall.EAGAIN):
 			return pending
+		case zmq.Errno(syscall.EHOSTUNREACH):
+			err = ErrNoPeer
 		}
 		pending[0].result <- err
 		pending = pending[1:]
