@@ -144,7 +144,7 @@ func TestNamedPictures(t *testing.T) {
 		{"Strip", y.Strip(), []string{storageOf}},
 		{"Broadcast", display.Named{Name: longName, Tensor: tensor.Arange(3).View(3, 1, 1).Expand(3, 2, 2)}.Broadcast(),
 			[]string{longName + ": shape", "(the slice " + longName + "[0, :, :])"}},
-		{"Views", display.Views(display.Named{Name: longName, Tensor: x3}, display.Named{Name: "b", Tensor: x3.T()}),
+		{"Views", display.Views(display.Named{Name: longName, Tensor: x3}, display.Named{Name: "b", Tensor: x3.ReverseDims()}),
 			[]string{longName}},
 	} {
 		b := c.r.Bundle()

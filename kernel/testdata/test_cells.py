@@ -61,7 +61,7 @@ CASES = [
     ("a result over several lines", [("a.\n\tTranspose(0, 2).\n\tShape() // (4, 3, 2)", ok("(4, 3, 2)"))]),
     ("print then result", [('fmt.Println("strides:")  // first\na.Strides()  // then', ok("(12, 4, 1)", stdout="strides:\n"))]),
     ("display then result, the README's style", [(
-        "display.Show(display.Card(a))   // card\na.T().IsContiguous()   // false",
+        "display.Show(display.Card(a))   // card\na.Transpose(1, 2).IsContiguous()   // false",
         ok("false", display=["image/svg+xml", "text/html", "text/plain"]))]),
     # Calls with no value.
     ("a call with no value after a comment line", [
