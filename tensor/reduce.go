@@ -345,10 +345,7 @@ func accumulateRow[T number, A int64 | float64](kind reduceKind, acc []A, ao, sa
 	}
 	if kind == reduceSum || kind == reduceMean {
 		if sa == 1 && si == 1 {
-			dst, src := acc[ao:ao+n], in[io:io+n]
-			for j := range dst {
-				dst[j] += A(src[j])
-			}
+			addRow(acc[ao:ao+n], in[io:io+n])
 			return
 		}
 		for j := range n {
@@ -470,4 +467,21 @@ func argIn[T number](kind reduceKind, d []T, off, step, n int) int {
 		}
 	}
 	return at
+}
+
+// addRow adds src into dst elementwise, four at a time: the loop the
+// reductions over a leading dimension spend their time in.
+func addRow[T number, A int64 | float64](dst []A, src []T) {
+	src = src[:len(dst)]
+	j := 0
+	for ; j+4 <= len(dst); j += 4 {
+		d, s := dst[j:j+4:j+4], src[j:j+4:j+4]
+		d[0] += A(s[0])
+		d[1] += A(s[1])
+		d[2] += A(s[2])
+		d[3] += A(s[3])
+	}
+	for ; j < len(dst); j++ {
+		dst[j] += A(src[j])
+	}
 }
