@@ -273,9 +273,15 @@ func operandTensor(spec any, root *tensor.Tensor) *tensor.Tensor {
 	return operand(spec, root).(*tensor.Tensor)
 }
 
+// pick is the generator's pick, Python's result[i] on the tuple a split
+// returns: a position past its end is Python's IndexError, which the
+// fixture records, not the package's.
 func pick(ts []*tensor.Tensor, i int) *tensor.Tensor {
 	if i < 0 {
 		i += len(ts)
+	}
+	if i < 0 || i >= len(ts) {
+		panic(&tensor.Error{Op: "pick", Class: "IndexError", Message: "tuple index out of range"})
 	}
 	return ts[i]
 }

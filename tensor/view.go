@@ -396,12 +396,14 @@ func (x *Tensor) Expand(sizes ...int) *Tensor {
 			stride = shape[i+1] * strides[i+1]
 		}
 		target := sizes[i]
-		if target == -1 {
-			if d < 0 {
-				fail("expand", "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension %d", i)
-			}
+		switch {
+		case target == -1 && d >= 0:
 			target = size
+		case target == -1 && x.Dim() > 0:
+			fail("expand", "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension %d", i)
 		}
+		// A 0-d tensor's -1 stays, and fails as a negative size below, as
+		// in PyTorch.
 		if size != target {
 			if size != 1 {
 				fail("expand", "The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
@@ -505,6 +507,9 @@ func (x *Tensor) Unflatten(dim int, sizes ...int) *Tensor {
 		} else {
 			known *= s
 		}
+	}
+	if infer >= 0 && known == 0 && size == 0 {
+		fail("unflatten", "cannot reshape tensor of 0 elements into shape %s because the unspecified dimension size -1 can be any value and is ambiguous", listString(sizes))
 	}
 	if infer >= 0 && known != 0 && size%known == 0 {
 		sizes[infer] = size / known

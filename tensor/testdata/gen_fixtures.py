@@ -1115,6 +1115,115 @@ def random_cases(count, seed):
     return cases
 
 
+def random_view_op(rng, shape):
+    """A random call of one of the view operations the Go package has, with
+    the edges that a differential run found differences at: list indexes
+    (in range or not, into empty results), split sizes and negative dims,
+    -1 in unflatten and expand, windows of size 0, diagonal offsets."""
+    nd, n = len(shape), math.prod(shape)
+    if nd == 0:
+        return rng.choice([["unsqueeze", 0], ["t"], ["expand", rng.randint(-2, 3)], ["index", "None"]])
+
+    def dim():
+        return rng.randint(-nd, nd - 1)
+
+    d = dim()
+    size = shape[d]
+    kind = rng.choice(["index_list", "index_list", "split_sizes", "tensor_split_at", "unbind", "unflatten",
+                       "unfold", "diagonal", "broadcast_to", "t", "expand", "split", "chunk", "narrow",
+                       "select", "movedim", "squeeze", "as_strided"])
+    if kind == "index_list":
+        parts = [rng.choice([":", ":", "1:", "::2", "None", str(rng.randint(-1, 1))]) for _ in range(rng.randint(0, nd - 1))]
+        picks = ", ".join(str(rng.randint(-size - 1, size)) for _ in range(rng.randint(0, 3)))
+        parts.insert(rng.randint(0, len(parts)), "[" + picks + "]")
+        return ["index", ", ".join(parts)]
+    if kind == "split_sizes":
+        sizes, left = [], size
+        while left > 0 and len(sizes) < 4:
+            sizes.append(rng.randint(0, left))
+            left -= sizes[-1]
+        if rng.random() < 0.8:
+            sizes.append(left)
+        return ["split_sizes", sizes, d, rng.randint(0, max(len(sizes) - 1, 0))]
+    if kind == "tensor_split_at":
+        at = sorted(rng.randint(-size - 1, size + 1) for _ in range(rng.randint(0, 3)))
+        return ["tensor_split_at", at, d, rng.randint(0, len(at))]
+    if kind == "unbind":
+        return ["unbind", d, rng.randint(-1, max(size - 1, 0))]
+    if kind == "unflatten":
+        sizes = factorizations(size, rng, rng.randint(1, 3)) if size else [0, rng.randint(1, 2)]
+        if rng.random() < 0.5:
+            sizes[rng.randrange(len(sizes))] = -1
+        if rng.random() < 0.1:
+            sizes = [-1, -1]
+        return ["unflatten", d, sizes]
+    if kind == "unfold":
+        return ["unfold", d, rng.randint(0, size + 1), rng.randint(1, 3)]
+    if kind == "diagonal":
+        if nd < 2:
+            return ["diagonal", rng.randint(-1, 1), 0, 0]
+        a, b = rng.sample(range(-nd, nd), 2)
+        return ["diagonal", rng.randint(-3, 3), a, b]
+    if kind in ("broadcast_to", "expand"):
+        target = [s if s != 1 or rng.random() < 0.5 else rng.randint(0, 3) for s in shape]
+        target = [rng.randint(1, 2) for _ in range(rng.randint(0, 2))] + target
+        if rng.random() < 0.4:
+            target[rng.randrange(len(target))] = -1
+        if rng.random() < 0.1 and 0 not in target:
+            # With a 0 among the sizes PyTorch makes a tensor of negative
+            # size (its overflow check multiplies by 0 last); the package
+            # refuses every negative size.
+            target[rng.randrange(len(target))] = -3
+        return [kind] + target
+    if kind == "t":
+        return ["t"]
+    if kind == "split":
+        return ["split", rng.randint(0, 3), d, rng.randint(-1, 1)]
+    if kind == "chunk":
+        return ["chunk", rng.randint(1, 4), d, rng.randint(-1, 1)]
+    if kind == "narrow":
+        return ["narrow", d, rng.randint(-size, size), rng.randint(0, size)]
+    if kind == "select":
+        return ["select", d, rng.randint(-size - 1, size)]
+    if kind == "movedim":
+        return ["movedim", d, dim()]
+    if kind == "squeeze":
+        return ["squeeze", d]
+    return ["as_strided", [rng.randint(0, 3), rng.randint(1, 2)], [rng.randint(0, 3), rng.randint(0, 2)], rng.randint(0, 2)]
+
+
+def ambiguous_list_index(op, t):
+    """Whether op indexes with a list and its result t has a dimension of
+    size 0 or 1. PyTorch lays such a result out as TensorIterator does,
+    with strides along those dimensions that the package does not follow
+    (it gives them contiguous strides); the values and shape agree."""
+    return op[0] == "index" and "[" in op[1] and any(s <= 1 for s in t.shape)
+
+
+def random_view_cases(count, seed):
+    """Chains of random view operations, grown while PyTorch accepts them."""
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        shape = random_shape(rng, allow_empty=True)
+        case = {"name": "random view %d" % len(cases), "input": arange(*shape, dtype=rng.choice(["float32", "int64"])), "ops": []}
+        root = make_input(case["input"])
+        t = root
+        for _ in range(rng.randint(1, 5)):
+            op = random_view_op(rng, list(t.shape))
+            case["ops"].append(op)
+            try:
+                t = apply(t, op, root)
+            except (RuntimeError, IndexError, ValueError, TypeError):
+                break
+            if t.numel() > 4096 or ambiguous_list_index(op, t):
+                case["ops"].pop()
+                break
+        if case["ops"]:
+            cases.append(case)
+    return cases
+
+
 VIEW_OPS = {"slice", "transpose", "select", "index", "diagonal", "unfold", "narrow", "T", "expand"}
 
 
@@ -1454,7 +1563,7 @@ def linspace_cases(seed):
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures.json")
     torch.set_printoptions(profile="default")
-    chains = [run_case(c) for c in hand_picked() + random_cases(600, seed=20261130)
+    chains = [run_case(c) for c in hand_picked() + random_cases(600, seed=20261130) + random_view_cases(1500, seed=14)
               + hand_picked_rearranges() + random_rearranges(60, seed=5)]
     pairs = [run_pair_case(c) for c in hand_picked_pairs() + random_pairs(150, seed=7)]
     broadcasts = [run_broadcast_case(c) for c in hand_picked_broadcasts()]
