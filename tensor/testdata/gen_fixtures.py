@@ -1090,29 +1090,36 @@ def random_op(rng, shape):
     raise ValueError(kind)
 
 
-def random_cases(count, seed):
-    rng = random.Random(seed)
+def grow_cases(count, rng, name, new_input, next_op, max_ops, drop=lambda op, t: False):
+    """count chains named "name N": each starts from new_input() and grows by
+    next_op(shape) while torch accepts it (the first error is kept), up to
+    max_ops operations; an operation whose result is larger than 4096
+    elements, or for which drop(op, result) holds, ends the chain unrecorded."""
     cases = []
-    dtypes = ["float32"] * 6 + ["int64", "int32", "float64", "uint8", "bool", "float16", "bfloat16"]
     while len(cases) < count:
-        shape = random_shape(rng, allow_empty=True)
-        case = {"name": "random %d" % len(cases), "input": arange(*shape, dtype=rng.choice(dtypes)), "ops": []}
-        # Grow the chain while torch accepts it; keep the first error.
+        case = {"name": "%s %d" % (name, len(cases)), "input": new_input(), "ops": []}
         root = make_input(case["input"])
         t = root
-        for _ in range(rng.randint(1, 6)):
-            op = random_op(rng, list(t.shape))
+        for _ in range(rng.randint(1, max_ops)):
+            op = next_op(list(t.shape))
             case["ops"].append(op)
             try:
                 t = apply(t, op, root)
             except (RuntimeError, IndexError, ValueError, TypeError):
                 break
-            if t.numel() > 4096:
+            if t.numel() > 4096 or drop(op, t):
                 case["ops"].pop()
                 break
         if case["ops"]:
             cases.append(case)
     return cases
+
+
+def random_cases(count, seed):
+    rng = random.Random(seed)
+    dtypes = ["float32"] * 6 + ["int64", "int32", "float64", "uint8", "bool", "float16", "bfloat16"]
+    return grow_cases(count, rng, "random", lambda: arange(*random_shape(rng, allow_empty=True), dtype=rng.choice(dtypes)),
+                      lambda shape: random_op(rng, shape), 6)
 
 
 def random_view_op(rng, shape):
@@ -1203,25 +1210,9 @@ def ambiguous_list_index(op, t):
 def random_view_cases(count, seed):
     """Chains of random view operations, grown while PyTorch accepts them."""
     rng = random.Random(seed)
-    cases = []
-    while len(cases) < count:
-        shape = random_shape(rng, allow_empty=True)
-        case = {"name": "random view %d" % len(cases), "input": arange(*shape, dtype=rng.choice(["float32", "int64"])), "ops": []}
-        root = make_input(case["input"])
-        t = root
-        for _ in range(rng.randint(1, 5)):
-            op = random_view_op(rng, list(t.shape))
-            case["ops"].append(op)
-            try:
-                t = apply(t, op, root)
-            except (RuntimeError, IndexError, ValueError, TypeError):
-                break
-            if t.numel() > 4096 or ambiguous_list_index(op, t):
-                case["ops"].pop()
-                break
-        if case["ops"]:
-            cases.append(case)
-    return cases
+    return grow_cases(count, rng, "random view",
+                      lambda: arange(*random_shape(rng, allow_empty=True), dtype=rng.choice(["float32", "int64"])),
+                      lambda shape: random_view_op(rng, shape), 5, ambiguous_list_index)
 
 
 VIEW_OPS = {"slice", "transpose", "select", "index", "diagonal", "unfold", "narrow", "T", "expand"}
