@@ -7,6 +7,12 @@ package tensor
 func (x *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 	x.must("IndexSelect")
 	mustArg("IndexSelect", index)
+	return x.indexSelect(dim, index, nil)
+}
+
+// indexSelect is IndexSelect with its result laid out with the given
+// strides (a dense layout of its shape), or contiguously if strides is nil.
+func (x *Tensor) indexSelect(dim int, index *Tensor, strides []int) *Tensor {
 	if index.Dim() > 1 {
 		failIndex("index_select", "index_select(): Index is supposed to be a vector")
 	}
@@ -36,6 +42,9 @@ func (x *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 		return x.Clone()
 	}
 	out := newTensor(x.DType(), shape)
+	if strides != nil {
+		out.strides = strides
+	}
 	for j, i := range picks {
 		copyElements(out.Select(dim, j), x.Select(dim, int(i)))
 	}

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -92,7 +93,9 @@ func (x *Tensor) Index(spec string) *Tensor {
 		shape[listDim] = len(list.list)
 		if Shape(shape).Numel() == 0 {
 			yShape := y.Shape()
-			return record(newTensor(y.DType(), shape), "IndexBackward0", []*Tensor{y}, nil,
+			out := newTensor(y.DType(), shape)
+			out.strides = indexResultStrides(y, listDim, Int64.Zeros(len(list.list)))
+			return record(out, "IndexBackward0", []*Tensor{y}, nil,
 				func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{newTensor(g.DType(), yShape)} })
 		}
 	}
@@ -106,7 +109,8 @@ func (x *Tensor) Index(spec string) *Tensor {
 		}
 		picks[i] = int64(v)
 	}
-	return renamed("IndexBackward0", []*Tensor{y.IndexSelect(listDim, New(picks))})[0]
+	index := New(picks)
+	return renamed("IndexBackward0", []*Tensor{y.indexSelect(listDim, index, indexResultStrides(y, listDim, index))})[0]
 }
 
 type indexKind int
@@ -218,4 +222,83 @@ func parseItem(spec, part string) indexItem {
 		bad(strconv.Quote(part) + " is not an integer, a slice, a list, ... or None")
 	}
 	return indexItem{kind: itemInt, start: v}
+}
+
+// indexResultStrides returns the strides PyTorch gives the result of
+// indexing y with the list index along dim: its index kernel's
+// TensorIterator lays the result out in the order of its operands'
+// strides, y's (with stride 0 along dim) and the index's (viewed with
+// size-1 dimensions around it), which differs from a contiguous layout
+// only along dimensions of size 0 or 1 and where y is not row-major.
+func indexResultStrides(y *Tensor, dim int, index *Tensor) []int {
+	shape := y.Shape()
+	shape[dim] = index.Numel()
+	src := slices.Clone(y.strides)
+	src[dim] = 0
+	around := slices.Repeat([]int{1}, len(shape))
+	around[dim] = index.Numel()
+	view := index.View(around...)
+	idx := make([]int, len(shape))
+	for d, s := range view.strides {
+		if around[d] == shape[d] { // a size-1 dimension of the index that stays 1 keeps its stride
+			idx[d] = s
+		}
+	}
+	if slices.Equal(around, shape) && y.view(shape, src, y.offset).IsContiguous() && view.IsContiguous() {
+		return contiguousStrides(shape)
+	}
+	return iteratorStrides(shape, [][]int{src, idx})
+}
+
+// iteratorStrides returns the strides of an output that PyTorch's
+// TensorIterator allocates for inputs of the given strides: dimensions
+// sorted by the inputs' strides, the fastest first (an input whose stride
+// is 0 along either of two dimensions does not order them; equal strides
+// put the smaller dimension first), and the output dense in that order.
+func iteratorStrides(shape []int, inputs [][]int) []int {
+	n := len(shape)
+	perm := make([]int, n) // fastest first
+	for i := range perm {
+		perm[i] = n - 1 - i
+	}
+	order := func(d0, d1 int) int {
+		for _, st := range inputs {
+			s0, s1 := st[d0], st[d1]
+			switch {
+			case s0 == 0 || s1 == 0:
+				continue
+			case s0 < s1:
+				return -1
+			case s0 > s1:
+				return 1
+			case shape[d0] > shape[d1]:
+				return 1
+			}
+		}
+		return 0
+	}
+	for i := 1; i < n; i++ {
+		d1 := i
+		for d0 := i - 1; d0 >= 0; d0-- {
+			if c := order(perm[d0], perm[d1]); c > 0 {
+				perm[d0], perm[d1] = perm[d1], perm[d0]
+				d1 = d0
+			} else if c < 0 {
+				break
+			}
+		}
+	}
+	inverted := true
+	for i, d := range perm {
+		inverted = inverted && d == n-1-i
+	}
+	if inverted {
+		return contiguousStrides(shape)
+	}
+	strides, next := make([]int, n), 1
+	for _, d := range perm {
+		strides[d] = next
+		next *= shape[d]
+	}
+	return strides
 }
