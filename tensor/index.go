@@ -226,10 +226,10 @@ func parseItem(spec, part string) indexItem {
 
 // indexResultStrides returns the strides PyTorch gives the result of
 // indexing y with the list index along dim: its index kernel's
-// TensorIterator lays the result out in the order of its operands'
-// strides, y's (with stride 0 along dim) and the index's (viewed with
-// size-1 dimensions around it), which differs from a contiguous layout
-// only along dimensions of size 0 or 1 and where y is not row-major.
+// TensorIterator lays the result out as it lays out an elementwise
+// result of its operands, y with stride 0 along dim and the index viewed
+// with size-1 dimensions around it. The layout differs from a contiguous
+// one only where y is not row-major and along dimensions of size 0 or 1.
 func indexResultStrides(y *Tensor, dim int, index *Tensor) []int {
 	shape := y.Shape()
 	shape[dim] = index.Numel()
@@ -237,68 +237,5 @@ func indexResultStrides(y *Tensor, dim int, index *Tensor) []int {
 	src[dim] = 0
 	around := slices.Repeat([]int{1}, len(shape))
 	around[dim] = index.Numel()
-	view := index.View(around...)
-	idx := make([]int, len(shape))
-	for d, s := range view.strides {
-		if around[d] == shape[d] { // a size-1 dimension of the index that stays 1 keeps its stride
-			idx[d] = s
-		}
-	}
-	if slices.Equal(around, shape) && y.view(shape, src, y.offset).IsContiguous() && view.IsContiguous() {
-		return contiguousStrides(shape)
-	}
-	return iteratorStrides(shape, [][]int{src, idx})
-}
-
-// iteratorStrides returns the strides of an output that PyTorch's
-// TensorIterator allocates for inputs of the given strides: dimensions
-// sorted by the inputs' strides, the fastest first (an input whose stride
-// is 0 along either of two dimensions does not order them; equal strides
-// put the smaller dimension first), and the output dense in that order.
-func iteratorStrides(shape []int, inputs [][]int) []int {
-	n := len(shape)
-	perm := make([]int, n) // fastest first
-	for i := range perm {
-		perm[i] = n - 1 - i
-	}
-	order := func(d0, d1 int) int {
-		for _, st := range inputs {
-			s0, s1 := st[d0], st[d1]
-			switch {
-			case s0 == 0 || s1 == 0:
-				continue
-			case s0 < s1:
-				return -1
-			case s0 > s1:
-				return 1
-			case shape[d0] > shape[d1]:
-				return 1
-			}
-		}
-		return 0
-	}
-	for i := 1; i < n; i++ {
-		d1 := i
-		for d0 := i - 1; d0 >= 0; d0-- {
-			if c := order(perm[d0], perm[d1]); c > 0 {
-				perm[d0], perm[d1] = perm[d1], perm[d0]
-				d1 = d0
-			} else if c < 0 {
-				break
-			}
-		}
-	}
-	inverted := true
-	for i, d := range perm {
-		inverted = inverted && d == n-1-i
-	}
-	if inverted {
-		return contiguousStrides(shape)
-	}
-	strides, next := make([]int, n), 1
-	for _, d := range perm {
-		strides[d] = next
-		next *= shape[d]
-	}
-	return strides
+	return elementwiseStrides(shape, y.view(shape, src, y.offset), index.View(around...))
 }
