@@ -204,7 +204,9 @@ func copyWords[W uint8 | uint16 | uint32 | uint64](d, s []W, dst, src *Tensor) {
 // stride. Such a copy goes tile by tile over k and the innermost dimension.
 func (l *loop) transposedPair() (int, bool) {
 	inner := len(l.shape) - 1
-	if inner < 1 || l.shape[inner] < 8 {
+	// A short innermost dimension (3 channels last, say) still tiles:
+	// copying it row by row would pay a row's setup for every 3 elements.
+	if inner < 1 || l.shape[inner] < 2 || l.numel() == 0 {
 		return 0, false
 	}
 	best := -1

@@ -376,6 +376,8 @@ func TestLargeCopiesMatchLoops(t *testing.T) {
 			"expanded":      base.Select(1, 5).Unsqueeze(1).Expand(3, 40, 300).Transpose(1, 2),
 			"odd transpose": base.Index(":, :67, :299").MT(),
 			"big transpose": tensor.Float64.Arange(600*530).To(dt).View(600, 530).T(),
+			"channels last": base.Permute(1, 2, 0),                              // an innermost dimension of 3
+			"pairs last":    base.Index(":2").Permute(1, 2, 0).Index("::3, 1:"), // of 2, strided
 		} {
 			want := loopValues(x)
 			for op, got := range map[string]*tensor.Tensor{
