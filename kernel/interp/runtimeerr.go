@@ -191,13 +191,19 @@ func (s *Session) outOfRange(x ast.Expr, local map[string]bool) (string, bool) {
 		}
 		return 0, false
 	}
-	switch x := x.(type) {
-	case *ast.IndexExpr:
-		v, ok := value(x.X)
+	// sequence is the value of e if it is a slice, an array (or a pointer
+	// to one) or a string: what an index or a slice expression reads.
+	sequence := func(e ast.Expr) (reflect.Value, bool) {
+		v, ok := value(e)
 		if ok && v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Array {
 			v = v.Elem()
 		}
-		if !ok || (v.Kind() != reflect.Slice && v.Kind() != reflect.Array && v.Kind() != reflect.String) {
+		return v, ok && (v.Kind() == reflect.Slice || v.Kind() == reflect.Array || v.Kind() == reflect.String)
+	}
+	switch x := x.(type) {
+	case *ast.IndexExpr:
+		v, ok := sequence(x.X)
+		if !ok {
 			return "", false
 		}
 		i, ok := number(x.Index)
@@ -206,11 +212,8 @@ func (s *Session) outOfRange(x ast.Expr, local map[string]bool) (string, bool) {
 		}
 		return boundsMessage(boundsIndex, i, int64(v.Len())), true
 	case *ast.SliceExpr:
-		v, ok := value(x.X)
-		if ok && v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Array {
-			v = v.Elem()
-		}
-		if !ok || (v.Kind() != reflect.Slice && v.Kind() != reflect.Array && v.Kind() != reflect.String) {
+		v, ok := sequence(x.X)
+		if !ok {
 			return "", false
 		}
 		bound := func(e ast.Expr, otherwise int64) (int64, bool) {
