@@ -215,13 +215,23 @@ func (k *Kernel) trySend(s *zsock.Socket, m *wire.Message) error {
 
 // reply answers request on the socket it came from.
 func (k *Kernel) reply(s *zsock.Socket, request *wire.Message, msgType string, content any) {
-	m, err := wire.NewMessage(msgType, k.session, request, content)
+	m, err := k.answer(request, msgType, content)
 	if err != nil {
 		k.log.Print(err)
 		return
 	}
-	m.Identities = request.Identities
 	k.send(s, m)
+}
+
+// answer builds the message of msgType that answers request, addressed to
+// the client that sent it.
+func (k *Kernel) answer(request *wire.Message, msgType string, content any) (*wire.Message, error) {
+	m, err := wire.NewMessage(msgType, k.session, request, content)
+	if err != nil {
+		return nil, err
+	}
+	m.Identities = request.Identities
+	return m, nil
 }
 
 // publish broadcasts a message on iopub, in reply to parent (or none).

@@ -280,11 +280,10 @@ const stdinWait = 10 * time.Second
 // channel, again every 20 ms while that channel is not connected, for up
 // to stdinWait.
 func (k *Kernel) askForInput(request *wire.Message, prompt string, password bool) error {
-	m, err := wire.NewMessage("input_request", k.session, request, map[string]any{"prompt": prompt, "password": password})
+	m, err := k.answer(request, "input_request", map[string]any{"prompt": prompt, "password": password})
 	if err != nil {
 		return err
 	}
-	m.Identities = request.Identities
 	deadline := time.Now().Add(stdinWait)
 	for {
 		err := k.trySend(k.stdin, m)
