@@ -1,7 +1,9 @@
 package tensor
 
 import (
+	"fmt"
 	"math"
+	"math/bits"
 	"runtime/debug"
 	"sync"
 	"unsafe"
@@ -35,15 +37,27 @@ type Storage struct {
 // its container's), or the Go memory limit (GOMEMLIMIT,
 // debug.SetMemoryLimit) when that is lower.
 func checkAllocation(op string, n, size int) {
-	bytes := uint64(n) * uint64(size)
-	if n <= maxElements && bytes <= memoryLimit() && int64(bytes) <= debug.SetMemoryLimit(-1) {
+	hi, bytes := bits.Mul64(uint64(n), uint64(size))
+	if hi == 0 && bytes <= smallAllocation {
+		return // the common case, decided without asking the runtime
+	}
+	goLimit := debug.SetMemoryLimit(-1) // -1 reads the limit
+	if hi == 0 && n <= maxElements && bytes <= memoryLimit() && bytes <= uint64(goLimit) {
 		return
 	}
-	if goLimit := debug.SetMemoryLimit(-1); goLimit < int64(memoryLimit()) {
-		fail(op, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %d bytes, and the Go memory limit (GOMEMLIMIT) is %d bytes", bytes, goLimit)
+	asked := fmt.Sprintf("%d bytes", bytes)
+	if hi != 0 {
+		asked = fmt.Sprintf("%d × %d bytes", n, size)
 	}
-	fail(op, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %d bytes, and this machine has %d bytes of memory", bytes, memoryLimit())
+	if goLimit < int64(memoryLimit()) {
+		fail(op, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %s, and the Go memory limit (GOMEMLIMIT) is %d bytes", asked, goLimit)
+	}
+	fail(op, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %s, and this machine has %d bytes of memory", asked, memoryLimit())
 }
+
+// smallAllocation is a size that any memory this package runs in holds:
+// requests up to it are not checked further.
+const smallAllocation = 64 << 20
 
 func newStorage(dt DType, n int) *Storage {
 	checkAllocation("storage", n, dt.ItemSize())

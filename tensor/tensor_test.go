@@ -424,6 +424,15 @@ func TestHugeReadsAreRefused(t *testing.T) {
 	}
 }
 
+// A request whose size in bytes does not fit in 64 bits says what it
+// asked for, not the wrapped product (it said "0 bytes" for 2^62 views).
+func TestOverflowingRequestIsNamed(t *testing.T) {
+	err := tensor.Try(func() { tensor.Zeros(0, 1<<62).Split(1, 1) })
+	if err == nil || !strings.Contains(err.Error(), "you tried to allocate 4611686018427387904 × ") {
+		t.Errorf("Split into 2^62 views: %v", err)
+	}
+}
+
 // Constructors refuse, in PyTorch 1.13's words, numbers past their
 // dtype's range and dtypes PyTorch's CPU kernels do not implement; a
 // tensor cannot be its own gradient. (The messages are PyTorch's, from
