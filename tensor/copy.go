@@ -183,11 +183,7 @@ func copyWords[W uint8 | uint16 | uint32 | uint64](d, s []W, dst, src *Tensor) {
 			copy(d[do:do+n], s[so:so+n])
 			return
 		case di == 1:
-			dst := d[do : do+n]
-			for j := range dst {
-				dst[j] = s[so]
-				so += si
-			}
+			gather(d[do:do+n], s[so:], si)
 			return
 		}
 		for range n {
@@ -196,6 +192,28 @@ func copyWords[W uint8 | uint16 | uint32 | uint64](d, s []W, dst, src *Tensor) {
 			so += si
 		}
 	})
+}
+
+// gather copies every step-th element of s, from the first, into d: the
+// loop of copies whose source is strided and destination contiguous. It
+// moves four elements a step, with one bounds check; every other element
+// (step 2, as in pixel_unshuffle by 2) has a loop of its own, whose
+// constant stride the compiler turns into fixed offsets.
+func gather[W uint8 | uint16 | uint32 | uint64](d, s []W, step int) {
+	if step == 2 {
+		s = s[:2*len(d)-1]
+		for len(d) >= 4 && len(s) >= 8 {
+			d[0], d[1], d[2], d[3] = s[0], s[2], s[4], s[6]
+			d, s = d[4:], s[8:]
+		}
+	}
+	for len(d) >= 4 && len(s) > 4*step {
+		d[0], d[1], d[2], d[3] = s[0], s[step], s[2*step], s[3*step]
+		d, s = d[4:], s[4*step:]
+	}
+	for j := range d {
+		d[j] = s[j*step]
+	}
 }
 
 // transposedPair looks for a dimension k along which the source (operand 1)

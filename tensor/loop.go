@@ -3,6 +3,7 @@ package tensor
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // A loop walks a shape with one set of strides per operand (an output and
@@ -123,27 +124,61 @@ func parts(n, cost int) int {
 }
 
 // runParts splits [0, n) into the given number of contiguous ranges and
-// runs f on each on its own goroutine; part numbers the range.
+// runs f on each, part numbering the range: the last on the calling
+// goroutine, which starts at once, and the others on goroutines of their
+// own.
 func runParts(n, count int, f func(part, lo, hi int)) {
-	if count <= 1 {
-		f(0, 0, n)
-		return
-	}
 	var wg sync.WaitGroup
-	for p := range count {
+	for p := range count - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			f(p, n*p/count, n*(p+1)/count)
 		}()
 	}
+	if count > 1 {
+		runtime.Gosched() // see parallelFor
+	}
+	last := max(count, 1) - 1
+	f(last, n*last/max(count, 1), n)
 	wg.Wait()
 }
 
-// parallelFor runs f over [0, n), split between goroutines when the work
-// (cost elements in all) is large.
+// parallelFor runs f over [0, n), shared between goroutines when the work
+// (cost elements in all) is large. The goroutines take turns at chunks of
+// the range, so that one that starts late, on a core that had to be woken
+// first, takes fewer of them.
 func parallelFor(n, cost int, f func(lo, hi int)) {
-	runParts(n, parts(n, cost), func(_, lo, hi int) { f(lo, hi) })
+	workers := parts(n, cost)
+	if workers == 1 {
+		f(0, n)
+		return
+	}
+	chunk := max(1, n/(4*workers))
+	var next atomic.Int64
+	work := func() {
+		for {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
+				return
+			}
+			f(lo, min(lo+chunk, n))
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	// Yield, so that this core starts the goroutine just made while this
+	// one waits for an idle core: without it, Go keeps the new goroutine
+	// for this core, which is busy, and other cores do not take it.
+	runtime.Gosched()
+	work()
+	wg.Wait()
 }
 
 // eachRow runs f over every row of l, in parallel when the loop is large,

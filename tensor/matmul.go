@@ -8,9 +8,11 @@ import "fmt"
 // dimension is removed from the result, and higher-dimensional operands are
 // batches of matrices whose batch dimensions broadcast. Both operands must
 // have the same dtype; Bool and Float16 operands are refused, as on
-// PyTorch's CPU. Floating-point products accumulate in float64 and are
-// rounded once, so their last bits can differ from PyTorch's, whose order
-// of accumulation depends on the CPU's BLAS.
+// PyTorch's CPU. Float32 matrix products accumulate in float32, as
+// PyTorch's BLAS does (with AVX-512 where the CPU has it, see sgemm.go);
+// the other floating-point products accumulate in float64 and are rounded
+// once. The order of accumulation differs from the BLAS's, so the last
+// bits of a result can differ from PyTorch's.
 func (x *Tensor) Matmul(y *Tensor) *Tensor {
 	x.must("Matmul")
 	mustArg("Matmul", y)
@@ -46,9 +48,12 @@ func (x *Tensor) Matmul(y *Tensor) *Tensor {
 	batch := []int(broadcastPair("matmul", xm.shape[:xm.Dim()-2], ym.shape[:ym.Dim()-2]))
 	out := newTensor(x.DType(), dims(batch, n, m))
 	xb, yb := xm.Expand(dims(batch, n, k)...), ym.Expand(dims(batch, k, m)...)
-	if x.DType().IsFloatingPoint() {
+	switch {
+	case x.DType() == Float32:
+		matmulFloat32(out, xb, yb)
+	case x.DType().IsFloatingPoint():
 		matmulBatches(out, xb, yb, readerOf[float64](x.storage), readerOf[float64](y.storage), out.storage.store)
-	} else {
+	default:
 		matmulBatches(out, xb, yb, readerOf[int64](x.storage), readerOf[int64](y.storage), intSetter(out.storage))
 	}
 

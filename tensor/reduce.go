@@ -345,6 +345,10 @@ func accumulateRow[T number, A int64 | float64](kind reduceKind, acc []A, ao, sa
 	}
 	if kind == reduceSum || kind == reduceMean {
 		if sa == 1 && si == 1 {
+			if dst, src, ok := widening(acc[ao:ao+n], in[io:io+n]); ok {
+				addWidened(dst, src)
+				return
+			}
 			addRow(acc[ao:ao+n], in[io:io+n])
 			return
 		}
@@ -467,6 +471,14 @@ func argIn[T number](kind reduceKind, d []T, off, step, n int) int {
 		}
 	}
 	return at
+}
+
+// widening returns dst and src as float64 and float32 slices when they
+// are, for addWidened.
+func widening[T number, A int64 | float64](dst []A, src []T) ([]float64, []float32, bool) {
+	d, ok := any(dst).([]float64)
+	s, ok2 := any(src).([]float32)
+	return d, s, ok && ok2
 }
 
 // addRow adds src into dst elementwise, four at a time: the loop the

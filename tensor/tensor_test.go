@@ -378,6 +378,10 @@ func TestLargeCopiesMatchLoops(t *testing.T) {
 			"big transpose": tensor.Float64.Arange(600*530).To(dt).View(600, 530).T(),
 			"channels last": base.Permute(1, 2, 0),                              // an innermost dimension of 3
 			"pairs last":    base.Index(":2").Permute(1, 2, 0).Index("::3, 1:"), // of 2, strided
+			// Sources that interleave the rows of a short dimension.
+			"channels first": base.Permute(1, 2, 0).Contiguous().Permute(2, 0, 1),
+			"pairs split":    base.View(3, 70, 150, 2).Permute(0, 3, 1, 2),
+			"one row split":  base.Index("0, 0").View(150, 2).T(),
 		} {
 			want := loopValues(x)
 			for op, got := range map[string]*tensor.Tensor{

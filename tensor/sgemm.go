@@ -1,0 +1,206 @@
+package tensor
+
+import "sync"
+
+// The float32 matrix product, as BLAS libraries compute it: Y is packed
+// into panels of sgemmCols columns and X, a block of rows at a time, into
+// panels of sgemmRows rows, both sgemmDepth deep, so that a tile kernel
+// reads each panel in order from cache and keeps its sgemmRows×sgemmCols
+// sums in registers. Products accumulate in float32, as PyTorch's do.
+const (
+	sgemmRows  = 12  // rows of a tile (sgemm_gen.go's tileRows)
+	sgemmCols  = 32  // columns of a tile (sgemm_gen.go's tileCols)
+	sgemmDepth = 256 // the length of the products a tile sums at one time
+	// sgemmBlock is how many panels of X's rows one worker packs at once:
+	// they stay in its core's L2 cache while all of Y's panels pass.
+	sgemmBlock = 8
+)
+
+//go:generate go run sgemm_gen.go
+
+// matmulFloat32 writes to out, a new contiguous (batch…, n, m) Float32
+// tensor, the products of the matrices of xb (batch…, n, k) and yb
+// (batch…, k, m), Float32 views of any layout.
+func matmulFloat32(out, xb, yb *Tensor) {
+	nb := xb.Dim() - 2
+	n, k, m := xb.Size(-2), xb.Size(-1), yb.Size(-1)
+	if n == 0 || k == 0 || m == 0 {
+		return // a new tensor holds zeros, the sum of no products
+	}
+	xd, yd := xb.storage.data.([]float32), yb.storage.data.([]float32)
+	cd := out.storage.data.([]float32)
+	width := roundUp(m, sgemmCols)
+	checkAllocation("matmul", k*width, 4)
+	panelsBuf := scratch(k * width)
+	defer scratchPool.Put(panelsBuf)
+	panels := *panelsBuf
+	index := make([]int, nb)
+	for b := range Shape(xb.shape[:nb]).Numel() {
+		xo, yo := xb.offset, yb.offset
+		for d := range nb {
+			xo += index[d] * xb.strides[d]
+			yo += index[d] * yb.strides[d]
+		}
+		packColumns(panels, yd, yo, yb.strides[nb], yb.strides[nb+1], k, m)
+		x := strided2D{xd, xo, xb.strides[nb], xb.strides[nb+1]}
+		c := cd[b*n*m : (b+1)*n*m]
+		tiles := (n + sgemmRows - 1) / sgemmRows
+		parallelFor(tiles, n*k*m, func(lo, hi int) {
+			rowsBuf := scratch(sgemmBlock * sgemmRows * min(k, sgemmDepth))
+			defer scratchPool.Put(rowsBuf)
+			rows := *rowsBuf
+			for t0 := lo; t0 < hi; t0 += sgemmBlock {
+				t1 := min(t0+sgemmBlock, hi)
+				for p0 := 0; p0 < k; p0 += sgemmDepth {
+					depth := min(sgemmDepth, k-p0)
+					r0, r1 := t0*sgemmRows, min(t1*sgemmRows, n)
+					packRows(rows, x, r0, r1, p0, depth)
+					block := panels[p0*width : (p0+depth)*width]
+					multiplyPanels(c, rows, block, r0, r1, m, depth, p0 > 0)
+				}
+			}
+		})
+		for d := nb - 1; d >= 0; d-- { // the next batch index, last dimension fastest
+			if index[d]++; index[d] < xb.shape[d] {
+				break
+			}
+			index[d] = 0
+		}
+	}
+}
+
+// scratchPool keeps the packing buffers of finished products for the next
+// ones: packing writes every slot it later reads, so a buffer needs no
+// clearing, and reusing it spares the garbage collector.
+var scratchPool sync.Pool
+
+// scratch returns a buffer of n float32 from scratchPool, or a new one.
+func scratch(n int) *[]float32 {
+	if buf, ok := scratchPool.Get().(*[]float32); ok && cap(*buf) >= n {
+		*buf = (*buf)[:n]
+		return buf
+	}
+	buf := make([]float32, n)
+	return &buf
+}
+
+// strided2D is a matrix of float32 read where it lies: element (i, j) is
+// data[offset+i*rowStride+j*colStride].
+type strided2D struct {
+	data                         []float32
+	offset, rowStride, colStride int
+}
+
+// packColumns copies the k×m matrix whose element (p, j) is
+// y[offset+p*s0+j*s1] into panels: for each run of sgemmDepth rows, the
+// panels of sgemmCols columns one after another, each row by row, and
+// zeros past column m.
+func packColumns(panels, y []float32, offset, s0, s1, k, m int) {
+	width := roundUp(m, sgemmCols)
+	for p0 := 0; p0 < k; p0 += sgemmDepth {
+		depth := min(sgemmDepth, k-p0)
+		block := panels[p0*width : (p0+depth)*width]
+		for j0 := 0; j0 < width; j0 += sgemmCols {
+			panel := block[j0*depth : (j0+sgemmCols)*depth]
+			cols := min(sgemmCols, m-j0)
+			for p := range depth {
+				dst := panel[p*sgemmCols : (p+1)*sgemmCols]
+				src := offset + (p0+p)*s0 + j0*s1
+				if s1 == 1 {
+					copy(dst, y[src:src+cols])
+				} else {
+					for j := range cols {
+						dst[j] = y[src+j*s1]
+					}
+				}
+				clear(dst[cols:])
+			}
+		}
+	}
+}
+
+// packRows copies rows r0 to r1 of x, columns p0 to p0+depth, into panels
+// of sgemmRows rows, each column by column, with zeros past row r1.
+func packRows(rows []float32, x strided2D, r0, r1, p0, depth int) {
+	var starts [sgemmRows]int
+	for t := 0; r0+t*sgemmRows < r1; t++ {
+		panel := rows[t*sgemmRows*depth : (t+1)*sgemmRows*depth]
+		top := r0 + t*sgemmRows
+		live := min(sgemmRows, r1-top)
+		for r := range live {
+			starts[r] = x.offset + (top+r)*x.rowStride + p0*x.colStride
+		}
+		for p := range depth {
+			dst := panel[p*sgemmRows : (p+1)*sgemmRows]
+			at := p * x.colStride
+			for r, start := range starts[:live] {
+				dst[r] = x.data[start+at]
+			}
+			clear(dst[live:])
+		}
+	}
+}
+
+// multiplyPanels multiplies the packed rows r0 to r1 of X by every
+// packed panel of Y's block, writing, or adding to when add is set, those
+// rows of the row-major result c, m wide.
+func multiplyPanels(c, rows, block []float32, r0, r1, m, depth int, add bool) {
+	var edge [sgemmRows * sgemmCols]float32
+	for j0 := 0; j0 < m; j0 += sgemmCols {
+		panel := block[j0*depth : (j0+sgemmCols)*depth]
+		for t := 0; r0+t*sgemmRows < r1; t++ {
+			top := r0 + t*sgemmRows
+			a := rows[t*sgemmRows*depth : (t+1)*sgemmRows*depth]
+			if top+sgemmRows <= r1 && j0+sgemmCols <= m {
+				sgemmTile(depth, a, panel, c[top*m+j0:], m, add)
+				continue
+			}
+			// A tile past the edge of c is computed aside and its part
+			// inside c copied.
+			sgemmTile(depth, a, panel, edge[:], sgemmCols, false)
+			for r := range min(sgemmRows, r1-top) {
+				src := edge[r*sgemmCols : r*sgemmCols+min(sgemmCols, m-j0)]
+				dst := c[(top+r)*m+j0:]
+				for j, v := range src {
+					if add {
+						dst[j] += v
+					} else {
+						dst[j] = v
+					}
+				}
+			}
+		}
+	}
+}
+
+// sgemmTileGo is the kernel in Go: it writes, or adds to when add is set,
+// the sgemmRows×sgemmCols product of the panels a and b, k deep, into c,
+// whose rows are ldc apart.
+func sgemmTileGo(k int, a, b, c []float32, ldc int, add bool) {
+	var acc [sgemmRows * sgemmCols]float32
+	for p := range k {
+		bp := b[p*sgemmCols : (p+1)*sgemmCols]
+		for r, v := range a[p*sgemmRows : (p+1)*sgemmRows] {
+			row := acc[r*sgemmCols : (r+1)*sgemmCols]
+			for j, w := range bp {
+				row[j] += v * w
+			}
+		}
+	}
+	for r := range sgemmRows {
+		dst := c[r*ldc : r*ldc+sgemmCols]
+		src := acc[r*sgemmCols : (r+1)*sgemmCols]
+		if !add {
+			copy(dst, src)
+			continue
+		}
+		for j, v := range src {
+			dst[j] += v
+		}
+	}
+}
+
+// roundUp returns n rounded up to a multiple of unit.
+func roundUp(n, unit int) int {
+	return (n + unit - 1) / unit * unit
+}
