@@ -39,10 +39,10 @@ func (x *Tensor) At(idx ...int) float64 {
 	return x.storage.load(x.offsetOf("at", idx))
 }
 
-// Set writes v, a Go number or bool, to the element at idx, converting it
-// to x's dtype as PyTorch does. The write goes to the storage slot that
-// position reads, so it is seen by every view of that slot: in an expanded
-// tensor, all the positions that share it.
+// In place: Set writes v, a Go number or bool, to the element at idx,
+// converting it to x's dtype as PyTorch does. The write goes to the storage
+// slot that position reads, so it is seen by every view of that slot: in an
+// expanded tensor, all the positions that share it.
 //
 // Under autograd, Set is x[idx] = v in PyTorch: a write through a view of
 // x, refused for a leaf that requires grad, recorded otherwise.

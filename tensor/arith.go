@@ -30,70 +30,71 @@ func (op binaryOp) String() string { return binaryOpNames[op] }
 // comparison reports whether the operation gives a Bool result.
 func (op binaryOp) comparison() bool { return op >= opEq }
 
-// Add returns x + other, elementwise with broadcasting. other is a *Tensor
-// or a Go number or bool; dtypes promote as in PyTorch (an int tensor plus
-// 1.5 is Float32, an Int32 tensor plus 1 stays Int32).
+// Copy: Add returns x + other, elementwise with broadcasting. other is a
+// *Tensor or a Go number or bool; dtypes promote as in PyTorch (an int
+// tensor plus 1.5 is Float32, an Int32 tensor plus 1 stays Int32).
 func (x *Tensor) Add(other any) *Tensor {
 	x.must("Add")
 	return record(binary(opAdd, x, other), "AddBackward0", inputs(x, other), nil, addRule)
 }
 
-// Sub returns x - other, elementwise with broadcasting.
+// Copy: Sub returns x - other, elementwise with broadcasting.
 func (x *Tensor) Sub(other any) *Tensor {
 	x.must("Sub")
 	return record(binary(opSub, x, other), "SubBackward0", inputs(x, other), nil, subRule)
 }
 
-// Mul returns x * other, elementwise with broadcasting.
+// Copy: Mul returns x * other, elementwise with broadcasting.
 func (x *Tensor) Mul(other any) *Tensor {
 	x.must("Mul")
 	return record(binary(opMul, x, other), "MulBackward0", inputs(x, other), saved(x, other), mulRule(other))
 }
 
-// Div returns x / other, elementwise with broadcasting. Like PyTorch's true
-// division, integer inputs give a Float32 result.
+// Copy: Div returns x / other, elementwise with broadcasting. Like
+// PyTorch's true division, integer inputs give a Float32 result.
 func (x *Tensor) Div(other any) *Tensor {
 	x.must("Div")
 	return record(binary(opDiv, x, other), "DivBackward0", inputs(x, other), saved(x, other), divRule(other))
 }
 
-// Eq returns the Bool tensor x == other, elementwise with broadcasting.
+// Copy: Eq returns the Bool tensor x == other, elementwise with
+// broadcasting.
 func (x *Tensor) Eq(other any) *Tensor {
 	x.must("Eq")
 	return binary(opEq, x, other)
 }
 
-// Ne returns the Bool tensor x != other.
+// Copy: Ne returns the Bool tensor x != other.
 func (x *Tensor) Ne(other any) *Tensor {
 	x.must("Ne")
 	return binary(opNe, x, other)
 }
 
-// Lt returns the Bool tensor x < other.
+// Copy: Lt returns the Bool tensor x < other.
 func (x *Tensor) Lt(other any) *Tensor {
 	x.must("Lt")
 	return binary(opLt, x, other)
 }
 
-// Le returns the Bool tensor x <= other.
+// Copy: Le returns the Bool tensor x <= other.
 func (x *Tensor) Le(other any) *Tensor {
 	x.must("Le")
 	return binary(opLe, x, other)
 }
 
-// Gt returns the Bool tensor x > other.
+// Copy: Gt returns the Bool tensor x > other.
 func (x *Tensor) Gt(other any) *Tensor {
 	x.must("Gt")
 	return binary(opGt, x, other)
 }
 
-// Ge returns the Bool tensor x >= other.
+// Copy: Ge returns the Bool tensor x >= other.
 func (x *Tensor) Ge(other any) *Tensor {
 	x.must("Ge")
 	return binary(opGe, x, other)
 }
 
-// Neg returns -x.
+// Copy: Neg returns -x.
 func (x *Tensor) Neg() *Tensor {
 	x.must("Neg")
 	if x.DType() == Bool {

@@ -207,10 +207,11 @@ func (x *Tensor) RetainGrad() *Tensor {
 	return x
 }
 
-// Detach returns a tensor over the same storage that takes no part in the
-// graph, like PyTorch's detach: a leaf that does not require grad. It
-// shares x's storage and its version counter, so a write through it is
-// seen by x and by Backward's version checks.
+// View: Detach returns a tensor over the same storage that takes no part in
+// the graph, like PyTorch's detach: a leaf that does not require grad. It
+// shares x's storage and its version counter, so a write through it is seen
+// by x and by Backward's version checks. It is not a view in IsView's
+// sense: its Base is nil.
 func (x *Tensor) Detach() *Tensor {
 	x.must("Detach")
 	return &Tensor{storage: x.storage, shape: x.Shape(), strides: x.Strides(), offset: x.offset}

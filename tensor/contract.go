@@ -184,7 +184,7 @@ func (c Contract) checkAxis(op string, x *Tensor, axis int) int {
 	return axis
 }
 
-// Decode splits axis of x into the contract's axes, as views: one per
+// View: Decode splits axis of x into the contract's axes, as views: one per
 // part, keyed by the part's name, with the role axis removed; or, for a
 // contract without parts, the whole split keyed by the contract's name.
 //
@@ -203,8 +203,8 @@ func (c Contract) Decode(x *Tensor, axis int) map[string]*Tensor {
 	return out
 }
 
-// Oracle decodes like Decode, but with plain loops over every element and
-// the contract's Meaning: the slow reference to check a fast decode
+// Copy: Oracle decodes like Decode, but with plain loops over every element
+// and the contract's Meaning: the slow reference to check a fast decode
 // against. Its results are copies.
 func (c Contract) Oracle(x *Tensor, axis int) map[string]*Tensor {
 	axis = c.checkAxis("oracle", x, axis)
@@ -275,11 +275,11 @@ func (c Contract) Check(x *Tensor, axis int, decoded map[string]*Tensor) error {
 	return nil
 }
 
-// Encode packs parts, given in the order of c.Parts (or the one split
+// Copy: Encode packs parts, given in the order of c.Parts (or the one split
 // tensor of a contract without parts), into a new tensor whose axis holds
-// them packed by the contract: Decode's inverse. axis counts in the
-// packed result, as in Decode; in the parts, the contract's axes other
-// than the role sit there in order.
+// them packed by the contract: Decode's inverse. axis counts in the packed
+// result, as in Decode; in the parts, the contract's axes other than the
+// role sit there in order.
 //
 //	x := c.Encode(-1, parts["Q"], parts["K"])
 func (c Contract) Encode(axis int, parts ...*Tensor) *Tensor {

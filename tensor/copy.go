@@ -5,10 +5,10 @@ import (
 	"slices"
 )
 
-// Reshape returns a tensor with the given shape holding x's elements in
-// row-major order, like PyTorch's reshape: a view when the strides allow one
-// (as View), otherwise a contiguous copy. One size may be -1. To learn which
-// happened, ask CanView first or SharesStorage after.
+// View or copy: Reshape returns a tensor with the given shape holding x's
+// elements in row-major order, like PyTorch's reshape: a view when the
+// strides allow one (as View), otherwise a contiguous copy. One size may be
+// -1. To learn which happened, ask CanView first or SharesStorage after.
 func (x *Tensor) Reshape(shape ...int) *Tensor {
 	x.must("Reshape")
 	shape = inferSize("reshape", shape, x.Numel())
@@ -21,8 +21,9 @@ func (x *Tensor) Reshape(shape ...int) *Tensor {
 	return record(out, "UnsafeViewBackward0", []*Tensor{c}, nil, reshapeRule(c))
 }
 
-// Contiguous returns x itself if it is contiguous, and otherwise a copy of
-// its elements laid out in row-major order, like PyTorch's contiguous.
+// View or copy: Contiguous returns x itself if it is contiguous, and
+// otherwise a copy of its elements laid out in row-major order, like
+// PyTorch's contiguous.
 func (x *Tensor) Contiguous() *Tensor {
 	x.must("Contiguous")
 	if x.IsContiguous() {
@@ -31,10 +32,10 @@ func (x *Tensor) Contiguous() *Tensor {
 	return record(x.copyContiguous(), "CloneBackward0", []*Tensor{x}, nil, identityRule)
 }
 
-// Clone returns a copy of x with its own storage, like PyTorch's clone. As
-// in PyTorch, the copy keeps x's memory order: a clone of a transpose is
-// laid out as a transpose, and a tensor with gaps or repeats is packed
-// densely in the order its strides walk memory.
+// Copy: Clone returns a copy of x with its own storage, like PyTorch's
+// clone. As in PyTorch, the copy keeps x's memory order: a clone of a
+// transpose is laid out as a transpose, and a tensor with gaps or repeats
+// is packed densely in the order its strides walk memory.
 func (x *Tensor) Clone() *Tensor {
 	x.must("Clone")
 	c := newStrided(x.DType(), x.shape, denseStridesLike(x))
@@ -42,16 +43,16 @@ func (x *Tensor) Clone() *Tensor {
 	return record(c, "CloneBackward0", []*Tensor{x}, nil, identityRule)
 }
 
-// FlattenCopy returns a 1-D copy of x's elements in row-major order, like
-// NumPy's ndarray.flatten: unlike Flatten and Ravel, it always copies.
+// Copy: FlattenCopy returns a 1-D copy of x's elements in row-major order,
+// like NumPy's ndarray.flatten: unlike Flatten and Ravel, it always copies.
 func (x *Tensor) FlattenCopy() *Tensor {
 	x.must("FlattenCopy")
 	return record(x.copyAs([]int{x.Numel()}), "CloneBackward0", []*Tensor{x}, nil, reshapeRule(x))
 }
 
-// To returns x converted to dtype dt, or x itself if it already has that
-// dtype. Floats convert to integers by truncation toward zero. The copy
-// keeps x's memory order, as Clone does.
+// View or copy: To returns x converted to dtype dt, or x itself if it
+// already has that dtype. Floats convert to integers by truncation toward
+// zero. The copy keeps x's memory order, as Clone does.
 func (x *Tensor) To(dt DType) *Tensor {
 	x.must("To")
 	dt.check("to")
@@ -64,9 +65,9 @@ func (x *Tensor) To(dt DType) *Tensor {
 	return record(c, "ToCopyBackward0", []*Tensor{x}, nil, identityRule)
 }
 
-// Repeat returns a copy of x repeated reps[i] times along each dimension,
-// like PyTorch's repeat. reps may be longer than x's shape; x is then
-// treated as having leading dimensions of size 1.
+// Copy: Repeat returns a copy of x repeated reps[i] times along each
+// dimension, like PyTorch's repeat. reps may be longer than x's shape; x is
+// then treated as having leading dimensions of size 1.
 func (x *Tensor) Repeat(reps ...int) *Tensor {
 	x.must("Repeat")
 	if len(reps) < x.Dim() {
@@ -109,9 +110,9 @@ func (x *Tensor) Repeat(reps ...int) *Tensor {
 	})
 }
 
-// Tile returns a copy of x repeated reps[i] times along each dimension, like
-// torch.tile and np.tile: if reps is shorter than x's shape it is padded
-// with leading 1s.
+// Copy: Tile returns a copy of x repeated reps[i] times along each
+// dimension, like torch.tile and np.tile: if reps is shorter than x's shape
+// it is padded with leading 1s.
 func (x *Tensor) Tile(reps ...int) *Tensor {
 	x.must("Tile")
 	if len(reps) < x.Dim() {

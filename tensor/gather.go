@@ -1,9 +1,9 @@
 package tensor
 
-// IndexSelect returns a copy of the entries of x along dim picked by index,
-// a 1-D Int64 or Int32 tensor, in that order: x[:, index] for dim 1. Like
-// every advanced index, it copies. Negative indices are out of range, as
-// in PyTorch.
+// Copy: IndexSelect returns a copy of the entries of x along dim picked by
+// index, a 1-D Int64 or Int32 tensor, in that order: x[:, index] for dim 1.
+// Like every advanced index, it copies. Negative indices are out of range,
+// as in PyTorch.
 func (x *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 	x.must("IndexSelect")
 	mustArg("IndexSelect", index)
@@ -60,10 +60,10 @@ func (x *Tensor) indexSelect(dim int, index *Tensor, strides []int) *Tensor {
 	})
 }
 
-// Gather returns a copy of x with the shape of index, where
+// Copy: Gather returns a copy of x with the shape of index, where
 // out[i][j][k] = x[index[i][j][k]][j][k] for dim 0 (and likewise for other
-// dims), like torch.gather. index is Int64, has as many dimensions as x, and
-// is no larger than x except along dim.
+// dims), like torch.gather. index is Int64, has as many dimensions as x,
+// and is no larger than x except along dim.
 func (x *Tensor) Gather(dim int, index *Tensor) *Tensor {
 	x.must("Gather")
 	mustArg("Gather", index)
@@ -118,8 +118,8 @@ func (x *Tensor) Gather(dim int, index *Tensor) *Tensor {
 	})
 }
 
-// MaskedSelect returns a 1-D copy of the elements of x where mask, a Bool
-// tensor broadcastable with x, is true, in row-major order, like
+// Copy: MaskedSelect returns a 1-D copy of the elements of x where mask, a
+// Bool tensor broadcastable with x, is true, in row-major order, like
 // torch.masked_select.
 func (x *Tensor) MaskedSelect(mask *Tensor) *Tensor {
 	x.must("MaskedSelect")

@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// Index returns x indexed by a Python-style index expression, as x[spec]
-// would be in PyTorch:
+// View or copy: Index returns x indexed by a Python-style index expression,
+// as x[spec] would be in PyTorch: a view, unless spec holds a list of
+// integers, which makes a copy.
 //
 //	x.Index("1:, ::2")      // slices: start:stop:step, each part optional
 //	x.Index("..., 0, None") // Ellipsis, an integer, a new axis

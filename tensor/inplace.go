@@ -2,9 +2,9 @@ package tensor
 
 import "slices"
 
-// Fill sets every element of x to v, a Go number or bool, and returns x.
-// As in PyTorch, the write goes through x to its storage, so views of the
-// same slots see it, and an expanded tensor may be filled.
+// In place: Fill sets every element of x to v, a Go number or bool, and
+// returns x. As in PyTorch, the write goes through x to its storage, so
+// views of the same slots see it, and an expanded tensor may be filled.
 func (x *Tensor) Fill(v any) *Tensor {
 	x.must("Fill")
 	one := x.DType().checkedScalar("fill_", v)
@@ -57,8 +57,9 @@ func copyElementAt(dst *Storage, di int, src *Storage, si int) {
 	}
 }
 
-// CopyFrom copies src's elements into x, broadcasting src to x's shape and
-// converting them to x's dtype, and returns x, like PyTorch's copy_.
+// In place: CopyFrom copies src's elements into x, broadcasting src to x's
+// shape and converting them to x's dtype, and returns x, like PyTorch's
+// copy_.
 //
 // A write whose result would depend on the order of the element writes
 // is refused, with PyTorch's error: to a tensor in which several positions
@@ -85,28 +86,31 @@ func (x *Tensor) CopyFrom(src *Tensor) *Tensor {
 	return x
 }
 
-// AddInPlace adds other to x elementwise, in place, and returns x, like
-// PyTorch's add_. other broadcasts to x's shape, and the result must be
-// storable in x's dtype. A write whose result would depend on the order of
-// the element writes is refused, as CopyFrom says.
+// In place: AddInPlace adds other to x elementwise, in place, and returns
+// x, like PyTorch's add_. other broadcasts to x's shape, and the result
+// must be storable in x's dtype. A write whose result would depend on the
+// order of the element writes is refused, as CopyFrom says.
 func (x *Tensor) AddInPlace(other any) *Tensor {
 	x.must("AddInPlace")
 	return x.inPlace(opAdd, other)
 }
 
-// SubInPlace subtracts other from x in place and returns x, like sub_.
+// In place: SubInPlace subtracts other from x in place and returns x, like
+// sub_.
 func (x *Tensor) SubInPlace(other any) *Tensor {
 	x.must("SubInPlace")
 	return x.inPlace(opSub, other)
 }
 
-// MulInPlace multiplies x by other in place and returns x, like mul_.
+// In place: MulInPlace multiplies x by other in place and returns x, like
+// mul_.
 func (x *Tensor) MulInPlace(other any) *Tensor {
 	x.must("MulInPlace")
 	return x.inPlace(opMul, other)
 }
 
-// DivInPlace divides x by other in place and returns x, like div_.
+// In place: DivInPlace divides x by other in place and returns x, like
+// div_.
 func (x *Tensor) DivInPlace(other any) *Tensor {
 	x.must("DivInPlace")
 	return x.inPlace(opDiv, other)

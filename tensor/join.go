@@ -2,7 +2,7 @@ package tensor
 
 import "slices"
 
-// Cat joins tensors along dimension dim into a new tensor, like
+// Copy: Cat joins tensors along dimension dim into a new tensor, like
 // torch.cat: their sizes must agree in every other dimension, and their
 // dtypes promote as in arithmetic. As in PyTorch, 1-D tensors with no
 // elements are skipped whatever the other shapes.
@@ -71,8 +71,8 @@ func Cat(ts []*Tensor, dim int) *Tensor {
 	})
 }
 
-// Stack joins tensors of one shape along a new dimension dim into a new
-// tensor, like torch.stack: Stack(ts, 0).Select(0, i) equals ts[i].
+// Copy: Stack joins tensors of one shape along a new dimension dim into a
+// new tensor, like torch.stack: Stack(ts, 0).Select(0, i) equals ts[i].
 func Stack(ts []*Tensor, dim int) *Tensor {
 	if len(ts) == 0 {
 		fail("stack", "stack expects a non-empty TensorList")

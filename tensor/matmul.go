@@ -2,17 +2,18 @@ package tensor
 
 import "fmt"
 
-// Matmul returns the matrix product of x and y, like torch.matmul: two 1-D
-// tensors give their dot product (0-d), 2-D tensors multiply as matrices, a
-// 1-D operand is treated as a row (first) or column (second) vector and that
-// dimension is removed from the result, and higher-dimensional operands are
-// batches of matrices whose batch dimensions broadcast. Both operands must
-// have the same dtype; Bool and Float16 operands are refused, as on
-// PyTorch's CPU. Float32 matrix products accumulate in float32, as
-// PyTorch's BLAS does (with AVX-512 where the CPU has it, see sgemm.go);
-// the other floating-point products accumulate in float64 and are rounded
-// once. The order of accumulation differs from the BLAS's, so the last
-// bits of a result can differ from PyTorch's.
+// Copy: Matmul returns the matrix product of x and y, like torch.matmul:
+// two 1-D tensors give their dot product (0-d), 2-D tensors multiply as
+// matrices, a 1-D operand is treated as a row (first) or column (second)
+// vector and that dimension is removed from the result, and
+// higher-dimensional operands are batches of matrices whose batch
+// dimensions broadcast. Both operands must have the same dtype; Bool and
+// Float16 operands are refused, as on PyTorch's CPU. Float32 matrix
+// products accumulate in float32, as PyTorch's BLAS does (with AVX-512
+// where the CPU has it, see sgemm.go); the other floating-point products
+// accumulate in float64 and are rounded once. The order of accumulation
+// differs from the BLAS's, so the last bits of a result can differ from
+// PyTorch's.
 func (x *Tensor) Matmul(y *Tensor) *Tensor {
 	x.must("Matmul")
 	mustArg("Matmul", y)

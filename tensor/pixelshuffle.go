@@ -2,10 +2,10 @@ package tensor
 
 import "math"
 
-// PixelUnshuffle folds each r×r block of pixels into the channels, like
-// torch.nn.PixelUnshuffle: (*, C, H·r, W·r) becomes (*, C·r², H, W), and
-// output channel c·r² + i·r + j holds the pixel at row i, column j of each
-// block of input channel c. It returns a new tensor.
+// Copy: PixelUnshuffle folds each r×r block of pixels into the channels,
+// like torch.nn.PixelUnshuffle: (*, C, H·r, W·r) becomes (*, C·r², H, W),
+// and output channel c·r² + i·r + j holds the pixel at row i, column j of
+// each block of input channel c.
 func (x *Tensor) PixelUnshuffle(r int) *Tensor {
 	x.must("PixelUnshuffle")
 	const op = "pixel_unshuffle"
@@ -26,9 +26,8 @@ func (x *Tensor) PixelUnshuffle(r int) *Tensor {
 		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g.PixelShuffle(r)} })
 }
 
-// PixelShuffle is the inverse of PixelUnshuffle, like
-// torch.nn.PixelShuffle: (*, C·r², H, W) becomes (*, C, H·r, W·r). It
-// returns a new tensor.
+// Copy: PixelShuffle is the inverse of PixelUnshuffle, like
+// torch.nn.PixelShuffle: (*, C·r², H, W) becomes (*, C, H·r, W·r).
 func (x *Tensor) PixelShuffle(r int) *Tensor {
 	x.must("PixelShuffle")
 	const op = "pixel_shuffle"

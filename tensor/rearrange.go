@@ -12,12 +12,13 @@ import (
 // Contract.
 type Sizes map[string]int
 
-// Rearrange reorders and regroups x's dimensions as an einops pattern
-// says: the left side names x's dimensions, a parenthesized group naming a
-// dimension packed from several axes, slowest first; the right side names
-// the result's. Axes can be split, merged, permuted, and unit axes ("1" or
-// "()") added or removed; "..." stands for any number of dimensions kept
-// as they are; sizes gives the axes that cannot be inferred.
+// View or copy: Rearrange reorders and regroups x's dimensions as an einops
+// pattern says: the left side names x's dimensions, a parenthesized group
+// naming a dimension packed from several axes, slowest first; the right
+// side names the result's. Axes can be split, merged, permuted, and unit
+// axes ("1" or "()") added or removed; "..." stands for any number of
+// dimensions kept as they are; sizes gives the axes that cannot be
+// inferred.
 //
 //	tensor.Rearrange(x, "b s (h r d) -> r b h s d", tensor.Sizes{"h": 2, "r": 2})
 //	tensor.Rearrange(x, "... (h d) -> ... h d", tensor.Sizes{"h": 4})

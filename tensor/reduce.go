@@ -16,59 +16,59 @@ const (
 
 var reduceNames = [...]string{"sum", "mean", "max", "min"}
 
-// Sum returns the sum of x's elements over the given dimensions, or over all
-// of them if none are given, like torch.sum. The reduced dimensions are
-// removed. Integer and Bool tensors sum to Int64, as in PyTorch.
-// Floating-point sums accumulate in float64 and are rounded once, so they
-// are at least as accurate as PyTorch's, and can differ from them in the
-// last bits (which PyTorch's own results do between CPUs).
+// Copy: Sum returns the sum of x's elements over the given dimensions, or
+// over all of them if none are given, like torch.sum. The reduced
+// dimensions are removed. Integer and Bool tensors sum to Int64, as in
+// PyTorch. Floating-point sums accumulate in float64 and are rounded once,
+// so they are at least as accurate as PyTorch's, and can differ from them
+// in the last bits (which PyTorch's own results do between CPUs).
 func (x *Tensor) Sum(dims ...int) *Tensor {
 	x.must("Sum")
 	return x.reduceGrad(reduceSum, dims, false)
 }
 
-// SumKeepDim is Sum with the reduced dimensions kept with size 1, ready to
-// broadcast against x (keepdim=True).
+// Copy: SumKeepDim is Sum with the reduced dimensions kept with size 1,
+// ready to broadcast against x (keepdim=True).
 func (x *Tensor) SumKeepDim(dims ...int) *Tensor {
 	x.must("SumKeepDim")
 	return x.reduceGrad(reduceSum, dims, true)
 }
 
-// Mean returns the mean over the given dimensions, or over all elements,
-// like torch.mean. x must have a floating-point dtype.
+// Copy: Mean returns the mean over the given dimensions, or over all
+// elements, like torch.mean. x must have a floating-point dtype.
 func (x *Tensor) Mean(dims ...int) *Tensor {
 	x.must("Mean")
 	return x.reduceGrad(reduceMean, dims, false)
 }
 
-// MeanKeepDim is Mean with the reduced dimensions kept with size 1.
+// Copy: MeanKeepDim is Mean with the reduced dimensions kept with size 1.
 func (x *Tensor) MeanKeepDim(dims ...int) *Tensor {
 	x.must("MeanKeepDim")
 	return x.reduceGrad(reduceMean, dims, true)
 }
 
-// Max returns the largest element over the given dimensions, or over all
-// elements, like torch.amax (and torch.max without a dim). NaN is larger
-// than everything.
+// Copy: Max returns the largest element over the given dimensions, or over
+// all elements, like torch.amax (and torch.max without a dim). NaN is
+// larger than everything.
 func (x *Tensor) Max(dims ...int) *Tensor {
 	x.must("Max")
 	return x.reduceGrad(reduceMax, dims, false)
 }
 
-// MaxKeepDim is Max with the reduced dimensions kept with size 1.
+// Copy: MaxKeepDim is Max with the reduced dimensions kept with size 1.
 func (x *Tensor) MaxKeepDim(dims ...int) *Tensor {
 	x.must("MaxKeepDim")
 	return x.reduceGrad(reduceMax, dims, true)
 }
 
-// Min returns the smallest element over the given dimensions, or over all
-// elements, like torch.amin. NaN is smaller than everything.
+// Copy: Min returns the smallest element over the given dimensions, or over
+// all elements, like torch.amin. NaN is smaller than everything.
 func (x *Tensor) Min(dims ...int) *Tensor {
 	x.must("Min")
 	return x.reduceGrad(reduceMin, dims, false)
 }
 
-// MinKeepDim is Min with the reduced dimensions kept with size 1.
+// Copy: MinKeepDim is Min with the reduced dimensions kept with size 1.
 func (x *Tensor) MinKeepDim(dims ...int) *Tensor {
 	x.must("MinKeepDim")
 	return x.reduceGrad(reduceMin, dims, true)
@@ -362,7 +362,7 @@ func accumulateRow[T number, A int64 | float64](kind reduceKind, acc []A, ao, sa
 	}
 }
 
-// Argmax returns the index of the largest element along dim, like
+// Copy: Argmax returns the index of the largest element along dim, like
 // torch.argmax, as an Int64 tensor with dim removed; with no dim, the index
 // into the flattened tensor. The first of equal maxima wins, and NaN is
 // larger than everything.
@@ -371,20 +371,22 @@ func (x *Tensor) Argmax(dim ...int) *Tensor {
 	return x.argReduce(reduceMax, dim, false)
 }
 
-// ArgmaxKeepDim is Argmax along dim with that dimension kept with size 1.
+// Copy: ArgmaxKeepDim is Argmax along dim with that dimension kept with
+// size 1.
 func (x *Tensor) ArgmaxKeepDim(dim int) *Tensor {
 	x.must("ArgmaxKeepDim")
 	return x.argReduce(reduceMax, []int{dim}, true)
 }
 
-// Argmin returns the index of the smallest element along dim, or into the
-// flattened tensor, like torch.argmin.
+// Copy: Argmin returns the index of the smallest element along dim, or into
+// the flattened tensor, like torch.argmin.
 func (x *Tensor) Argmin(dim ...int) *Tensor {
 	x.must("Argmin")
 	return x.argReduce(reduceMin, dim, false)
 }
 
-// ArgminKeepDim is Argmin along dim with that dimension kept with size 1.
+// Copy: ArgminKeepDim is Argmin along dim with that dimension kept with
+// size 1.
 func (x *Tensor) ArgminKeepDim(dim int) *Tensor {
 	x.must("ArgminKeepDim")
 	return x.argReduce(reduceMin, []int{dim}, true)

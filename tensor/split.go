@@ -2,8 +2,8 @@ package tensor
 
 import "unsafe"
 
-// Chunk splits x into at most chunks views of equal size along dim (the
-// last may be smaller), like PyTorch's chunk.
+// View: Chunk splits x into at most chunks views of equal size along dim
+// (the last may be smaller), like PyTorch's chunk.
 func (x *Tensor) Chunk(chunks, dim int) []*Tensor {
 	x.must("Chunk")
 	if x.Dim() == 0 {
@@ -24,8 +24,8 @@ func (x *Tensor) Chunk(chunks, dim int) []*Tensor {
 	return x.Split((size-1)/chunks+1, dim)
 }
 
-// Split splits x into views of size elements along dim (the last may be
-// smaller), like torch.split with an integer size.
+// View: Split splits x into views of size elements along dim (the last may
+// be smaller), like torch.split with an integer size.
 func (x *Tensor) Split(size, dim int) []*Tensor {
 	x.must("Split")
 	if x.Dim() == 0 {
@@ -51,8 +51,8 @@ func (x *Tensor) Split(size, dim int) []*Tensor {
 	return multipleViews("SplitBackward0", out)
 }
 
-// SplitSizes splits x along dim into views of the given sizes, which must
-// add up to the size of dim, like torch.split with a list of sizes.
+// View: SplitSizes splits x along dim into views of the given sizes, which
+// must add up to the size of dim, like torch.split with a list of sizes.
 func (x *Tensor) SplitSizes(sizes []int, dim int) []*Tensor {
 	x.must("SplitSizes")
 	if x.Dim() == 0 {
@@ -88,9 +88,9 @@ const viewBytes = int(unsafe.Sizeof(Tensor{})) + 8
 // must not exhaust memory.
 const maxSections = 1 << 24
 
-// TensorSplit splits x along dim into exactly sections views whose sizes
-// differ by at most one, the larger ones first, like torch.tensor_split and
-// np.array_split.
+// View: TensorSplit splits x along dim into exactly sections views whose
+// sizes differ by at most one, the larger ones first, like
+// torch.tensor_split and np.array_split.
 func (x *Tensor) TensorSplit(sections, dim int) []*Tensor {
 	x.must("TensorSplit")
 	if x.Dim() == 0 {
@@ -118,9 +118,9 @@ func (x *Tensor) TensorSplit(sections, dim int) []*Tensor {
 	return out
 }
 
-// TensorSplitAt splits x along dim before each of the given indices, like
-// torch.tensor_split with a list of indices: x[:i₀], x[i₀:i₁], …, x[iₙ:].
-// Indices follow Python's slice rules.
+// View: TensorSplitAt splits x along dim before each of the given indices,
+// like torch.tensor_split with a list of indices: x[:i₀], x[i₀:i₁], …,
+// x[iₙ:]. Indices follow Python's slice rules.
 func (x *Tensor) TensorSplitAt(indices []int, dim int) []*Tensor {
 	x.must("TensorSplitAt")
 	if x.Dim() == 0 {
@@ -136,8 +136,8 @@ func (x *Tensor) TensorSplitAt(indices []int, dim int) []*Tensor {
 	return append(out, x.Slice(dim, start, End, 1))
 }
 
-// Unbind returns the views x.Select(dim, i) for every i, like PyTorch's
-// unbind.
+// View: Unbind returns the views x.Select(dim, i) for every i, like
+// PyTorch's unbind.
 func (x *Tensor) Unbind(dim int) []*Tensor {
 	x.must("Unbind")
 	if x.Dim() == 0 {

@@ -9,10 +9,10 @@ import (
 // like an omitted stop in Python's x[start:].
 const End = math.MaxInt
 
-// View returns a tensor with the given shape over the same storage, like
-// PyTorch's view. One size may be -1 and is inferred. View never copies: if
-// the strides cannot express the new shape it panics with PyTorch's error,
-// and Reshape is the call that would copy instead.
+// View: View returns a tensor with the given shape over the same storage,
+// like PyTorch's view. One size may be -1 and is inferred. View never
+// copies: if the strides cannot express the new shape it panics with
+// PyTorch's error, and Reshape is the call that would copy instead.
 func (x *Tensor) View(shape ...int) *Tensor {
 	x.must("View")
 	shape = inferSize("view", shape, x.Numel())
@@ -85,8 +85,8 @@ func viewStrides(shape, strides, newShape []int) ([]int, bool) {
 	return out, v == -1
 }
 
-// Transpose returns a view with dimensions d0 and d1 swapped: their sizes and
-// their strides trade places, and no element moves.
+// View: Transpose returns a view with dimensions d0 and d1 swapped: their
+// sizes and their strides trade places, and no element moves.
 func (x *Tensor) Transpose(d0, d1 int) *Tensor {
 	x.must("Transpose")
 	d0 = wrapDim("transpose", d0, x.Dim())
@@ -101,7 +101,7 @@ func (x *Tensor) Transpose(d0, d1 int) *Tensor {
 		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g.Transpose(d0, d1)} })
 }
 
-// Permute returns a view whose dimension i is x's dimension dims[i].
+// View: Permute returns a view whose dimension i is x's dimension dims[i].
 func (x *Tensor) Permute(dims ...int) *Tensor {
 	x.must("Permute")
 	if len(dims) != x.Dim() {
@@ -122,8 +122,8 @@ func (x *Tensor) Permute(dims ...int) *Tensor {
 		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g.Permute(inverse...)} })
 }
 
-// T returns a view of a matrix with its rows and columns swapped, like
-// PyTorch's t(); a tensor of 0 or 1 dimension comes back as a view of
+// View: T returns a view of a matrix with its rows and columns swapped,
+// like PyTorch's t(); a tensor of 0 or 1 dimension comes back as a view of
 // itself. More than two dimensions are refused, as by PyTorch: use
 // ReverseDims for NumPy's .T (every dimension reversed), MT to transpose
 // each matrix of a batch, or Permute.
@@ -136,9 +136,9 @@ func (x *Tensor) T() *Tensor {
 		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{g.T()} })
 }
 
-// ReverseDims returns a view with the dimensions in reverse order: NumPy's
-// x.T and x.transpose(), PyTorch's x.permute(*reversed(range(x.dim()))).
-// For a matrix it is T.
+// View: ReverseDims returns a view with the dimensions in reverse order:
+// NumPy's x.T and x.transpose(), PyTorch's
+// x.permute(*reversed(range(x.dim()))). For a matrix it is T.
 func (x *Tensor) ReverseDims() *Tensor {
 	x.must("ReverseDims")
 	dims := make([]int, x.Dim())
@@ -155,8 +155,8 @@ func reversed(xs []int) []int {
 	return out
 }
 
-// MT returns a view with the last two dimensions swapped, like PyTorch's
-// .mT: the transpose of each matrix in a batch.
+// View: MT returns a view with the last two dimensions swapped, like
+// PyTorch's .mT: the transpose of each matrix in a batch.
 func (x *Tensor) MT() *Tensor {
 	x.must("MT")
 	if x.Dim() == 0 { // PyTorch lets a 0-d tensor be its own transpose
@@ -168,8 +168,8 @@ func (x *Tensor) MT() *Tensor {
 	return x.Transpose(-2, -1)
 }
 
-// MoveDim returns a view with dimension src moved to position dst and the
-// other dimensions in their original order, like torch.movedim.
+// View: MoveDim returns a view with dimension src moved to position dst and
+// the other dimensions in their original order, like torch.movedim.
 func (x *Tensor) MoveDim(src, dst int) *Tensor {
 	x.must("MoveDim")
 	src = wrapDim("movedim", src, x.Dim())
@@ -187,9 +187,9 @@ func (x *Tensor) MoveDim(src, dst int) *Tensor {
 	return x.Permute(order...)
 }
 
-// Squeeze returns a view without the given dimensions of size 1, or without
-// all dimensions of size 1 if none are given. A listed dimension whose size
-// is not 1 is kept, as in PyTorch.
+// View: Squeeze returns a view without the given dimensions of size 1, or
+// without all dimensions of size 1 if none are given. A listed dimension
+// whose size is not 1 is kept, as in PyTorch.
 func (x *Tensor) Squeeze(dims ...int) *Tensor {
 	x.must("Squeeze")
 	drop := make([]bool, x.Dim())
@@ -221,8 +221,8 @@ func (x *Tensor) Squeeze(dims ...int) *Tensor {
 	return record(x.view(shape, strides, x.offset), name, []*Tensor{x}, nil, reshapeRule(x))
 }
 
-// Unsqueeze returns a view with a new dimension of size 1 inserted at dim;
-// dim may be from -(Dim()+1) to Dim().
+// View: Unsqueeze returns a view with a new dimension of size 1 inserted at
+// dim; dim may be from -(Dim()+1) to Dim().
 func (x *Tensor) Unsqueeze(dim int) *Tensor {
 	x.must("Unsqueeze")
 	dim = wrapDim("unsqueeze", dim, x.Dim()+1)
@@ -235,8 +235,8 @@ func (x *Tensor) Unsqueeze(dim int) *Tensor {
 	return record(x.view(shape, strides, x.offset), "UnsqueezeBackward0", []*Tensor{x}, nil, reshapeRule(x))
 }
 
-// Narrow returns a view of length elements of dimension dim starting at
-// start, like torch.narrow. A negative start counts from the end.
+// View: Narrow returns a view of length elements of dimension dim starting
+// at start, like torch.narrow. A negative start counts from the end.
 func (x *Tensor) Narrow(dim, start, length int) *Tensor {
 	x.must("Narrow")
 	if x.Dim() == 0 {
@@ -253,10 +253,10 @@ func (x *Tensor) Narrow(dim, start, length int) *Tensor {
 	return x.Slice(dim, start, start+length, 1)
 }
 
-// Slice returns the view x[..., start:stop:step, ...] of dimension dim, with
-// Python's rules: negative start and stop count from the end, both are
-// clamped to the dimension, and End stands for an omitted stop. A step
-// below 1 is an error, as in PyTorch.
+// View: Slice returns the view x[..., start:stop:step, ...] of dimension
+// dim, with Python's rules: negative start and stop count from the end,
+// both are clamped to the dimension, and End stands for an omitted stop. A
+// step below 1 is an error, as in PyTorch.
 //
 //	a.Slice(1, 1, tensor.End, 2) // a[:, 1::2]
 func (x *Tensor) Slice(dim, start, stop, step int) *Tensor {
@@ -289,8 +289,8 @@ func clampSliceBound(i, size int) int {
 	return min(i, size)
 }
 
-// Select returns the view x[..., index, ...] of dimension dim, with that
-// dimension removed. A negative index counts from the end.
+// View: Select returns the view x[..., index, ...] of dimension dim, with
+// that dimension removed. A negative index counts from the end.
 func (x *Tensor) Select(dim, index int) *Tensor {
 	x.must("Select")
 	if x.Dim() == 0 {
@@ -309,9 +309,9 @@ func (x *Tensor) Select(dim, index int) *Tensor {
 		intoZerosRule(x, func(z *Tensor) *Tensor { return z.Select(dim, index) }))
 }
 
-// Unfold returns a view of every window of length size along dim, taken
-// every step elements, like PyTorch's unfold: dim becomes the window count
-// and a new last dimension walks each window.
+// View: Unfold returns a view of every window of length size along dim,
+// taken every step elements, like PyTorch's unfold: dim becomes the window
+// count and a new last dimension walks each window.
 func (x *Tensor) Unfold(dim, size, step int) *Tensor {
 	x.must("Unfold")
 	dim = wrapDim("unfold", dim, x.Dim())
@@ -340,10 +340,10 @@ func (x *Tensor) Unfold(dim, size, step int) *Tensor {
 		intoZerosRule(x, func(z *Tensor) *Tensor { return z.Unfold(dim, size, step) }))
 }
 
-// Diagonal returns a view of the diagonal of the matrices spanned by dims
-// dim1 and dim2, shifted by offset (above the main diagonal when positive),
-// like torch.diagonal. The two dims are removed and the diagonal becomes
-// the last dimension.
+// View: Diagonal returns a view of the diagonal of the matrices spanned by
+// dims dim1 and dim2, shifted by offset (above the main diagonal when
+// positive), like torch.diagonal. The two dims are removed and the diagonal
+// becomes the last dimension.
 func (x *Tensor) Diagonal(offset, dim1, dim2 int) *Tensor {
 	x.must("Diagonal")
 	d1 := wrapDim("diagonal", dim1, x.Dim())
@@ -377,9 +377,10 @@ func (x *Tensor) Diagonal(offset, dim1, dim2 int) *Tensor {
 		intoZerosRule(x, func(z *Tensor) *Tensor { return z.Diagonal(offset, dim1, dim2) }))
 }
 
-// Expand returns a view in which dimensions of size 1 are stretched to the
-// given sizes by giving them stride 0, so that every index along them reads
-// the same element; -1 keeps a size. New leading dimensions may be added.
+// View: Expand returns a view in which dimensions of size 1 are stretched
+// to the given sizes by giving them stride 0, so that every index along
+// them reads the same element; -1 keeps a size. New leading dimensions may
+// be added.
 func (x *Tensor) Expand(sizes ...int) *Tensor {
 	x.must("Expand")
 	if len(sizes) < x.Dim() {
@@ -426,23 +427,24 @@ func (x *Tensor) Expand(sizes ...int) *Tensor {
 		func(g *Tensor, _ []*Tensor) []*Tensor { return []*Tensor{sumTo(g, xShape)} })
 }
 
-// ExpandAs returns x expanded to other's shape.
+// View: ExpandAs returns x expanded to other's shape.
 func (x *Tensor) ExpandAs(other *Tensor) *Tensor {
 	x.must("ExpandAs")
 	mustArg("ExpandAs", other)
 	return x.Expand(other.shape...)
 }
 
-// BroadcastTo returns x broadcast to shape, like torch.broadcast_to and
-// np.broadcast_to: a view with stride 0 along every stretched dimension.
+// View: BroadcastTo returns x broadcast to shape, like torch.broadcast_to
+// and np.broadcast_to: a view with stride 0 along every stretched
+// dimension.
 func (x *Tensor) BroadcastTo(shape ...int) *Tensor {
 	x.must("BroadcastTo")
 	return x.Expand(shape...)
 }
 
-// AsStrided returns a view over x's storage with exactly the given shape,
-// strides and storage offset, like torch.as_strided. Every element it
-// addresses must lie inside the storage.
+// View: AsStrided returns a view over x's storage with exactly the given
+// shape, strides and storage offset, like torch.as_strided. Every element
+// it addresses must lie inside the storage.
 func (x *Tensor) AsStrided(shape Shape, strides Strides, offset int) *Tensor {
 	x.must("AsStrided")
 	if len(shape) != len(strides) {
@@ -484,8 +486,8 @@ func (x *Tensor) AsStrided(shape Shape, strides Strides, offset int) *Tensor {
 	return record(out, "AsStridedBackward0", []*Tensor{x}, nil, geometryRule(x, out))
 }
 
-// Unflatten returns a view in which dimension dim is split into sizes, whose
-// product must be its size; one of them may be -1.
+// View: Unflatten returns a view in which dimension dim is split into
+// sizes, whose product must be its size; one of them may be -1.
 func (x *Tensor) Unflatten(dim int, sizes ...int) *Tensor {
 	x.must("Unflatten")
 	if x.Dim() == 0 {
@@ -521,9 +523,9 @@ func (x *Tensor) Unflatten(dim int, sizes ...int) *Tensor {
 	return x.View(slices.Replace(x.Shape(), dim, dim+1, sizes...)...)
 }
 
-// Flatten merges dimensions start through end (inclusive, default all) into
-// one, like torch.flatten: a view when the strides allow it and a copy
-// otherwise. Flatten(d, d) returns x itself.
+// View or copy: Flatten merges dimensions start through end (inclusive,
+// default all) into one, like torch.flatten: a view when the strides allow
+// it and a copy otherwise. Flatten(d, d) returns x itself.
 //
 //	x.Flatten()     // all dimensions
 //	x.Flatten(1)    // dimensions 1 to the last
@@ -559,8 +561,8 @@ func (x *Tensor) Flatten(startEnd ...int) *Tensor {
 	return x.Reshape(shape...)
 }
 
-// Ravel returns x as a 1-D tensor, like NumPy's ravel: a view when x is
-// contiguous, a copy otherwise.
+// View or copy: Ravel returns x as a 1-D tensor, like NumPy's ravel: a view
+// when x is contiguous, a copy otherwise.
 func (x *Tensor) Ravel() *Tensor {
 	x.must("Ravel")
 	if x.IsContiguous() {
