@@ -65,108 +65,139 @@ func (b broadcast) position(prefix, idx []int) string {
 	return tensorName(b.name) + "[" + strings.Join(parts, ", ") + "]"
 }
 
-func (b broadcast) Bundle() Bundle {
+// broadcastFacts is what both forms of a broadcast picture show: the
+// positions drawn and the slots they read.
+type broadcastFacts struct {
+	plane   *tensor.Tensor // the 2-D (or smaller) part of x drawn
+	prefix  []int          // the indices that select the plane
+	rows    int            // the rows of positions drawn, gaps included
+	cells   []positionCell // the positions drawn, row by row
+	gaps    []positionCell // the gaps of a summarized plane, row by row
+	slots   []slotReaders  // the slots read, in the order cells first read them
+	heading string
+}
+
+// A positionCell is one place in the picture's grid of positions: its row
+// and column there and, but for a gap, its index in the plane and the
+// slot it reads, an index into broadcastFacts.slots.
+type positionCell struct {
+	row, col int
+	idx      []int
+	slot     int
+}
+
+// slotReaders is a storage slot and the cells that read it, indices into
+// broadcastFacts.cells.
+type slotReaders struct {
+	slot  int
+	cells []int
+}
+
+func (b broadcast) facts() broadcastFacts {
 	p, prefix := b.plane()
 	rows, cols := b.positions(p)
-	readers := map[int][]string{} // slot -> positions that read it
-	var order []int
-	for _, r := range rows {
-		for _, c := range cols {
-			if r == gapIndex || c == gapIndex || p.Numel() == 0 {
-				continue
-			}
-			idx := index(p, r, c)
-			slot := p.Address(idx...)
-			if _, seen := readers[slot]; !seen {
-				order = append(order, slot)
-			}
-			readers[slot] = append(readers[slot], b.position(prefix, idx))
-		}
-	}
-
-	heading := ""
-	if b.name != "" {
-		heading = nameText(b.name) + ": "
-	}
-	heading += fmt.Sprintf("shape %v, strides %v: each position and the slot it reads", b.x.Shape(), b.x.Strides())
-	if len(prefix) > 0 {
-		heading += fmt.Sprintf(" (the slice %s)", strings.TrimSuffix(b.position(prefix, nil), "]")+", :, :]")
-	}
-	var text strings.Builder
-	text.WriteString(heading)
-	if summarize(b.x) {
-		text.WriteString("\n… (summarized: the first and last rows and columns)")
-	}
-	st := b.x.Storage()
-	for _, slot := range order {
-		list := readers[slot]
-		shown := list
-		if len(shown) > 12 {
-			shown = append(shown[:12:12], fmt.Sprintf("… (%d in all)", len(list)))
-		}
-		fmt.Fprintf(&text, "\nslot %d (%s) ← %s", slot, cellText(st.DType(), st.At(slot)), strings.Join(shown, " "))
-	}
-
-	svg := &svgDoc{}
-	svg.text(0, lineH-4, "start", ink, heading)
-	s := strip{b.x, b.name}
-	f := s.facts()
-	svg.text(0, 2*lineH-4, "start", faint, f.title)
-
-	// Lay the cells out, draw the storage and the arrows, then the cells
-	// over the arrows, so that each arrow leaves the grid under its row.
-	type cell struct {
-		idx  []int
-		x, y float64
-	}
-	var cells []cell
-	cellAt := map[string][2]float64{} // where each position's arrow starts
-	top := 3 * lineH
-	g := grid{x: p, show: showValues}
-	w := cellW // wide enough for every value drawn
-	for _, r := range rows {
-		for _, c := range cols {
-			if r != gapIndex && c != gapIndex && p.Numel() > 0 {
-				w = max(w, textWidth(g.cell(index(p, r, c)))+1)
-			}
-		}
-	}
+	f := broadcastFacts{plane: p, prefix: prefix, rows: len(rows), heading: b.heading(prefix)}
+	slotIndex := map[int]int{} // slot -> its index in f.slots
 	for ri, r := range rows {
 		for ci, c := range cols {
-			x, y := float64(ci)*w, top+float64(ri)*cellH
 			if r == gapIndex || c == gapIndex {
-				svg.text(x+w/2, y+cellH/2+4, "middle", faint, "…")
+				f.gaps = append(f.gaps, positionCell{row: ri, col: ci})
 				continue
 			}
 			if p.Numel() == 0 {
 				continue
 			}
 			idx := index(p, r, c)
-			cells = append(cells, cell{idx, x, y})
-			cellAt[b.position(prefix, idx)] = [2]float64{x + w/2, y + cellH/2}
+			slot := p.Address(idx...)
+			n, seen := slotIndex[slot]
+			if !seen {
+				n = len(f.slots)
+				slotIndex[slot] = n
+				f.slots = append(f.slots, slotReaders{slot: slot})
+			}
+			f.slots[n].cells = append(f.slots[n].cells, len(f.cells))
+			f.cells = append(f.cells, positionCell{row: ri, col: ci, idx: idx, slot: n})
 		}
 	}
-	stripTop := top + float64(len(rows))*cellH + 4*lineH
-	centres := s.draw(svg, f, 0, stripTop, highlight, false)
-	for n, slot := range order {
-		cx, ok := centres[slot]
+	return f
+}
+
+// heading is the picture's first line, led by the tensor's name if it has
+// one, and naming the slice drawn of a tensor of more than two dimensions.
+func (b broadcast) heading(prefix []int) string {
+	heading := namePrefix(b.name) + fmt.Sprintf("shape %v, strides %v: each position and the slot it reads", b.x.Shape(), b.x.Strides())
+	if len(prefix) > 0 {
+		heading += fmt.Sprintf(" (the slice %s)", strings.TrimSuffix(b.position(prefix, nil), "]")+", :, :]")
+	}
+	return heading
+}
+
+func (b broadcast) Bundle() Bundle {
+	f := b.facts()
+	svg := &svgDoc{}
+	b.draw(svg, f)
+	return svg.bundle(b.text(f))
+}
+
+// text lists each slot read with its value and the positions that read
+// it, the first dozen of them.
+func (b broadcast) text(f broadcastFacts) string {
+	var text strings.Builder
+	text.WriteString(f.heading)
+	if summarize(b.x) {
+		text.WriteString("\n… (summarized: the first and last rows and columns)")
+	}
+	st := b.x.Storage()
+	for _, s := range f.slots {
+		var shown []string
+		for _, k := range s.cells[:min(len(s.cells), 12)] {
+			shown = append(shown, b.position(f.prefix, f.cells[k].idx))
+		}
+		if len(s.cells) > 12 {
+			shown = append(shown, fmt.Sprintf("… (%d in all)", len(s.cells)))
+		}
+		fmt.Fprintf(&text, "\nslot %d (%s) ← %s", s.slot, cellText(st.DType(), st.At(s.slot)), strings.Join(shown, " "))
+	}
+	return text.String()
+}
+
+// draw puts the grid of positions over x's storage strip, with an arrow
+// from each position to the slot it reads, in a colour of the slot's own.
+// The arrows are drawn before the cells, so that each leaves the grid
+// under its row; each cell is tinted with the colour of its arrow.
+func (b broadcast) draw(svg *svgDoc, f broadcastFacts) {
+	svg.text(0, lineH-4, "start", ink, f.heading)
+	s := strip{b.x, b.name}
+	sf := s.facts()
+	svg.text(0, 2*lineH-4, "start", faint, sf.title)
+
+	top := 3 * lineH
+	g := grid{x: f.plane, show: showValues}
+	w := cellW // wide enough for every value drawn
+	for _, c := range f.cells {
+		w = max(w, textWidth(g.cell(c.idx))+1)
+	}
+	at := func(c positionCell) (x, y float64) { return float64(c.col) * w, top + float64(c.row)*cellH }
+	for _, c := range f.gaps {
+		x, y := at(c)
+		svg.text(x+w/2, y+cellH/2+4, "middle", faint, "…")
+	}
+	stripTop := top + float64(f.rows)*cellH + 4*lineH
+	centres := s.draw(svg, sf, 0, stripTop, highlight, false)
+	for n, slot := range f.slots {
+		cx, ok := centres[slot.slot]
 		if !ok {
 			continue
 		}
-		for _, pos := range readers[slot] {
-			from := cellAt[pos]
-			svg.line(from[0], from[1], cx, stripTop+lineH, colorOf(n), true)
+		for _, k := range slot.cells {
+			x, y := at(f.cells[k])
+			svg.line(x+w/2, y+cellH/2, cx, stripTop+lineH, colorOf(n), true)
 		}
 	}
-	// Each cell is tinted with the colour of its slot's arrows.
-	colorOfSlot := map[int]string{}
-	for n, slot := range order {
-		colorOfSlot[slot] = colorOf(n)
+	for _, c := range f.cells {
+		x, y := at(c)
+		svg.rect(x, y, w, cellH, "", lineColor, 1)
+		svg.rect(x, y, w, cellH, colorOf(c.slot), lineColor, 0.15)
+		g.drawCell(svg, c.idx, x, y, w)
 	}
-	for _, c := range cells {
-		svg.rect(c.x, c.y, w, cellH, "", lineColor, 1)
-		svg.rect(c.x, c.y, w, cellH, colorOfSlot[p.Address(c.idx...)], lineColor, 0.15)
-		g.drawCell(svg, c.idx, c.x, c.y, w)
-	}
-	return svg.bundle(text.String())
 }

@@ -147,11 +147,7 @@ func (g grid) cell(idx []int) string {
 // heading is the grid's first line, led by the tensor's name if it has
 // one.
 func (g grid) heading() string {
-	lead := ""
-	if g.name != "" {
-		lead = nameText(g.name) + ": "
-	}
-	return lead + fmt.Sprintf("shape %v, strides %v: %s", g.x.Shape(), g.x.Strides(), formula(g.x))
+	return namePrefix(g.name) + fmt.Sprintf("shape %v, strides %v: %s", g.x.Shape(), g.x.Strides(), formula(g.x))
 }
 
 func (g grid) Bundle() Bundle {

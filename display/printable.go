@@ -49,3 +49,12 @@ func tensorName(s string) string {
 	}
 	return nameText(s)
 }
+
+// namePrefix leads a picture's heading with the tensor's name, "y: ", or
+// with nothing if it has none.
+func namePrefix(s string) string {
+	if s == "" {
+		return ""
+	}
+	return nameText(s) + ": "
+}
