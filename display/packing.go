@@ -114,10 +114,38 @@ func (p packing) summarized() bool {
 	return false
 }
 
-func (p packing) Bundle() Bundle {
-	p.check()
+// packingFacts is what both forms of a packing show: a table whose rows
+// are the positions drawn, their values and, for each contract, the part
+// each position belongs to, and the colour of each part.
+type packingFacts struct {
+	positions []int    // the positions drawn, gapIndex at a gap
+	labels    []string // each row's label
+	rows      [][]string
+	colors    map[string]string // by partKey
+}
+
+func (p packing) facts() packingFacts {
 	positions := shownIndices(p.values.Numel(), p.summarized())
-	// Parts are coloured in the order the drawn positions meet them.
+	f := packingFacts{positions: positions, labels: []string{"position", "value"}, colors: p.partColors(positions)}
+	f.rows = indexedRows(positions, func(i int) string { return cellText(p.values.DType(), p.values.At(i)) })
+	for _, c := range p.contracts {
+		f.labels = append(f.labels, nameText(c.String()))
+		row := []string{}
+		for _, i := range positions {
+			if i == gapIndex {
+				row = append(row, "…")
+				continue
+			}
+			row = append(row, part(c, i))
+		}
+		f.rows = append(f.rows, row)
+	}
+	return f
+}
+
+// partColors colours the parts of every contract in the order the drawn
+// positions meet them, keyed by partKey.
+func (p packing) partColors(positions []int) map[string]string {
 	colors := map[string]string{}
 	for _, c := range p.contracts {
 		for _, i := range positions {
@@ -129,38 +157,38 @@ func (p packing) Bundle() Bundle {
 			}
 		}
 	}
+	return colors
+}
 
-	labels := []string{"position", "value"}
-	rows := indexedRows(positions, func(i int) string { return cellText(p.values.DType(), p.values.At(i)) })
-	for _, c := range p.contracts {
-		labels = append(labels, nameText(c.String()))
-		row := []string{}
-		for _, i := range positions {
-			if i == gapIndex {
-				row = append(row, "…")
-				continue
-			}
-			row = append(row, part(c, i))
-		}
-		rows = append(rows, row)
-	}
-	text := columns(labels, rows...)
-
+func (p packing) Bundle() Bundle {
+	p.check()
+	f := p.facts()
 	svg := &svgDoc{}
+	p.draw(svg, f)
+	return svg.bundle(p.text(f))
+}
+
+// text lays the table out in aligned columns.
+func (p packing) text(f packingFacts) string { return columns(f.labels, f.rows...) }
+
+// draw puts the table's rows one under another, each cell as wide as the
+// widest label drawn, with a pixel to spare: positions, then values in
+// framed cells, then each contract's parts on the colour of their part.
+func (p packing) draw(svg *svgDoc, f packingFacts) {
 	labelW := 0.0
-	for _, l := range labels {
+	for _, l := range f.labels {
 		labelW = max(labelW, textWidth(l)+gap)
 	}
-	w := cellW // wide enough for every label drawn, with a pixel to spare
-	for _, row := range rows {
+	w := cellW
+	for _, row := range f.rows {
 		for _, cell := range row {
 			w = max(w, textWidth(cell)+1)
 		}
 	}
-	for r, label := range labels {
+	for r, label := range f.labels {
 		y := float64(r) * (cellH + 4)
 		svg.text(labelW-gap, y+cellH/2+4, "end", ink, label)
-		for k, i := range positions {
+		for k, i := range f.positions {
 			x := labelW + float64(k)*w
 			switch {
 			case i == gapIndex:
@@ -169,13 +197,12 @@ func (p packing) Bundle() Bundle {
 				svg.text(x+w/2, y+cellH/2+4, "middle", faint, fmt.Sprint(i))
 			case r == 1:
 				svg.rect(x, y, w, cellH, "", lineColor, 1)
-				svg.text(x+w/2, y+cellH/2+4, "middle", ink, rows[r][k])
+				svg.text(x+w/2, y+cellH/2+4, "middle", ink, f.rows[r][k])
 			default:
 				c := p.contracts[r-2]
-				svg.rect(x, y, w, cellH, colors[partKey(c, i)], paper, 0.85)
-				svg.text(x+w/2, y+cellH/2+4, "middle", paper, rows[r][k])
+				svg.rect(x, y, w, cellH, f.colors[partKey(c, i)], paper, 0.85)
+				svg.text(x+w/2, y+cellH/2+4, "middle", paper, f.rows[r][k])
 			}
 		}
 	}
-	return svg.bundle(text)
 }
