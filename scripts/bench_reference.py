@@ -54,11 +54,17 @@ def median_ms(fn, reps):
     return statistics.median(times) * 1e3
 
 
+def split_for_unshuffle(x):
+    """The view pixel_unshuffle copies: (n, c, R, R, h/R, w/R), not copied yet."""
+    n, c, h, w = x.shape
+    return x.reshape(n, c, h // R, R, w // R, R).permute(0, 1, 3, 5, 2, 4) if torch.is_tensor(x) \
+        else x.reshape(n, c, h // R, R, w // R, R).transpose(0, 1, 3, 5, 2, 4)
+
+
 def numpy_unshuffle(x):
     """pixel_unshuffle as a reshape, transpose and reshape, which copies."""
     n, c, h, w = x.shape
-    split = x.reshape(n, c, h // R, R, w // R, R)
-    return split.transpose(0, 1, 3, 5, 2, 4).reshape(n, c * R * R, h // R, w // R)
+    return split_for_unshuffle(x).reshape(n, c * R * R, h // R, w // R)
 
 
 def numpy_workloads():
@@ -67,6 +73,8 @@ def numpy_workloads():
     bias = rng.random(SIDE, dtype=np.float32)
     batch = rng.random(BATCH, dtype=np.float32)
     m256, m1024 = (rng.random((n, n), dtype=np.float32) for n in (256, 1024))
+    split = split_for_unshuffle(batch)
+    unshuffle_out = np.empty_like(split)
     return {
         "Matmul256": lambda: m256 @ m256,
         "Matmul1024": lambda: m1024 @ m1024,
@@ -76,6 +84,7 @@ def numpy_workloads():
         "BroadcastAdd": lambda: a + bias,
         "SumDim0": lambda: a.sum(0),
         "PixelUnshuffle": lambda: numpy_unshuffle(batch),
+        "PixelUnshuffleInto": lambda: np.copyto(unshuffle_out, split),
     }
 
 
@@ -85,6 +94,8 @@ def torch_workloads():
     bias = torch.rand(SIDE)
     batch = torch.rand(BATCH)
     m256, m1024 = torch.rand(256, 256), torch.rand(1024, 1024)
+    split = split_for_unshuffle(batch)
+    unshuffle_out = torch.empty(split.shape)
     return {
         "Matmul256": lambda: m256 @ m256,
         "Matmul1024": lambda: m1024 @ m1024,
@@ -94,6 +105,7 @@ def torch_workloads():
         "BroadcastAdd": lambda: a + bias,
         "SumDim0": lambda: a.sum(0),
         "PixelUnshuffle": lambda: torch.nn.functional.pixel_unshuffle(batch, R),
+        "PixelUnshuffleInto": lambda: unshuffle_out.copy_(split),
     }
 
 

@@ -79,6 +79,20 @@ func BenchmarkPixelUnshuffle(b *testing.B) {
 	}
 }
 
+// BenchmarkPixelUnshuffleInto times PixelUnshuffle's copy alone: the same
+// 8×3×256×256 batch, split and permuted as PixelUnshuffle(2) does, copied
+// into a tensor made once. Against BenchmarkPixelUnshuffle it shows what
+// making and zeroing a new 6 MiB result costs.
+func BenchmarkPixelUnshuffleInto(b *testing.B) {
+	x := tensor.Rand(8, 3, 256, 256).View(8, 3, 128, 2, 128, 2).Permute(0, 1, 3, 5, 2, 4)
+	out := tensor.Empty(x.Shape()...)
+	b.SetBytes(nbytes(x))
+	b.ReportAllocs()
+	for b.Loop() {
+		out.CopyFrom(x)
+	}
+}
+
 // BenchmarkMatmul256 and BenchmarkMatmul1024 time the product of two
 // square Float32 matrices of that side.
 func BenchmarkMatmul256(b *testing.B)  { benchMatmul(b, 256) }
