@@ -156,7 +156,7 @@ func (b broadcast) text(f broadcastFacts) string {
 		if len(s.cells) > 12 {
 			shown = append(shown, fmt.Sprintf("… (%d in all)", len(s.cells)))
 		}
-		fmt.Fprintf(&text, "\nslot %d (%s) ← %s", s.slot, cellText(st.DType(), st.At(s.slot)), strings.Join(shown, " "))
+		fmt.Fprintf(&text, "\nslot %d (%s) ← %s", s.slot, st.DType().FormatElement(st.At(s.slot)), strings.Join(shown, " "))
 	}
 	return text.String()
 }

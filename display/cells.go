@@ -1,7 +1,6 @@
 package display
 
 import (
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,34 +68,6 @@ func extent(shape tensor.Shape) int {
 		}
 	}
 	return n
-}
-
-// cellText formats one element of a tensor of dtype dt for a cell:
-// integers as they are, floats the way PyTorch writes a lone value (2.,
-// 0.5, 1.2e-05), bools as True and False.
-func cellText(dt tensor.DType, v float64) string {
-	switch {
-	case dt == tensor.Bool:
-		if v != 0 {
-			return "True"
-		}
-		return "False"
-	case !dt.IsFloatingPoint():
-		return strconv.FormatInt(int64(v), 10)
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	case v == math.Trunc(v) && math.Abs(v) < 1e8:
-		return strconv.FormatFloat(v, 'f', 0, 64) + "."
-	}
-	s := strconv.FormatFloat(v, 'g', 4, 64)
-	if strings.Contains(s, "e") {
-		return s
-	}
-	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
 }
 
 // indexedRows returns the first two rows of a text table over positions:

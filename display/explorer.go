@@ -208,7 +208,7 @@ func (e explorer) data() explorerData {
 func storageBuffer(name, title string, st *tensor.Storage) explorerBuffer {
 	values := make([]string, st.Len())
 	for i := range values {
-		values[i] = cellText(st.DType(), st.At(i))
+		values[i] = st.DType().FormatElement(st.At(i))
 	}
 	return explorerBuffer{Name: name, Title: title, Values: values}
 }
@@ -225,7 +225,7 @@ func newMode(key, name, expr, note string, x *tensor.Tensor, buffer string) expl
 	for i := range x.Size(0) {
 		for j := range x.Size(1) {
 			slot := x.Address(i, j)
-			m.Cells = append(m.Cells, explorerCell{Index: []int{i, j}, Value: cellText(x.DType(), x.At(i, j)), Slot: slot})
+			m.Cells = append(m.Cells, explorerCell{Index: []int{i, j}, Value: x.DType().FormatElement(x.At(i, j)), Slot: slot})
 			m.Reads[slot]++
 		}
 	}

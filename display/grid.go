@@ -312,7 +312,7 @@ func (g grid) widths(panels []panel) (w, labelW float64) {
 // cellParts returns the value and the storage slot of the element at idx,
 // as a cell shows them.
 func (g grid) cellParts(idx []int) (value, slot string) {
-	return cellText(g.x.DType(), g.x.At(idx...)), fmt.Sprint(g.x.Address(idx...))
+	return g.x.DType().FormatElement(g.x.At(idx...)), fmt.Sprint(g.x.Address(idx...))
 }
 
 // drawCell writes a cell's value in ink and its slot in the highlight

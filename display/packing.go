@@ -103,7 +103,7 @@ func (p packing) summarized() bool {
 	}
 	cost := 0
 	for i := range n {
-		cost += 2*cellBytes + len(cellText(p.values.DType(), p.values.At(i)))
+		cost += 2*cellBytes + len(p.values.DType().FormatElement(p.values.At(i)))
 		for _, c := range p.contracts {
 			cost += cellBytes + len(html.EscapeString(printable(part(c, i))))
 		}
@@ -127,7 +127,7 @@ type packingFacts struct {
 func (p packing) facts() packingFacts {
 	positions := shownIndices(p.values.Numel(), p.summarized())
 	f := packingFacts{positions: positions, labels: []string{"position", "value"}, colors: p.partColors(positions)}
-	f.rows = indexedRows(positions, func(i int) string { return cellText(p.values.DType(), p.values.At(i)) })
+	f.rows = indexedRows(positions, func(i int) string { return p.values.DType().FormatElement(p.values.At(i)) })
 	for _, c := range p.contracts {
 		f.labels = append(f.labels, nameText(c.String()))
 		row := []string{}

@@ -99,7 +99,7 @@ func (s strip) text(f stripFacts) string {
 			mark += " off"
 		}
 		slotRow = append(slotRow, fmt.Sprint(slot))
-		valueRow = append(valueRow, cellText(st.DType(), st.At(slot)))
+		valueRow = append(valueRow, st.DType().FormatElement(st.At(slot)))
 		readRow = append(readRow, mark)
 	}
 	rows := columns([]string{"slot", "value", "read"}, slotRow, valueRow, readRow)
@@ -144,7 +144,7 @@ func (s strip) draw(svg *svgDoc, f stripFacts, x0, y0 float64, color string, tit
 			}
 		}
 		svg.rect(x, y, cellW, cellH, fill, lineColor, opacity)
-		svg.text(x+cellW/2, y+cellH/2+4, "middle", ink, fit(cellText(st.DType(), st.At(slot)), 6))
+		svg.text(x+cellW/2, y+cellH/2+4, "middle", ink, fit(st.DType().FormatElement(st.At(slot)), 6))
 		if slot == s.x.StorageOffset() {
 			svg.text(x+4, below+lineH, "start", color, "▲ offset")
 		}

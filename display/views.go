@@ -145,7 +145,7 @@ func (v views) Bundle() Bundle {
 		title := fmt.Sprintf("storage %s: %d × %s (%d bytes)", g.name, g.storage.Len(), g.storage.DType(), g.storage.NBytes())
 
 		labels := []string{"slot", "value"}
-		rows := indexedRows(slots, func(slot int) string { return cellText(g.storage.DType(), g.storage.At(slot)) })
+		rows := indexedRows(slots, func(slot int) string { return g.storage.DType().FormatElement(g.storage.At(slot)) })
 		for m, i := range g.members {
 			labels = append(labels, nameText(v[i].Name))
 			row := make([]string, len(slots))
@@ -193,7 +193,7 @@ func (v views) draw(svg *svgDoc, g storageGroup, slots []int, marks []map[int]in
 		}
 		svg.text(x+cellW/2, y-4, "middle", faint, fmt.Sprint(slot))
 		svg.rect(x, y, cellW, cellH, "", lineColor, 1)
-		svg.text(x+cellW/2, y+cellH/2+4, "middle", ink, fit(cellText(g.storage.DType(), g.storage.At(slot)), 6))
+		svg.text(x+cellW/2, y+cellH/2+4, "middle", ink, fit(g.storage.DType().FormatElement(g.storage.At(slot)), 6))
 	}
 	y += cellH + 4
 	for m, i := range g.members {

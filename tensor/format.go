@@ -140,6 +140,31 @@ func fmtFloat(v float64, style fmtStyle) string {
 	}
 }
 
+// FormatElement writes v, an element of dtype dt as At returns it, alone
+// rather than in a column of String's output, as the pictures of package
+// display write a cell: bools as True and False, integers as they are,
+// floats to four significant digits without trailing zeros (0.5, 0.3333,
+// 1.2e-05), but a whole number of magnitude under 1e8 with a point, and
+// nan, inf and -inf, as String writes them (2., nan).
+func (dt DType) FormatElement(v float64) string {
+	switch {
+	case dt == Bool:
+		if v != 0 {
+			return "True"
+		}
+		return "False"
+	case !dt.IsFloatingPoint():
+		return strconv.FormatInt(int64(v), 10)
+	case math.IsNaN(v) || math.IsInf(v, 0) || (v == math.Trunc(v) && math.Abs(v) < 1e8):
+		return fmtFloat(v, fmtIntegral)
+	}
+	s := strconv.FormatFloat(v, 'g', 4, 64)
+	if strings.Contains(s, "e") {
+		return s
+	}
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
+}
+
 // fmtPrinter lays out the elements of a non-empty tensor as PyTorch does.
 // It reads only the elements it prints, straight from storage, so printing
 // a large tensor costs little.
