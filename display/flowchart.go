@@ -202,98 +202,12 @@ type flowItem struct {
 // only in the gaps between columns, where nothing else is drawn; so no
 // arrow crosses a box or another arrow's label.
 func (g flowGraph) layout() flowLayout {
-	rank := make([]int, len(g.nodes))
-	for _, e := range g.edges { // in order of e.to, as recorded
-		rank[e.to] = max(rank[e.to], rank[e.from]+1)
-	}
-	var items []flowItem
-	nodeItem := make([]int, len(g.nodes))
-	for i, n := range g.nodes {
-		w := 0.0
-		for _, line := range n.lines {
-			w = max(w, textWidth(line))
-		}
-		nodeItem[i] = len(items)
-		items = append(items, flowItem{col: 2 * rank[i], group: n.group, w: w + 2*flowPadX, h: float64(len(n.lines))*lineH + 2*flowPadY, key: float64(i)})
-	}
-	chains := make([][]int, len(g.edges)) // each edge's lanes, then its label
-	for k, e := range g.edges {
-		prev := nodeItem[e.from]
-		group := g.nodes[e.to].group
-		for col := 2*rank[e.from] + 1; col < 2*rank[e.to]; col++ {
-			it := flowItem{col: col, group: group, h: flowLane, preds: []int{prev}}
-			if col == 2*rank[e.to]-1 {
-				it.w, it.h = textWidth(e.label)+8, lineH+2
-			}
-			prev = len(items)
-			chains[k] = append(chains[k], prev)
-			items = append(items, it)
-		}
-		to := &items[nodeItem[e.to]]
-		to.preds = append(to.preds, prev)
-	}
-
-	// Columns, each ordered by group, then by where its items come from.
-	ncol := 1
-	for _, it := range items {
-		ncol = max(ncol, it.col+1)
-	}
-	cols := make([][]int, ncol)
-	for i, it := range items {
-		cols[it.col] = append(cols[it.col], i)
-	}
-	pos := make([]float64, len(items)) // an item's position in its column
-	for c, col := range cols {
-		if c > 0 {
-			for _, i := range col {
-				sum := 0.0
-				for _, p := range items[i].preds {
-					sum += pos[p]
-				}
-				items[i].key = sum / float64(max(1, len(items[i].preds)))
-			}
-		}
-		slices.SortStableFunc(col, func(a, b int) int {
-			if items[a].group != items[b].group {
-				return items[a].group - items[b].group
-			}
-			switch {
-			case items[a].key < items[b].key:
-				return -1
-			case items[a].key > items[b].key:
-				return 1
-			}
-			return 0
-		})
-		for k, i := range col {
-			pos[i] = float64(k)
-		}
-	}
-
-	// Heights within each group's band, column by column.
-	content := make([]float64, len(g.groups))
-	for _, col := range cols {
-		next := map[int]float64{} // the top of the next item of each group
-		for _, i := range col {
-			it := &items[i]
-			want, n := 0.0, 0
-			for _, p := range it.preds {
-				if items[p].group == it.group {
-					want += items[p].top + items[p].h/2
-					n++
-				}
-			}
-			if n > 0 {
-				want = want/float64(n) - it.h/2
-			}
-			it.top = max(want, next[it.group])
-			next[it.group] = it.top + it.h + flowGapY
-			content[it.group] = max(content[it.group], it.top+it.h)
-		}
-	}
+	items, nodeItem, chains := g.items()
+	cols := orderColumns(items)
+	content := g.stack(items, cols)
 
 	// Columns' widths, and groups' bands from the top down.
-	colX, colW := make([]float64, ncol), make([]float64, ncol)
+	colX, colW := make([]float64, len(cols)), make([]float64, len(cols))
 	for c, col := range cols {
 		for _, i := range col {
 			colW[c] = max(colW[c], items[i].w)
@@ -362,6 +276,112 @@ func (g flowGraph) layout() flowLayout {
 		out.labels = append(out.labels, place(last))
 	}
 	return out
+}
+
+// items returns what takes room in the columns of g's layout: a box for
+// each node, in a column twice the length of the longest path of arrows
+// that leads to it, then each edge's lanes, its label last; nodeItem[i]
+// is node i's item, and chains[k] edge k's lanes and label.
+func (g flowGraph) items() (items []flowItem, nodeItem []int, chains [][]int) {
+	rank := make([]int, len(g.nodes))
+	for _, e := range g.edges { // in order of e.to, as recorded
+		rank[e.to] = max(rank[e.to], rank[e.from]+1)
+	}
+	nodeItem = make([]int, len(g.nodes))
+	for i, n := range g.nodes {
+		w := 0.0
+		for _, line := range n.lines {
+			w = max(w, textWidth(line))
+		}
+		nodeItem[i] = len(items)
+		items = append(items, flowItem{col: 2 * rank[i], group: n.group, w: w + 2*flowPadX, h: float64(len(n.lines))*lineH + 2*flowPadY, key: float64(i)})
+	}
+	chains = make([][]int, len(g.edges))
+	for k, e := range g.edges {
+		prev := nodeItem[e.from]
+		group := g.nodes[e.to].group
+		for col := 2*rank[e.from] + 1; col < 2*rank[e.to]; col++ {
+			it := flowItem{col: col, group: group, h: flowLane, preds: []int{prev}}
+			if col == 2*rank[e.to]-1 {
+				it.w, it.h = textWidth(e.label)+8, lineH+2
+			}
+			prev = len(items)
+			chains[k] = append(chains[k], prev)
+			items = append(items, it)
+		}
+		to := &items[nodeItem[e.to]]
+		to.preds = append(to.preds, prev)
+	}
+	return items, nodeItem, chains
+}
+
+// orderColumns returns the items of each column, ordered by group, then
+// by the mean position of the items that lead to them (each item's key),
+// one column after another from the left.
+func orderColumns(items []flowItem) [][]int {
+	ncol := 1
+	for _, it := range items {
+		ncol = max(ncol, it.col+1)
+	}
+	cols := make([][]int, ncol)
+	for i, it := range items {
+		cols[it.col] = append(cols[it.col], i)
+	}
+	pos := make([]float64, len(items)) // an item's position in its column
+	for c, col := range cols {
+		if c > 0 {
+			for _, i := range col {
+				sum := 0.0
+				for _, p := range items[i].preds {
+					sum += pos[p]
+				}
+				items[i].key = sum / float64(max(1, len(items[i].preds)))
+			}
+		}
+		slices.SortStableFunc(col, func(a, b int) int {
+			if items[a].group != items[b].group {
+				return items[a].group - items[b].group
+			}
+			switch {
+			case items[a].key < items[b].key:
+				return -1
+			case items[a].key > items[b].key:
+				return 1
+			}
+			return 0
+		})
+		for k, i := range col {
+			pos[i] = float64(k)
+		}
+	}
+	return cols
+}
+
+// stack sets each item's height within its group's band, column by
+// column: level with the middle of what leads to it in its group, below
+// the item above it. It returns the height of each group's content.
+func (g flowGraph) stack(items []flowItem, cols [][]int) (content []float64) {
+	content = make([]float64, len(g.groups))
+	for _, col := range cols {
+		next := map[int]float64{} // the top of the next item of each group
+		for _, i := range col {
+			it := &items[i]
+			want, n := 0.0, 0
+			for _, p := range it.preds {
+				if items[p].group == it.group {
+					want += items[p].top + items[p].h/2
+					n++
+				}
+			}
+			if n > 0 {
+				want = want/float64(n) - it.h/2
+			}
+			it.top = max(want, next[it.group])
+			next[it.group] = it.top + it.h + flowGapY
+			content[it.group] = max(content[it.group], it.top+it.h)
+		}
+	}
+	return content
 }
 
 // spread sets at[k], for each edge k of edges, to a height on the side of
