@@ -133,7 +133,7 @@ func TestCompletionFollowsTheCell(t *testing.T) {
 		t.Errorf("%%%%gonb inspect View: %v %v %q", found, err, data)
 	}
 	data, found, err = e.Inspect(ctx, "x.View(2)", 3, 0)
-	if plain, _ := data["text/plain"].(string); err != nil || !found || !strings.HasPrefix(plain, "func (x *Tensor) View(shape ...int) *Tensor\n\nView returns") {
+	if plain, _ := data["text/plain"].(string); err != nil || !found || !strings.HasPrefix(plain, "func (x *Tensor) View(shape ...int) *Tensor\n\nView: View returns") {
 		t.Errorf("interpreted inspect View: %v %v %q", found, err, data)
 	}
 }

@@ -230,7 +230,7 @@ func TestEngineCompletesFromTheStart(t *testing.T) {
 		t.Errorf("x.Vi: %+v %v", c, err)
 	}
 	data, found, err := e.Inspect(ctx, "x.View", 4, 0)
-	if err != nil || !found || !strings.HasPrefix(data["text/plain"].(string), "func (x *Tensor) View(shape ...int) *Tensor\n\nView returns") {
+	if err != nil || !found || !strings.HasPrefix(data["text/plain"].(string), "func (x *Tensor) View(shape ...int) *Tensor\n\nView: View returns") {
 		t.Errorf("inspect x.View: %v %v %v", data, found, err)
 	}
 	if _, found, err := e.Inspect(ctx, "x.View", 1, 0); err != nil || !found {
