@@ -29,6 +29,7 @@ func init() {
 		"NewLineage":     reflect.ValueOf(display.NewLineage),
 		"OffsetGrid":     reflect.ValueOf(display.OffsetGrid),
 		"Packing":        reflect.ValueOf(display.Packing),
+		"Playground":     reflect.ValueOf(display.Playground),
 		"Result":         reflect.ValueOf(display.Result),
 		"ResultMetadata": reflect.ValueOf(constant.MakeFromLiteral("\"tensornb/result\"", token.STRING, 0)),
 		"SetSink":        reflect.ValueOf(display.SetSink),
