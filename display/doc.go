@@ -3,7 +3,9 @@
 // element's storage offset, the layout card, several views over one
 // buffer, stride-0 broadcasting, the packing contracts of tensor.Contract
 // (Packing colours a packed axis by part, DecodeFlow charts its decode),
-// lineage diagrams and an interactive explorer of the address formula.
+// lineage diagrams, an interactive explorer of the address formula, and a
+// stride playground that edits a tensor's layout freely, says what kind of
+// layout it is and writes the Go line that makes it.
 //
 // Every picture is a Renderer: its Bundle holds the same picture as
 // text/plain (for consoles, logs and tests), self-contained text/html and,
