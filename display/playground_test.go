@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
@@ -356,7 +357,10 @@ func playOpLayout(rng *rand.Rand, x *tensor.Tensor) (display.PlayLayout, string,
 func TestPlaygroundAgreesWithTensor(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 2))
 	kinds, ops := map[string]int{}, map[string]int{}
-	for name, x := range playBases() {
+	bases := playBases()
+	names := slices.Sorted(maps.Keys(bases))
+	for _, name := range names {
+		x := bases[name]
 		storage := 12
 		if x != nil {
 			storage = x.Storage().Len()
