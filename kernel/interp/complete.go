@@ -3,7 +3,6 @@ package interp
 import (
 	"bytes"
 	"go/ast"
-	"go/parser"
 	"go/scanner"
 	"go/token"
 	"go/types"
@@ -133,9 +132,22 @@ func (c *checker) checkAt(code string, start, end int) *cursorCheck {
 	}
 	text += closing
 	units := cells.Split(text)
+	cf := c.parseCell(units)
+	offset := cf.offsetOf(start)
+	if offset < 0 {
+		return nil
+	}
+	written := parseImports(units)
+	redeclared := cf.declared()
+	keep := func(name string) bool { return !redeclared[name] }
+	pos := c.fset.File(cf.parsed.Pos()).Pos(offset)
+	check := func(auto map[string]bool) (*cursorCheck, []string) {
+		imports := c.cursorImports(written, auto)
+		return c.checkCursor(cf.withImports(importDecl(imports, c.typeImports), keep), pos, imports, auto)
+	}
 	auto := map[string]bool{}
 	for range 2 { // a second time with the packages the cell uses unimported
-		at, missing := c.checkUnits(units, start, auto)
+		at, missing := check(auto)
 		if len(missing) == 0 {
 			return at
 		}
@@ -143,14 +155,14 @@ func (c *checker) checkAt(code string, start, end int) *cursorCheck {
 			auto[p] = true
 		}
 	}
-	at, _ := c.checkUnits(units, start, auto)
+	at, _ := check(auto)
 	return at
 }
 
-// checkUnits checks units with the session, the packages of auto
-// imported too, and returns the identifier at start, with the packages
-// the cell uses without importing them.
-func (c *checker) checkUnits(units []cells.Unit, start int, auto map[string]bool) (*cursorCheck, []string) {
+// cursorImports returns the imports a cell cut at the cursor is checked
+// with, path → name: the session's, the packages of auto, and those the
+// cell writes that yaegi has.
+func (c *checker) cursorImports(f importFile, auto map[string]bool) map[string]string {
 	imports := map[string]string{}
 	for p, n := range c.imports {
 		imports[p] = n
@@ -160,68 +172,34 @@ func (c *checker) checkUnits(units []cells.Unit, start int, auto map[string]bool
 			imports[p] = ""
 		}
 	}
-	redeclared := map[string]bool{}
-	for _, u := range units {
-		if !u.Declaration {
-			continue
-		}
-		if isImport(u) {
-			f, _ := parser.ParseFile(token.NewFileSet(), "", "package p\n"+u.Text, parser.ImportsOnly)
-			for _, spec := range f.Imports {
-				path, err := strconv.Unquote(spec.Path.Value)
-				if err != nil || !c.has(path) {
-					continue
-				}
-				name := ""
-				if spec.Name != nil {
-					name = spec.Name.Name
-				}
-				imports[path] = name
+	for _, u := range f.units {
+		for _, is := range u.specs {
+			if is.valid && c.has(is.path) {
+				imports[is.path] = is.name
 			}
-			continue
-		}
-		for _, n := range declaredNames(u.Text) {
-			redeclared[n] = true
 		}
 	}
-	cf := c.assemble(units, imports, redeclared)
-	offset := -1
-	for _, s := range cf.spans {
-		if start >= s.unit.Offset && start <= s.unit.Offset+len(s.unit.Text) {
-			offset = s.offset + start - s.unit.Offset
-		}
-	}
-	if offset < 0 {
-		return nil, nil
-	}
-	file, _ := parser.ParseFile(c.fset, "cell.go", cf.src, parser.ParseComments|parser.SkipObjectResolution)
-	if file == nil {
-		return nil, nil
-	}
-	pos := c.fset.File(file.Pos()).Pos(offset)
-	info := &types.Info{
-		Types:      map[ast.Expr]types.TypeAndValue{},
-		Defs:       map[*ast.Ident]types.Object{},
-		Uses:       map[*ast.Ident]types.Object{},
-		Scopes:     map[ast.Node]*types.Scope{},
-		Selections: map[*ast.SelectorExpr]*types.Selection{},
-	}
+	return imports
+}
+
+// checkCursor type-checks file, the session and a cell cut at the cursor
+// with imports, and returns the identifier at pos, with the packages the
+// cell uses without importing them, other than those of auto.
+func (c *checker) checkCursor(file *ast.File, pos token.Pos, imports map[string]string, auto map[string]bool) (*cursorCheck, []string) {
+	pkg, info, errs := c.checkFile(file)
 	var missing []string
-	conf := types.Config{Importer: c.imp, Error: func(err error) {
-		if te, ok := err.(types.Error); ok {
-			if name, ok := strings.CutPrefix(te.Msg, "undefined: "); ok {
-				if p := packageNamed(name); p != "" && !auto[p] {
-					if _, imported := imports[p]; !imported {
-						missing = append(missing, p)
-					}
+	for _, te := range errs {
+		if name, ok := strings.CutPrefix(te.Msg, "undefined: "); ok {
+			if p := packageNamed(name); p != "" && !auto[p] {
+				if _, imported := imports[p]; !imported {
+					missing = append(missing, p)
 				}
 			}
 		}
-	}}
-	pkg, _ := conf.Check("main", c.fset, []*ast.File{file}, info)
+	}
 	at := &cursorCheck{file: file, pkg: pkg, info: info}
 	ast.Inspect(file, func(n ast.Node) bool {
-		if at.ident != nil || n == nil || pos < n.Pos() || pos > n.End() {
+		if at.ident != nil || n == nil || !within(pos, n.Pos(), n.End()) {
 			return false
 		}
 		switch n := n.(type) {
@@ -580,6 +558,7 @@ func identEnd(code string, i int) int {
 	return end
 }
 
+// isIdentRune reports whether r may be part of an identifier.
 func isIdentRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // callOpen returns the offset of the parenthesis that opens the call the

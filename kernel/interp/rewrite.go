@@ -35,12 +35,31 @@ type rewriter struct {
 	refusal *Unsupported
 }
 
+// rewrite finds, in the cell's declarations and statements, what yaegi
+// would run differently from Go, and returns the rewriter that holds the
+// edits that make it run as Go does, or the refusal of what cannot be
+// rewritten.
+func (cc *checkedCell) rewrite() (*rewriter, error) {
+	r := &rewriter{hasSymbol: cc.c.hasSymbol, src: cc.file.src, info: cc.info, fset: cc.c.fset, cellLine: cc.file.lineOf, pkg: cc.pkg, qualifier: cc.c.qualifier(cc.pkg)}
+	for _, s := range cc.file.spans {
+		for _, n := range s.nodes {
+			r.walk(n)
+		}
+	}
+	if r.refusal != nil {
+		return nil, r.refusal
+	}
+	r.sortEdits()
+	return r, nil
+}
+
 // An edit replaces the file's bytes [from, to) with text.
 type edit struct {
 	from, to int
 	text     string
 }
 
+// refuse refuses what is at pos, unless an earlier refusal stands.
 func (r *rewriter) refuse(pos token.Pos, what string) {
 	if r.refusal == nil {
 		line, _ := r.cellLine(pos)
@@ -48,11 +67,13 @@ func (r *rewriter) refuse(pos token.Pos, what string) {
 	}
 }
 
+// offset is the byte offset of p in the checked file.
 func (r *rewriter) offset(p token.Pos) int { return r.fset.Position(p).Offset }
 
 // source is the text of n as written in the checked file.
 func (r *rewriter) source(n ast.Node) string { return r.src[r.offset(n.Pos()):r.offset(n.End())] }
 
+// temp returns a new name for a variable of the rewriter's own.
 func (r *rewriter) temp() string {
 	r.temps++
 	return fmt.Sprintf("tensornbN%d", r.temps)
@@ -99,6 +120,7 @@ func (r *rewriter) walk(n ast.Node) {
 	})
 }
 
+// kindOf names the kind of a generic obj: a type or a function.
 func kindOf(obj types.Object) string {
 	if _, ok := obj.(*types.TypeName); ok {
 		return "type"
@@ -106,6 +128,7 @@ func kindOf(obj types.Object) string {
 	return "function"
 }
 
+// identsOf returns the identifiers among exprs, other than the blank.
 func identsOf(exprs []ast.Expr) []*ast.Ident {
 	var out []*ast.Ident
 	for _, e := range exprs {
@@ -302,7 +325,7 @@ func (r *rewriter) apply(src string, from, to int) string {
 	at := from
 	for i := sort.Search(len(r.edits), func(i int) bool { return r.edits[i].from >= from }); i < len(r.edits) && r.edits[i].from <= to; i++ {
 		e := r.edits[i]
-		if e.to > to || e.from < at {
+		if !within(e.from, at, to) || !within(e.to, at, to) {
 			continue // not inside, or inside an edit already made
 		}
 		b.WriteString(src[at:e.from])

@@ -150,11 +150,10 @@ func userNames(msg string) string { return strings.ReplaceAll(msg, typeAliasPref
 // runCell does the work of Run.
 func (s *Session) runCell(ctx context.Context, code string) error {
 	<-s.ready
-	steps, err := s.check.check(code)
-	for _, note := range s.check.notes {
+	steps, notes, err := s.check.check(code)
+	for _, note := range notes {
 		fmt.Fprint(s.stderr, userNames(note))
 	}
-	s.check.notes = nil
 	if err != nil {
 		return checkError(err, code)
 	}
