@@ -3,7 +3,6 @@ package front
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 )
 
 // An Engine runs the cells a Kernel receives. The Kernel owns the
@@ -71,21 +70,6 @@ type CommEngine interface {
 	// end. publish sends the engine's answers back, in reply to it; it may
 	// be called later, from another goroutine.
 	Comm(msgType string, content json.RawMessage, publish func(msgType string, content json.RawMessage))
-}
-
-// A CellError is a cell that failed: the exception name, its message, and
-// the traceback lines, as a Jupyter error output carries them.
-type CellError struct {
-	Name      string
-	Value     string
-	Traceback []string
-}
-
-func (e *CellError) Error() string { return fmt.Sprintf("%s: %s", e.Name, e.Value) }
-
-// Interrupted is the error of a cell stopped by an interrupt.
-func Interrupted() *CellError {
-	return &CellError{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
 }
 
 // A Completion is a complete_reply's content.

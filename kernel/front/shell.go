@@ -143,7 +143,7 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (stop bool) {
 	}
 	var cellErr *CellError
 	if !errors.As(err, &cellErr) {
-		cellErr = &CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
+		cellErr = EngineError(err)
 	}
 	if cellErr.Traceback == nil {
 		cellErr.Traceback = []string{}

@@ -288,7 +288,7 @@ func (e *Engine) Start() {
 func (e *Engine) Execute(ctx context.Context, code string, out front.Output) error {
 	c, note, err := e.running(ctx)
 	if err != nil {
-		return &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
+		return front.EngineError(err)
 	}
 	if note != "" {
 		out.Stream("stderr", note)
@@ -370,7 +370,7 @@ func (e *Engine) run(ctx context.Context, c *child, cell arranged, source []stri
 	select {
 	case r := <-done:
 		if r.err != nil {
-			return &front.CellError{Name: "EngineError", Value: r.err.Error(), Traceback: []string{r.err.Error()}}
+			return front.EngineError(r.err)
 		}
 		return t.outcome(r.reply)
 	case <-c.exited:

@@ -2,6 +2,7 @@ package gonb
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -37,7 +38,7 @@ type translator struct {
 	// tensor operation, held back in reportText.
 	reporting  bool
 	reportText strings.Builder
-	exit       string // "exit status 3", if the program said so
+	exit       int // the program's exit status, if it said one other than 0
 	compile    *front.CellError
 }
 
@@ -117,8 +118,8 @@ func (t *translator) stderr(text string) {
 		return
 	}
 	if m := exitStatus.FindStringSubmatch(text); m != nil {
-		if m[1] != "0" {
-			t.exit = strings.TrimSpace(text)
+		if code, _ := strconv.Atoi(m[1]); code != 0 {
+			t.exit = code
 		}
 		return
 	}
@@ -163,8 +164,8 @@ func (t *translator) outcome(reply *wire.Message) error {
 		return t.panicError()
 	case t.compile != nil:
 		return t.compile
-	case t.exit != "":
-		return &front.CellError{Name: "Exit", Value: t.exit, Traceback: []string{"Exit: the program ended with " + t.exit}}
+	case t.exit != 0:
+		return front.Exit(t.exit)
 	}
 	var r struct {
 		Status string `json:"status"`
@@ -272,7 +273,9 @@ func (t *translator) reportError() *front.CellError {
 	line, _, _ := strings.Cut(ansi.ReplaceAllString(t.reportText.String(), ""), "\n")
 	e, at, ok := cellpanic.Parse(line)
 	if !ok {
-		return &front.CellError{Name: "EngineError", Value: "an unreadable report of a tensor error", Traceback: []string{line}}
+		ce := front.EngineError(errors.New("an unreadable report of a tensor error"))
+		ce.Traceback = []string{line} // the report, for whoever reads it
+		return ce
 	}
 	where := strings.TrimSpace(t.cellPositions(at, map[string][]string{}))
 	if !strings.HasPrefix(where, "cell line ") {
@@ -384,11 +387,11 @@ func (t *translator) compileError(evalue string, traceback []string) *front.Cell
 		messages = []string{strings.Join(lines, "\n")}
 	}
 	value, _, _ := strings.Cut(messages[0], "\n")
-	traceback = []string{"CompileError: the cell does not compile"}
+	var lines []string
 	for _, m := range messages {
-		traceback = append(traceback, strings.Split(m, "\n")...)
+		lines = append(lines, strings.Split(m, "\n")...)
 	}
-	return &front.CellError{Name: "CompileError", Value: value, Traceback: traceback}
+	return front.CompileError(value, lines)
 }
 
 // trimEmpty drops empty lines at both ends.

@@ -536,7 +536,7 @@ func (h held) Stream(name, text string) {
 func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, error) {
 	w, r, err := e.running()
 	if err != nil {
-		return nil, &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
+		return nil, front.EngineError(err)
 	}
 	if r == nil {
 		return w, nil
@@ -593,7 +593,7 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 		e.forget()
 		empty, _, err := e.running()
 		if err != nil {
-			return nil, &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
+			return nil, front.EngineError(err)
 		}
 		return empty, nil
 	}

@@ -168,8 +168,7 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 			if code == 0 {
 				return nil // os.Exit(0) ends the cell, as it ends a program
 			}
-			msg := fmt.Sprintf("exit status %d", code)
-			return &front.CellError{Name: "Exit", Value: msg, Traceback: []string{"Exit: the program ended with " + msg}}
+			return front.Exit(code)
 		}
 		if err != nil {
 			return s.runError(err, st, code)
@@ -285,17 +284,17 @@ func stripComments(text string) string {
 func checkError(err error, code string) *front.CellError {
 	var ce *CompileError
 	if errors.As(err, &ce) {
-		lines := []string{"CompileError: the cell does not compile", ce.Error()}
+		messages := []string{ce.Error()}
 		if h := explain.IndexHint(ce.Msg, cellLine(code, ce.Line)); h != "" {
-			lines = append(lines, h)
+			messages = append(messages, h)
 		}
-		return &front.CellError{Name: "CompileError", Value: ce.Error(), Traceback: lines}
+		return front.CompileError(ce.Error(), messages)
 	}
 	var un *Unsupported
 	if errors.As(err, &un) {
 		return &front.CellError{Name: "Unsupported", Value: un.Error(), Traceback: []string{"Unsupported: " + un.Error()}}
 	}
-	return &front.CellError{Name: "EngineError", Value: err.Error(), Traceback: []string{err.Error()}}
+	return front.EngineError(err)
 }
 
 // runError makes what failed while a step of code ran the cell's error: a

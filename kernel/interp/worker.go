@@ -153,7 +153,7 @@ func Serve(dir string, in, out, crash *os.File) (err error) {
 		if errors.As(runErr, &ce) {
 			done.Error = ce
 		} else if runErr != nil {
-			done.Error = &front.CellError{Name: "EngineError", Value: runErr.Error(), Traceback: []string{runErr.Error()}}
+			done.Error = front.EngineError(runErr)
 		}
 		if err := ev.send(done); err != nil {
 			return err
