@@ -417,6 +417,11 @@ func (e *Engine) Declared(name string) bool {
 }
 
 // deliver passes a stream or display event on to out.
+//
+// A display with an id, display.Update's, follows this rule: the first
+// display of an id creates the output, and each later one, in that cell
+// or a later one, replaces what it shows, in place. The engine keeps the
+// ids shown so far, for as long as it lives, to tell which is which.
 func (e *Engine) deliver(ev event, out front.Output) {
 	switch ev.Type {
 	case "stream":
@@ -430,8 +435,7 @@ func (e *Engine) deliver(ev event, out front.Output) {
 			out.Result(data, ev.Data.Metadata())
 			return
 		}
-		// The first display of an id creates it; later ones update it
-		// in place.
+		// The first display of an id creates it (see above).
 		e.mu.Lock()
 		update := ev.ID != "" && e.shownIDs[ev.ID]
 		if ev.ID != "" {
