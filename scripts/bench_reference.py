@@ -74,7 +74,7 @@ def numpy_workloads():
     batch = rng.random(BATCH, dtype=np.float32)
     m256, m1024 = (rng.random((n, n), dtype=np.float32) for n in (256, 1024))
     split = split_for_unshuffle(batch)
-    unshuffle_out = np.empty_like(split)
+    unshuffle_out = np.empty(split.shape, dtype=split.dtype)  # row-major, as the Go and torch ones
     return {
         "Matmul256": lambda: m256 @ m256,
         "Matmul1024": lambda: m1024 @ m1024,
