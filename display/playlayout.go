@@ -184,33 +184,10 @@ func playArithmetic(l playLayout, idx []int) string {
 
 // playClassify works out what the playground shows for layout l over base b.
 func playClassify(b *playBase, l playLayout) playState {
-	st := playState{Layout: l, Reads: make([]int, l.Storage)}
-	n := playNumel(l.Shape)
-	for k := range n {
-		idx := playPositionOf(l.Shape, k)
-		a := l.Offset
-		for d, i := range idx {
-			a += i * l.Strides[d]
-		}
-		st.Addresses = append(st.Addresses, a)
-		if a < 0 || a >= l.Storage {
-			if st.Outside == nil {
-				st.Outside = idx
-			}
-			continue
-		}
-		st.Reads[a]++
-	}
+	st := playState{Layout: l}
+	st.Addresses, st.Reads, st.Outside = playAddresses(l)
 	negative := slices.IndexFunc(l.Strides, func(s int) bool { return s < 0 })
-	shared, most, mostReads := 0, 0, 0
-	for slot, r := range st.Reads {
-		if r > 1 {
-			shared++
-		}
-		if r > mostReads {
-			most, mostReads = slot, r
-		}
-	}
+	shared, _, _ := playShared(st.Reads)
 	switch {
 	case negative >= 0 && !l.NumPy:
 		st.Kind = kindNegative
@@ -238,8 +215,52 @@ func playClassify(b *playBase, l playLayout) playState {
 			st.Go = op.goExpr
 		}
 	}
+	playExplain(&st, b, op)
+	st.Steps, st.Deltas, st.Scan, st.Summary = playWalk(l, st.Addresses)
+	return st
+}
 
-	name := b.Name
+// playAddresses returns the address of every position of l in row-major
+// order, how many positions read each slot of its storage, and the first
+// position whose address falls outside the storage (nil if none does).
+func playAddresses(l playLayout) (addresses, reads, outside []int) {
+	reads = make([]int, l.Storage)
+	for k := range playNumel(l.Shape) {
+		idx := playPositionOf(l.Shape, k)
+		a := l.Offset
+		for d, i := range idx {
+			a += i * l.Strides[d]
+		}
+		addresses = append(addresses, a)
+		if a < 0 || a >= l.Storage {
+			if outside == nil {
+				outside = idx
+			}
+			continue
+		}
+		reads[a]++
+	}
+	return addresses, reads, outside
+}
+
+// playShared counts the slots read more than once, and names the slot read
+// most often, with its count.
+func playShared(reads []int) (shared, most, mostReads int) {
+	for slot, r := range reads {
+		if r > 1 {
+			shared++
+		}
+		if r > mostReads {
+			most, mostReads = slot, r
+		}
+	}
+	return shared, most, mostReads
+}
+
+// playExplain writes st's headline, sentence and detail for its kind, with
+// the op that makes the layout when there is one.
+func playExplain(st *playState, b *playBase, op *playOp) {
+	l, name := st.Layout, b.Name
 	opClause := func() string {
 		if op == nil {
 			return ""
@@ -248,36 +269,15 @@ func playClassify(b *playBase, l playLayout) playState {
 	}
 	switch st.Kind {
 	case kindNegative:
+		negative := slices.IndexFunc(l.Strides, func(s int) bool { return s < 0 })
 		st.Headline = "Refused: a negative stride"
 		st.Sentence = fmt.Sprintf("Dimension %d has stride %d: it walks the storage backwards. NumPy allows that (x[::-1] is a view), PyTorch does not (torch.flip copies); switch to NumPy's rules to see the layout.",
 			negative, l.Strides[negative])
 		st.Detail = "as_strided refuses it: RuntimeError: as_strided: Negative strides are not supported at the moment, got strides: " + playList(l.Strides)
 	case kindOutOfBounds:
-		addr := 0
-		for k := range st.Addresses {
-			if a := st.Addresses[k]; a < 0 || a >= l.Storage {
-				addr = a
-				break
-			}
-		}
-		where := fmt.Sprintf("past the last slot, %d", l.Storage-1)
-		if addr < 0 {
-			where = "before slot 0"
-		}
-		st.Headline = "Out of bounds"
-		st.Sentence = fmt.Sprintf("Position %s reads slot %s, %s: the storage has slots 0 to %d.",
-			playList(st.Outside), playArithmetic(l, st.Outside), where, l.Storage-1)
-		if l.NumPy {
-			st.Detail = "NumPy's as_strided does not check: that position would read memory outside the buffer."
-		} else {
-			need := l.Offset + 1
-			for d, s := range l.Shape {
-				need += (s - 1) * l.Strides[d]
-			}
-			st.Detail = fmt.Sprintf("as_strided refuses it: RuntimeError: setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
-				playList(l.Shape), playList(l.Strides), l.Offset, b.Item, need*b.Item, l.Storage*b.Item)
-		}
+		playExplainOutOfBounds(st, b)
 	case kindOverlapping:
+		shared, most, mostReads := playShared(st.Reads)
 		st.Headline = "Overlapping"
 		slots := "slots are"
 		if shared == 1 {
@@ -307,8 +307,36 @@ func playClassify(b *playBase, l playLayout) playState {
 		st.Headline = "Only as_strided makes this"
 		st.Sentence = "Every position reads a slot of its own inside the storage, but not in row-major order, and no single view op of " + name + " makes this layout: as_strided does."
 	}
-	st.Steps, st.Deltas, st.Scan, st.Summary = playWalk(l, st.Addresses)
-	return st
+}
+
+// playExplainOutOfBounds names the first position outside the storage,
+// with the arithmetic of its address, and what as_strided says of it.
+func playExplainOutOfBounds(st *playState, b *playBase) {
+	l := st.Layout
+	addr := 0
+	for _, a := range st.Addresses {
+		if a < 0 || a >= l.Storage {
+			addr = a
+			break
+		}
+	}
+	where := fmt.Sprintf("past the last slot, %d", l.Storage-1)
+	if addr < 0 {
+		where = "before slot 0"
+	}
+	st.Headline = "Out of bounds"
+	st.Sentence = fmt.Sprintf("Position %s reads slot %s, %s: the storage has slots 0 to %d.",
+		playList(st.Outside), playArithmetic(l, st.Outside), where, l.Storage-1)
+	if l.NumPy {
+		st.Detail = "NumPy's as_strided does not check: that position would read memory outside the buffer."
+		return
+	}
+	need := l.Offset + 1
+	for d, s := range l.Shape {
+		need += (s - 1) * l.Strides[d]
+	}
+	st.Detail = fmt.Sprintf("as_strided refuses it: RuntimeError: setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
+		playList(l.Shape), playList(l.Strides), l.Offset, b.Item, need*b.Item, l.Storage*b.Item)
 }
 
 // playWalk reads the positions in row-major order and says how each address
