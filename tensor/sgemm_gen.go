@@ -69,24 +69,24 @@ func main() {
 	p("store:")
 	p("\tCMPQ add+40(FP), $0")
 	p("\tJEQ overwrite")
-	for r := range tileRows {
-		for c := range regsRow {
-			p("\tVADDPS %d(R8), %[2]s, %[2]s", 64*c, acc(r, c))
-			p("\tVMOVUPS %s, %d(R8)", acc(r, c), 64*c)
+	// Each row of sums is added to c's row (or, from overwrite:, written
+	// over it), then R8 moves to c's next row.
+	for _, add := range []bool{true, false} {
+		if !add {
+			p("overwrite:")
 		}
-		p("\tADDQ R9, R8")
-	}
-	p("\tVZEROUPPER")
-	p("\tRET")
-	p("overwrite:")
-	for r := range tileRows {
-		for c := range regsRow {
-			p("\tVMOVUPS %s, %d(R8)", acc(r, c), 64*c)
+		for r := range tileRows {
+			for c := range regsRow {
+				if add {
+					p("\tVADDPS %d(R8), %[2]s, %[2]s", 64*c, acc(r, c))
+				}
+				p("\tVMOVUPS %s, %d(R8)", acc(r, c), 64*c)
+			}
+			p("\tADDQ R9, R8")
 		}
-		p("\tADDQ R9, R8")
+		p("\tVZEROUPPER")
+		p("\tRET")
 	}
-	p("\tVZEROUPPER")
-	p("\tRET")
 	if err := os.WriteFile(*out, s.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
