@@ -247,18 +247,18 @@ type labImage struct {
 
 // labOutput is what an output shows after JupyterLab rendered it.
 type labOutput struct {
-	MIME          string     `json:"mimeType"`
-	ID            string     `json:"id"`
-	Box           labBox     `json:"box"`
-	Text          string     `json:"text"`
-	Images        []labImage `json:"images"`
-	Labels        []labLabel `json:"labels"`
-	MermaidSVG    bool       `json:"mermaidSVG"`
-	MermaidText   string     `json:"mermaidText"` // the texts of the diagram Mermaid drew`
-	ScrollW       float64    `json:"scrollW"`     // the width and height the output shows, with scrolling
-	ScrollH       float64    `json:"scrollH"`
-	ExplorerReady bool       `json:"explorerReady"`
-	Scripts       int        `json:"scripts"`
+	MIME        string     `json:"mimeType"`
+	ID          string     `json:"id"`
+	Box         labBox     `json:"box"`
+	Text        string     `json:"text"`
+	Images      []labImage `json:"images"`
+	Labels      []labLabel `json:"labels"`
+	MermaidSVG  bool       `json:"mermaidSVG"`
+	MermaidText string     `json:"mermaidText"` // the texts of the diagram Mermaid drew`
+	ScrollW     float64    `json:"scrollW"`     // the width and height the output shows, with scrolling
+	ScrollH     float64    `json:"scrollH"`
+	LiveReady   bool       `json:"liveReady"` // an explorer or playground started
+	Scripts     int        `json:"scripts"`
 }
 
 // labInspectJS renders a bundle and reports what the output shows: its
@@ -266,7 +266,7 @@ type labOutput struct {
 // hidden copy of the SVG placed over the image, at the image's size), the
 // labels of inline SVG pictures, the node labels of Mermaid's diagrams
 // (which @jupyterlab/mermaid shows as an SVG image too), and the cells,
-// slots and buttons of a live explorer.
+// slots and buttons of a live explorer or playground.
 const labInspectJS = `(async function (bundle, trusted, label) {
   const r = await window.renderBundle(bundle, trusted, label);
   const out = document.getElementById(r.id);
@@ -340,16 +340,22 @@ const labInspectJS = `(async function (bundle, trusted, label) {
   }
   const explorer = out.querySelector(".tnb-explorer[data-ready]");
   if (explorer) {
-    collect(explorer, ".tx-cell", "explorer cells");
-    collect(explorer, ".tx-slot", "explorer slots");
-    collect(explorer, ".tx-mode", "explorer modes");
+    collect(explorer, ".tx-cell", "live cells");
+    collect(explorer, ".tx-slot", "live slots");
+    collect(explorer, ".tx-mode", "live buttons");
+  }
+  const playground = out.querySelector(".tnb-playground[data-ready]");
+  if (playground) {
+    collect(playground, ".tp-cell", "live cells");
+    collect(playground, ".tp-slot", "live slots");
+    collect(playground, ".tp-preset", "live buttons");
   }
   return { mimeType: r.mimeType, id: r.id, box: box(out), text: out.innerText,
     scrollW: out.clientWidth + scrolled("X"), scrollH: out.clientHeight + scrolled("Y"),
     images: images, labels: labels,
     mermaidSVG: images.some(function (i) { return i.decoded && i.source.indexOf("<svg") >= 0; }) &&
       !!out.querySelector(".jp-RenderedMermaid img") && !out.querySelector(".jp-RenderedMermaid.jp-mod-warning"),
-    mermaidText: mermaidText, explorerReady: !!explorer, scripts: out.querySelectorAll("script").length };
+    mermaidText: mermaidText, liveReady: !!(explorer || playground), scripts: out.querySelectorAll("script").length };
 })(%s, %t, %s)`
 
 // colourPixels counts the pixels of a PNG that are clearly coloured, not
@@ -404,8 +410,8 @@ func checkLabOutput(t *testing.T, c labCase, trusted bool, o labOutput, shot []b
 		}
 	}
 	// A static picture shows every label of its SVG form, laid out; a live
-	// explorer shows its own elements instead.
-	live := trusted && strings.Contains(c.bundle[display.MIMEHTML], "tnb-explorer")
+	// explorer or playground shows its own elements instead.
+	live := trusted && isLive(c.bundle)
 	if svg, ok := c.bundle[display.MIMESVG]; ok && o.MIME == display.MIMEHTML && !live {
 		var shown []string
 		for _, l := range o.Labels {
@@ -440,8 +446,8 @@ func checkLabOutput(t *testing.T, c labCase, trusted bool, o labOutput, shot []b
 			}
 		}
 	}
-	if strings.Contains(c.bundle[display.MIMEHTML], "tnb-explorer") && o.MIME == display.MIMEHTML {
-		checkLabExplorer(t, where, c, trusted, o)
+	if isLive(c.bundle) && o.MIME == display.MIMEHTML {
+		checkLabLive(t, where, trusted, o)
 	}
 	wantColour := hasColour(c.bundle[display.MIMESVG]) || o.MIME == display.MIMEMermaid
 	if n := colourPixels(t, shot); wantColour && n == 0 {
@@ -449,27 +455,33 @@ func checkLabOutput(t *testing.T, c labCase, trusted bool, o labOutput, shot []b
 	}
 }
 
-// checkLabExplorer checks an explorer: live when trusted, and otherwise a
-// static picture with a line saying how to make it live.
-func checkLabExplorer(t *testing.T, where string, c labCase, trusted bool, o labOutput) {
+// isLive tells whether a bundle's HTML form is an explorer or a
+// playground, which a script makes live.
+func isLive(b display.Bundle) bool {
+	return strings.Contains(b[display.MIMEHTML], `class="tnb-explorer"`) || strings.Contains(b[display.MIMEHTML], `class="tnb-playground"`)
+}
+
+// checkLabLive checks an explorer or a playground: live when trusted, and
+// otherwise a static picture with a line saying how to make it live.
+func checkLabLive(t *testing.T, where string, trusted bool, o labOutput) {
 	t.Helper()
 	if trusted {
 		cells := 0
 		for _, l := range o.Labels {
-			if l.Group == "explorer cells" {
+			if l.Group == "live cells" {
 				cells++
 			}
 		}
-		if !o.ExplorerReady || cells == 0 {
-			t.Errorf("%s: the explorer did not start (%d cells)", where, cells)
+		if !o.LiveReady || cells == 0 {
+			t.Errorf("%s: the script did not start (%d cells)", where, cells)
 		}
 		return
 	}
-	if o.ExplorerReady || o.Scripts > 0 {
-		t.Errorf("%s: an untrusted explorer ran or kept its script", where)
+	if o.LiveReady || o.Scripts > 0 {
+		t.Errorf("%s: an untrusted output ran or kept its script", where)
 	}
 	if !strings.Contains(o.Text, "trust the notebook") || !strings.Contains(o.Text, "run the cell") {
-		t.Errorf("%s: the static explorer does not say how to make it live: %.300q", where, o.Text)
+		t.Errorf("%s: the still picture does not say how to make it live: %.300q", where, o.Text)
 	}
 }
 
