@@ -2,13 +2,9 @@ package display
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
-	"html"
-	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/tensornb/tensornb/tensor"
 )
@@ -108,14 +104,9 @@ type explorerCell struct {
 	Delta string `json:"delta"` // its slot minus the previous cell's: "+4"; "" for the first
 }
 
-// explorerCount numbers the explorers drawn, for their element ids.
-var explorerCount atomic.Int64
-
-// explorerID returns a new element id. The random part keeps ids apart
-// across runs of a program, whose outputs may share a page.
-func explorerID() string {
-	return fmt.Sprintf("tnb-explorer-%d-%08x", explorerCount.Add(1), rand.Uint32())
-}
+// explorerOutput is the explorer's HTML form: its element, style and
+// script.
+var explorerOutput = &interactive{class: "tnb-explorer", prefix: "tx", css: explorerCSS, script: explorerJS}
 
 func (e explorer) Bundle() Bundle {
 	a := e.a
@@ -124,7 +115,7 @@ func (e explorer) Bundle() Bundle {
 			Message: fmt.Sprintf("explorer expects a matrix (a 2-D tensor), got a tensor of shape %v", a.Shape())})
 	}
 	if why := e.refusal(); why != "" {
-		return Bundle{MIMEPlain: why, MIMEHTML: `<div style="font-family:` + font + `">` + html.EscapeString(why) + `</div>`}
+		return refused(why)
 	}
 	data := e.data()
 	text := make([]string, len(data.Modes))
@@ -133,15 +124,8 @@ func (e explorer) Bundle() Bundle {
 	}
 	intro := fmt.Sprintf("Explorer of %s, a %d×%d %s matrix over storage A:\n%s",
 		e.called(), a.Size(0), a.Size(1), a.DType(), bufferText(data.Buffers[0]))
-	picture := e.svg()
-	svg := picture.String()
-	still := picture.html(svg, "Explorer of "+e.called()+", "+cute(a)) + "\n" +
-		`<div style="font-family:` + font + `;font-size:12px;color:#4b5563;margin-top:4px">` + html.EscapeString(e.stillNote()) + "</div>"
-	return Bundle{
-		MIMEPlain: intro + "\n\n" + strings.Join(text, "\n\n"),
-		MIMEHTML:  explorerHTML(explorerID(), data, still),
-		MIMESVG:   svg,
-	}
+	return explorerOutput.bundle(intro+"\n\n"+strings.Join(text, "\n\n"), e.svg(),
+		"Explorer of "+e.called()+", "+cute(a), e.stillNote(), data)
 }
 
 // refusal explains why a is not explored, or returns "".
@@ -326,27 +310,9 @@ func (e explorer) svg() *svgDoc {
 	return svg
 }
 
-// explorerHTML writes the explorer's element, its style scoped to the
-// element's id, the HTML shown until the script runs (still), and the
-// script called with the id and the data.
-func explorerHTML(id string, data explorerData, still string) string {
-	js, err := json.Marshal(data)
-	if err != nil {
-		panic(err) // strings, ints and bools always encode
-	}
-	css := strings.NewReplacer("#ROOT", "#"+id, "FONT", font).Replace(explorerCSS)
-	return `<div id="` + id + `" class="tnb-explorer">` + "\n" +
-		"<style>" + css + "</style>\n" +
-		`<div class="tx-fallback">` + still + "</div>\n" +
-		"</div>\n" +
-		"<script>\n" + strings.TrimSpace(explorerJS) + `("` + id + `", ` + string(js) + ");\n</script>"
-}
-
-// explorerCSS styles one explorer; #ROOT stands for its element's id.
+// explorerCSS styles one explorer after interactiveCSS; #ROOT stands for
+// its element's id.
 const explorerCSS = `
-#ROOT { font-family: FONT; font-size: 13px; line-height: 1.4; color: #1f2937; background: #ffffff;
-  border: 1px solid #cbd5e1; border-radius: 6px; padding: 10px 12px; width: fit-content; max-width: 100%; overflow-x: auto;
-  box-sizing: border-box; text-align: left; }
 #ROOT button { font: inherit; cursor: pointer; margin: 0; }
 #ROOT .tx-modes { display: flex; flex-wrap: wrap; gap: 4px; margin-bottom: 8px; }
 #ROOT .tx-mode { border: 1px solid #cbd5e1; background: #f8fafc; color: #1f2937; border-radius: 4px; padding: 3px 10px; }

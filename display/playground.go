@@ -2,13 +2,9 @@ package display
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
-	"html"
-	"math/rand/v2"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/tensornb/tensornb/tensor"
 )
@@ -105,14 +101,9 @@ type playLimits struct {
 	Offset int `json:"offset"`
 }
 
-// playCount numbers the playgrounds drawn, for their element ids.
-var playCount atomic.Int64
-
-// playID returns a new element id; the random part keeps ids apart
-// across runs of a program, whose outputs may share a page.
-func playID() string {
-	return fmt.Sprintf("tnb-playground-%d-%08x", playCount.Add(1), rand.Uint32())
-}
+// playOutput is the playground's HTML form: its element, style and
+// script.
+var playOutput = &interactive{class: "tnb-playground", prefix: "tp", css: playCSS, script: playgroundJS}
 
 // called is what the playground calls x.
 func (p playground) called() string {
@@ -224,22 +215,14 @@ func (b *playBase) presets() []playPreset {
 
 func (p playground) Bundle() Bundle {
 	if why := p.refusal(); why != "" {
-		return Bundle{MIMEPlain: why, MIMEHTML: `<div style="font-family:` + font + `">` + html.EscapeString(why) + `</div>`}
+		return refused(why)
 	}
 	b := p.base()
 	data := playData{Title: playTitle(b), Base: *b, Presets: b.presets(),
 		Limits: playLimits{Slots: playMaxSlots, Cells: playMaxCells, Dims: playMaxDims, Stride: playMaxStride, Offset: playMaxOffset}}
 	start := playClassify(b, b.layout())
-	picture := playSVG(b, start)
-	svg := picture.String()
-	still := picture.html(svg, playTitle(b)) + "\n" +
-		`<div style="font-family:` + font + `;font-size:12px;color:#4b5563;margin-top:4px">` +
-		html.EscapeString("A still picture of "+b.Name+"'s layout: run the cell, or trust the notebook, to edit the layout.") + "</div>"
-	return Bundle{
-		MIMEPlain: playText(b, start, data.Presets),
-		MIMEHTML:  playHTML(playID(), data, still),
-		MIMESVG:   svg,
-	}
+	return playOutput.bundle(playText(b, start, data.Presets), playSVG(b, start), playTitle(b),
+		"A still picture of "+b.Name+"'s layout: run the cell, or trust the notebook, to edit the layout.", data)
 }
 
 // playTitle is the first line of every form.
@@ -542,29 +525,9 @@ func playKindColor(kind string) string {
 	return "#dc2626"
 }
 
-// playHTML writes the playground's element, its style scoped to the
-// element's id, the still picture shown until the script runs, and the
-// script called with the id and the data.
-func playHTML(id string, data playData, still string) string {
-	js, err := json.Marshal(data)
-	if err != nil {
-		panic(err) // strings, ints and bools always encode
-	}
-	// A name may hold "</script>": JSON's escaping of <, > and & keeps it
-	// from ending the element.
-	css := strings.NewReplacer("#ROOT", "#"+id, "FONT", font).Replace(playCSS)
-	return `<div id="` + id + `" class="tnb-playground">` + "\n" +
-		"<style>" + css + "</style>\n" +
-		`<div class="tp-fallback">` + still + "</div>\n" +
-		"</div>\n" +
-		"<script>\n" + strings.TrimSpace(playgroundJS) + `("` + id + `", ` + string(js) + ");\n</script>"
-}
-
-// playCSS styles one playground; #ROOT stands for its element's id.
+// playCSS styles one playground after interactiveCSS; #ROOT stands for
+// its element's id.
 const playCSS = `
-#ROOT { font-family: FONT; font-size: 13px; line-height: 1.4; color: #1f2937; background: #ffffff;
-  border: 1px solid #cbd5e1; border-radius: 6px; padding: 10px 12px; width: fit-content; max-width: 100%; overflow-x: auto;
-  box-sizing: border-box; text-align: left; }
 #ROOT button, #ROOT input { font: inherit; margin: 0; }
 #ROOT button { cursor: pointer; border: 1px solid #cbd5e1; background: #f8fafc; color: #1f2937; border-radius: 4px; padding: 2px 8px; }
 #ROOT button:disabled { cursor: default; color: #9ca3af; }
