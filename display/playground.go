@@ -283,7 +283,7 @@ func playText(b *playBase, st playState, presets []playPreset) string {
 	lines = append(lines, "storage:")
 	for lo := 0; lo < len(slots); lo += 16 {
 		hi := min(lo+16, len(slots))
-		lines = append(lines, playColumns([]string{"slot", "value", "read"}, slots[lo:hi], values[lo:hi], reads[lo:hi])...)
+		lines = append(lines, columns([]string{"slot", "value", "read"}, slots[lo:hi], values[lo:hi], reads[lo:hi]))
 	}
 	lines = append(lines, st.Headline+". "+st.Sentence)
 	if st.Detail != "" {
@@ -340,7 +340,8 @@ func playCellText(b *playBase, st playState, k int) string {
 	return v + "@" + strconv.Itoa(a)
 }
 
-// playGridText lays out the grid of value@slot, a table per panel.
+// playGridText lays out the grid of value@slot: a table per panel, each
+// table one string of lines under its title.
 func playGridText(b *playBase, st playState) []string {
 	shape := st.Layout.Shape
 	leads, rows, cols := playPanels(shape)
@@ -362,32 +363,9 @@ func playGridText(b *playBase, st playState) []string {
 				table[i+1] = append(table[i+1], playCellText(b, st, (n*rows+i)*cols+j))
 			}
 		}
-		lines = append(lines, playColumns(labels, table...)...)
+		lines = append(lines, columns(labels, table...))
 	}
 	return lines
-}
-
-// playColumns lays out labelled rows of cells in aligned columns.
-func playColumns(labels []string, rows ...[]string) []string {
-	width := make([]int, len(rows[0]))
-	for _, row := range rows {
-		for i, cell := range row {
-			width[i] = max(width[i], len([]rune(cell)))
-		}
-	}
-	labelWidth := 0
-	for _, l := range labels {
-		labelWidth = max(labelWidth, len([]rune(l)))
-	}
-	out := make([]string, len(rows))
-	for r, row := range rows {
-		line := labels[r] + strings.Repeat(" ", labelWidth-len([]rune(labels[r])))
-		for i, cell := range row {
-			line += " " + cell + strings.Repeat(" ", width[i]-len([]rune(cell)))
-		}
-		out[r] = strings.TrimRight(line, " ")
-	}
-	return out
 }
 
 // playWrap breaks text into lines of at most n characters, at spaces.
