@@ -54,7 +54,7 @@ const (
 )
 
 // explorerJS drives an explorer in the page: a function expression that
-// the HTML form calls with the explorer's element id and its data.
+// interactiveJS calls with the explorer's element and its data.
 //
 //go:embed explorer.js
 var explorerJS string

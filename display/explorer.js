@@ -1,53 +1,17 @@
 // The script of display.Explorer. Go embeds this function expression in
-// every explorer's output and calls it at once with the explorer's element
-// id and its data: the buffers, and for each mode its shape, strides,
-// offset, cells (value, storage slot, scan step) and scan verdict, all
-// worked out by package tensor. The script draws the mode chosen and
-// responds to clicks; it keeps its state in this closure and touches only
-// its own element, so explorers on one page are independent.
-(function (id, data) {
+// every explorer's output, after interactive.js, which calls it once it
+// has found the explorer's element (root) and put an empty element (ui)
+// where the still picture was, with the explorer's data and the helpers
+// it shares with the playground. The data are the buffers, and for each
+// mode its shape, strides, offset, cells (value, storage slot, scan step)
+// and scan verdict, all worked out by package tensor. The script draws
+// the mode chosen and responds to clicks; it keeps its state in this
+// closure and touches only its own element, so explorers on one page are
+// independent.
+(function (root, ui, data, tools) {
   "use strict";
 
-  // JupyterLab and exported HTML run the script where it stands, right
-  // after its element, which also tells apart two views of one output
-  // (they share the id); Notebook 6 runs a copy of the script in the
-  // page's head, so there the id finds the element.
-  const script = document.currentScript;
-  let root = script && script.previousElementSibling;
-  if (!root || root.id !== id) {
-    root = document.getElementById(id);
-  }
-  if (!root || root.hasAttribute("data-ready")) {
-    return;
-  }
-  root.setAttribute("data-ready", "");
-
-  // el appends a new element to parent and returns it.
-  function el(parent, tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) {
-      node.className = className;
-    }
-    if (text !== undefined) {
-      node.textContent = text;
-    }
-    parent.appendChild(node);
-    return node;
-  }
-
-  // button appends a button that calls onClick.
-  function button(parent, className, text, onClick) {
-    const b = el(parent, "button", className, text);
-    b.type = "button";
-    b.addEventListener("click", onClick);
-    return b;
-  }
-
-  const fallback = root.querySelector(".tx-fallback");
-  if (fallback) {
-    fallback.remove();
-  }
-  const ui = el(root, "div", "tx-ui");
+  const el = tools.el, button = tools.button, scanner = tools.scanner;
   const modeBar = el(ui, "div", "tx-modes");
   const modeButtons = data.modes.map(function (m, n) {
     const b = button(modeBar, "tx-mode", m.name, function () { showMode(n); });
@@ -77,10 +41,9 @@
   let selected = 0;   // the index in mode.cells of the cell selected
   let cellButtons = [];
   let slotBoxes = {}; // buffer name -> the element of each slot
-  let timer = 0;      // the pending step of a scan, if one is running
 
   function showMode(n) {
-    stopScan();
+    scanner.stop();
     const before = mode && mode.cells[selected].index;
     mode = data.modes[n];
     root.setAttribute("data-mode", mode.key);
@@ -115,7 +78,7 @@
         el(row, "th", "", "i=" + c.index[0]);
       }
       const b = button(el(row, "td"), "tx-cell", c.value, function () {
-        stopScan();
+        scanner.stop();
         select(k);
       });
       b.setAttribute("data-index", c.index.join(","));
@@ -182,42 +145,21 @@
   }
 
   // scan selects the cells one after another in logical order, adding each
-  // slot read to the trail, and gives the verdict at the end. The element's
-  // data-scan-delay attribute, in milliseconds, sets the pace.
+  // slot read to the trail, and gives the verdict at the end.
   function scan() {
-    stopScan();
     trail.textContent = "";
     verdict.textContent = "";
-    root.setAttribute("data-scan", "running");
-    const delay = root.hasAttribute("data-scan-delay") ?
-      Number(root.getAttribute("data-scan-delay")) : Math.min(350, 6000 / mode.cells.length);
-    let k = 0;
-    function next() {
+    scanner.run(mode.cells.length, 350, function (k) {
       const c = mode.cells[k];
       select(k);
       if (c.delta) {
         el(trail, "span", "tx-delta", c.delta);
       }
       el(trail, "span", "tx-chip tx-" + c.step, String(c.slot));
-      k++;
-      if (k < mode.cells.length) {
-        timer = setTimeout(next, delay);
-        return;
-      }
-      timer = 0;
+    }, function () {
       verdict.textContent = mode.summary;
-      root.setAttribute("data-scan", mode.scan);
-    }
-    next();
-  }
-
-  // stopScan ends a running scan, leaving its trail unfinished.
-  function stopScan() {
-    if (timer) {
-      clearTimeout(timer);
-      timer = 0;
-      root.setAttribute("data-scan", "stopped");
-    }
+      return mode.scan;
+    });
   }
 
   showMode(0);

@@ -1,6 +1,7 @@
 package display
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -19,9 +20,17 @@ type interactive struct {
 	class  string       // the element's class and its ids' stem: tnb-explorer
 	prefix string       // the stem of its parts' classes: tx, for tx-fallback
 	css    string       // its style after interactiveCSS; #ROOT stands for the element's id, FONT for the font
-	script string       // its script: a function expression called with the element's id and the data
+	script string       // its own script: a function expression that interactiveJS calls (see interactive.js)
 	count  atomic.Int64 // the outputs drawn, for their ids
 }
+
+// interactiveJS is the part of the scripts that the interactive outputs
+// share: a function expression that html calls with an output's class
+// prefix and its own script, and the function it returns with the
+// element's id and the data.
+//
+//go:embed interactive.js
+var interactiveJS string
 
 // interactiveCSS is the style every interactive element starts with: a
 // framed box of its own width that scrolls sideways when the output is
@@ -52,8 +61,8 @@ func (k *interactive) bundle(text string, picture *svgDoc, alt, note string, dat
 }
 
 // html writes the output's element with the given id, its style, the HTML
-// shown until the script runs (still), and the script called with the id
-// and data.
+// shown until the script runs (still), and the script: interactiveJS
+// followed by the output's own script, called with the id and data.
 func (k *interactive) html(id string, data any, still string) string {
 	js, err := json.Marshal(data)
 	if err != nil {
@@ -66,7 +75,8 @@ func (k *interactive) html(id string, data any, still string) string {
 		"<style>" + css + "</style>\n" +
 		`<div class="` + k.prefix + `-fallback">` + still + "</div>\n" +
 		"</div>\n" +
-		"<script>\n" + strings.TrimSpace(k.script) + `("` + id + `", ` + string(js) + ");\n</script>"
+		"<script>\n" + strings.TrimSpace(interactiveJS) + `("` + k.prefix + `",` + "\n" +
+		strings.TrimSpace(k.script) + `)("` + id + `", ` + string(js) + ");\n</script>"
 }
 
 // refused is the bundle of an output that is not drawn: why it is not, as

@@ -72,7 +72,7 @@ type playground struct {
 }
 
 // playgroundJS drives a playground in the page: a function expression
-// that the HTML form calls with the playground's element id and its data.
+// that interactiveJS calls with the playground's element and its data.
 //
 //go:embed playground.js
 var playgroundJS string

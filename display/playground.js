@@ -1,32 +1,22 @@
 // The script of display.Playground. Go embeds this function expression in
-// every playground's output and calls it at once with the playground's
-// element id and its data: the tensor x it starts from (its storage's
-// values, shape, strides and offset, and how Go and Python write it), the
-// presets, and the bounds of the controls. The script builds the controls
-// and, for every setting, works out the slot each position reads, the
-// reads of each slot, the kind of layout, the op of x that makes it and
-// the Go line, with the same arithmetic as playlayout.go, whose comments
-// say what each kind means; the tests check that the two agree. It keeps
-// its state in this closure and touches only its own element, so
-// playgrounds on one page are independent. After every change the
-// element's data-state attribute holds what is shown, as JSON.
-(function (id, data) {
+// every playground's output, after interactive.js, which calls it once it
+// has found the playground's element (root) and put an empty element (ui)
+// where the still picture was, with the playground's data and the helpers
+// it shares with the explorer. The data are the tensor x it starts from
+// (its storage's values, shape, strides and offset, and how Go and Python
+// write it), the presets, and the bounds of the controls. The script
+// builds the controls and, for every setting, works out the slot each
+// position reads, the reads of each slot, the kind of layout, the op of x
+// that makes it and the Go line, with the same arithmetic as
+// playlayout.go, whose comments say what each kind means; the tests check
+// that the two agree. It keeps its state in this closure and touches only
+// its own element, so playgrounds on one page are independent. After
+// every change the element's data-state attribute holds what is shown, as
+// JSON.
+(function (root, ui, data, tools) {
   "use strict";
 
-  // JupyterLab and exported HTML run the script where it stands, right
-  // after its element, which also tells apart two views of one output
-  // (they share the id); Notebook 6 runs a copy of the script in the
-  // page's head, so there the id finds the element.
-  const script = document.currentScript;
-  let root = script && script.previousElementSibling;
-  if (!root || root.id !== id) {
-    root = document.getElementById(id);
-  }
-  if (!root || root.hasAttribute("data-ready")) {
-    return;
-  }
-  root.setAttribute("data-ready", "");
-
+  const el = tools.el, button = tools.button, scanner = tools.scanner;
   const base = data.base;
   const limits = data.limits;
 
@@ -593,34 +583,10 @@
 
   // ---- The page. ----
 
-  function el(parent, tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) {
-      node.className = className;
-    }
-    if (text !== undefined) {
-      node.textContent = text;
-    }
-    parent.appendChild(node);
-    return node;
-  }
-
-  function button(parent, className, text, onClick) {
-    const b = el(parent, "button", className, text);
-    b.type = "button";
-    b.addEventListener("click", onClick);
-    return b;
-  }
-
   function clone(l) {
     return { storage: l.storage, shape: l.shape.slice(), strides: l.strides.slice(), offset: l.offset, numpy: l.numpy };
   }
 
-  const fallback = root.querySelector(".tp-fallback");
-  if (fallback) {
-    fallback.remove();
-  }
-  const ui = el(root, "div", "tp-ui");
   el(ui, "div", "tp-title", data.title);
 
   const presetBar = el(ui, "div", "tp-bar");
@@ -695,11 +661,10 @@
   let state = null;    // what classify says of it
   let cellButtons = [];
   let slotBoxes = [];
-  let timer = 0;       // the pending step of a scan
 
   // set shows layout l, after bringing it within the controls' bounds.
   function set(l) {
-    stopScan();
+    scanner.stop();
     l.storage = clamp(l.storage, 1, limits.slots);
     l.offset = clamp(l.offset, 0, limits.offset);
     l.shape = l.shape.slice(0, limits.dims);
@@ -864,7 +829,7 @@
           const a = st.addresses[k];
           const v = cellValue(l.storage, a);
           const b = button(el(row, "td"), "tp-cell", undefined, function () {
-            stopScan();
+            scanner.stop();
             select(k);
           });
           el(b, "span", "tp-val", v === "" ? "?" : v);
@@ -925,41 +890,21 @@
 
   // scan selects the positions one after another in row-major order,
   // adding each slot read to the trail, and gives the walk's verdict at
-  // the end. The element's data-scan-delay attribute, in milliseconds,
-  // sets the pace.
+  // the end.
   function scan() {
-    stopScan();
     trail.textContent = "";
     summary.textContent = "";
-    root.setAttribute("data-scan", "running");
     const st = state;
-    const delay = root.hasAttribute("data-scan-delay") ?
-      Number(root.getAttribute("data-scan-delay")) : Math.min(300, 6000 / st.addresses.length);
-    let k = 0;
-    function next() {
+    scanner.run(st.addresses.length, 300, function (k) {
       select(k);
       if (k > 0) {
         el(trail, "span", "tp-delta", signed(st.deltas[k]));
       }
       el(trail, "span", "tp-chip tp-step-" + st.steps[k], String(st.addresses[k]));
-      k++;
-      if (k < st.addresses.length) {
-        timer = setTimeout(next, delay);
-        return;
-      }
-      timer = 0;
+    }, function () {
       summary.textContent = st.summary;
-      root.setAttribute("data-scan", st.scan);
-    }
-    next();
-  }
-
-  function stopScan() {
-    if (timer) {
-      clearTimeout(timer);
-      timer = 0;
-      root.setAttribute("data-scan", "stopped");
-    }
+      return st.scan;
+    });
   }
 
   // copyGo puts the Go line on the clipboard where the page may, and
