@@ -11,7 +11,7 @@
 (function (root, ui, data, tools) {
   "use strict";
 
-  const el = tools.el, button = tools.button, scanner = tools.scanner;
+  const el = tools.el, button = tools.button;
   const modeBar = el(ui, "div", "tx-modes");
   const modeButtons = data.modes.map(function (m, n) {
     const b = button(modeBar, "tx-mode", m.name, function () { showMode(n); });
@@ -36,6 +36,7 @@
   el(scanBar, "span", "tx-chip tx-repeat", "repeat");
   const trail = el(ui, "div", "tx-trail");
   const verdict = el(ui, "div", "tx-verdict");
+  const scanner = tools.scanner(root, trail, verdict);
 
   let mode = null;    // the mode shown
   let selected = 0;   // the index in mode.cells of the cell selected
@@ -51,9 +52,7 @@
     head.textContent = mode.expr + ": layout " + mode.layout + ", offset " + mode.offset + ", " +
       (mode.contiguous ? "contiguous" : "not contiguous") + ", reads " + mode.buffer;
     note.textContent = mode.note;
-    trail.textContent = "";
-    verdict.textContent = "";
-    root.removeAttribute("data-scan");
+    scanner.clear();
     drawGrid();
     drawStorage();
     // Keep the position selected if the new shape has it.
@@ -147,18 +146,12 @@
   // scan selects the cells one after another in logical order, adding each
   // slot read to the trail, and gives the verdict at the end.
   function scan() {
-    trail.textContent = "";
-    verdict.textContent = "";
     scanner.run(mode.cells.length, 350, function (k) {
       const c = mode.cells[k];
       select(k);
-      if (c.delta) {
-        el(trail, "span", "tx-delta", c.delta);
-      }
-      el(trail, "span", "tx-chip tx-" + c.step, String(c.slot));
+      return { delta: c.delta, className: "tx-chip tx-" + c.step, slot: String(c.slot) };
     }, function () {
-      verdict.textContent = mode.summary;
-      return mode.scan;
+      return { summary: mode.summary, pattern: mode.scan };
     });
   }
 

@@ -35,12 +35,22 @@
     return b;
   }
 
-  // scanner returns the scan of the output whose element is root: run
-  // walks it step by step and stop ends the walk. While a walk runs, the
-  // element's data-scan attribute says "running"; then it holds the
-  // walk's verdict, or "stopped".
-  function scanner(root) {
+  // scanner returns the scan of the output whose element is root, which
+  // adds the slots it reads to trail and writes its verdict in verdict:
+  // run walks the positions step by step, stop ends the walk and clear
+  // wipes what it showed. While a walk runs, the element's data-scan
+  // attribute says "running"; then it holds the walk's pattern, or
+  // "stopped".
+  function scanner(root, trail, verdict) {
     let timer = 0; // the pending step of a walk, if one is running
+
+    // clear empties the trail and the verdict and drops data-scan, for a
+    // new layout; a walk still running goes on.
+    function clear() {
+      trail.textContent = "";
+      verdict.textContent = "";
+      root.removeAttribute("data-scan");
+    }
 
     // stop ends a running walk, leaving its trail unfinished.
     function stop() {
@@ -51,31 +61,42 @@
       }
     }
 
-    // run ends any walk running, then calls step(k) for k = 0 to count-1
-    // a pause apart, and at the end finish(), which returns the verdict.
-    // The element's data-scan-delay attribute, in milliseconds, sets the
-    // pause; without it a pause is at most slowest milliseconds and the
-    // walk takes at most six seconds.
+    // run ends any walk running and clears the trail and the verdict. Then
+    // it calls step(k) for k = 0 to count-1, a pause apart: step selects
+    // position k and returns its chip, { delta, className, slot }, which
+    // run adds to the trail after the delta (the move from the slot before;
+    // "" for the first). At the end finish returns { summary, pattern }:
+    // the verdict in words, and for data-scan. The element's
+    // data-scan-delay attribute, in milliseconds, sets the pause; without
+    // it a pause is at most slowest milliseconds and the walk takes at most
+    // six seconds.
     function run(count, slowest, step, finish) {
       stop();
+      clear();
       root.setAttribute("data-scan", "running");
       const delay = root.hasAttribute("data-scan-delay") ?
         Number(root.getAttribute("data-scan-delay")) : Math.min(slowest, 6000 / count);
       let k = 0;
       function next() {
-        step(k);
+        const chip = step(k);
+        if (chip.delta) {
+          el(trail, "span", prefix + "-delta", chip.delta);
+        }
+        el(trail, "span", chip.className, chip.slot);
         k++;
         if (k < count) {
           timer = setTimeout(next, delay);
           return;
         }
         timer = 0;
-        root.setAttribute("data-scan", finish());
+        const end = finish();
+        verdict.textContent = end.summary;
+        root.setAttribute("data-scan", end.pattern);
       }
       next();
     }
 
-    return { run: run, stop: stop };
+    return { run: run, stop: stop, clear: clear };
   }
 
   return function (id, data) {
@@ -98,6 +119,6 @@
       fallback.remove();
     }
     const ui = el(root, "div", prefix + "-ui");
-    start(root, ui, data, { el: el, button: button, scanner: scanner(root) });
+    start(root, ui, data, { el: el, button: button, scanner: scanner });
   };
 })

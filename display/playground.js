@@ -16,7 +16,7 @@
 (function (root, ui, data, tools) {
   "use strict";
 
-  const el = tools.el, button = tools.button, scanner = tools.scanner;
+  const el = tools.el, button = tools.button;
   const base = data.base;
   const limits = data.limits;
 
@@ -656,6 +656,7 @@
   });
   const trail = el(ui, "div", "tp-trail");
   const summary = el(ui, "div", "tp-summary");
+  const scanner = tools.scanner(root, trail, summary);
 
   let layout = null;   // the setting shown
   let state = null;    // what classify says of it
@@ -715,9 +716,7 @@
     drawGrid();
     drawStorage();
     readLine.textContent = "";
-    trail.textContent = "";
-    summary.textContent = "";
-    root.removeAttribute("data-scan");
+    scanner.clear();
     root.setAttribute("data-kind", state.kind);
     root.setAttribute("data-state", JSON.stringify(state));
   }
@@ -892,18 +891,12 @@
   // adding each slot read to the trail, and gives the walk's verdict at
   // the end.
   function scan() {
-    trail.textContent = "";
-    summary.textContent = "";
     const st = state;
     scanner.run(st.addresses.length, 300, function (k) {
       select(k);
-      if (k > 0) {
-        el(trail, "span", "tp-delta", signed(st.deltas[k]));
-      }
-      el(trail, "span", "tp-chip tp-step-" + st.steps[k], String(st.addresses[k]));
+      return { delta: k > 0 ? signed(st.deltas[k]) : "", className: "tp-chip tp-step-" + st.steps[k], slot: String(st.addresses[k]) };
     }, function () {
-      summary.textContent = st.summary;
-      return st.scan;
+      return { summary: st.summary, pattern: st.scan };
     });
   }
 
