@@ -31,7 +31,7 @@ TAG = "raises-exception"
 
 # Displays give their elements random ids so that outputs of separate runs
 # can share a page; they are the same picture all the same.
-RANDOM_IDS = re.compile(r"tnb-explorer-\d+-[0-9a-f]{8}|tensornb-mermaid-[0-9a-f]{16}")
+RANDOM_IDS = re.compile(r"tnb-(?:explorer|playground)-\d+-[0-9a-f]{8}|tensornb-mermaid-[0-9a-f]{16}")
 
 
 def run(path, kernel):
