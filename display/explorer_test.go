@@ -2,7 +2,6 @@ package display_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -10,11 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/tensornb/tensornb/display"
-	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/tensor"
 )
 
@@ -39,18 +35,6 @@ func explorerCases(a *tensor.Tensor, baseScan string) []explorerCase {
 		{"expand", a.Select(0, 0).Expand(a.Size(0), a.Size(1)), "A", nil, "repeats"},
 		{"copy", t.Contiguous(), "B", t, "steps"},
 	}
-}
-
-var explorerIDPattern = regexp.MustCompile(`<div id="(tnb-explorer-[0-9]+-[0-9a-f]{8})"`)
-
-// explorerID returns the element id in an explorer's HTML.
-func explorerID(t *testing.T, html string) string {
-	t.Helper()
-	m := explorerIDPattern.FindStringSubmatch(html)
-	if m == nil {
-		t.Fatal("no explorer element in the HTML")
-	}
-	return m[1]
 }
 
 func TestExplorerGolden(t *testing.T) {
@@ -88,7 +72,7 @@ func TestExplorerForms(t *testing.T) {
 // Every bundle is a new explorer on the page, with an id of its own.
 func TestExplorerIDsDiffer(t *testing.T) {
 	e := display.Explorer(tensor.Arange(12).View(3, 4))
-	first, second := explorerID(t, e.Bundle()[display.MIMEHTML]), explorerID(t, e.Bundle()[display.MIMEHTML])
+	first, second := liveID(t, e.Bundle()[display.MIMEHTML]), liveID(t, e.Bundle()[display.MIMEHTML])
 	if first == second {
 		t.Fatalf("two bundles of one explorer share the id %s", first)
 	}
@@ -222,19 +206,7 @@ const explorerStateJS = `(function (root) {
 // explorerStateOf reads what the explorer with the given id shows.
 func explorerStateOf(t *testing.T, ctx context.Context, id string) explorerState {
 	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[explorerState](fmt.Sprintf(explorerStateJS, id)))
-	if err != nil {
-		t.Fatalf("reading explorer %s: %v", id, err)
-	}
-	return s
-}
-
-// explorerClick clicks the element sel selects.
-func explorerClick(t *testing.T, ctx context.Context, sel string) {
-	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
-		t.Fatalf("clicking %s: %v", sel, err)
-	}
+	return evaluate[explorerState](t, ctx, fmt.Sprintf(explorerStateJS, id))
 }
 
 // checkExplorerCell clicks the cell idx of the mode shown and checks the slot
@@ -242,7 +214,7 @@ func explorerClick(t *testing.T, ctx context.Context, sel string) {
 func checkExplorerCell(t *testing.T, ctx context.Context, id string, m explorerCase, idx []int) {
 	t.Helper()
 	i, j := idx[0], idx[1]
-	explorerClick(t, ctx, fmt.Sprintf(`#%s .tx-cell[data-index="%d,%d"]`, id, i, j))
+	click(t, ctx, fmt.Sprintf(`#%s .tx-cell[data-index="%d,%d"]`, id, i, j))
 	s := explorerStateOf(t, ctx, id)
 	addr := m.x.Address(i, j)
 	where := fmt.Sprintf("explorer %s, mode %s, cell [%d, %d]", id, m.key, i, j)
@@ -269,14 +241,7 @@ func checkExplorerCell(t *testing.T, ctx context.Context, id string, m explorerC
 // the verdict and checks it and the trail of slots read.
 func runExplorerScan(t *testing.T, ctx context.Context, id string, m explorerCase) explorerState {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById(%q).setAttribute("data-scan-delay", "0")`, id))); err != nil {
-		t.Fatal(err)
-	}
-	explorerClick(t, ctx, "#"+id+" .tx-scan")
-	done := fmt.Sprintf(`(function (s) { return s !== "running" && s; })(document.getElementById(%q).getAttribute("data-scan"))`, id)
-	if _, err := chromedp.Run(ctx, chromedp.Poll[string](done, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
-		t.Fatalf("explorer %s, mode %s: the scan did not finish: %v", id, m.key, err)
-	}
+	scanToEnd(t, ctx, id, "#"+id+" .tx-scan")
 	s := explorerStateOf(t, ctx, id)
 	if s.Scan != m.scan {
 		t.Errorf("explorer %s, mode %s: the scan reports %q, want %q", id, m.key, s.Scan, m.scan)
@@ -297,7 +262,7 @@ func runExplorerScan(t *testing.T, ctx context.Context, id string, m explorerCas
 func exploreAllModes(t *testing.T, ctx context.Context, id string, modes []explorerCase) {
 	t.Helper()
 	for _, m := range modes {
-		explorerClick(t, ctx, fmt.Sprintf(`#%s .tx-mode[data-mode="%s"]`, id, m.key))
+		click(t, ctx, fmt.Sprintf(`#%s .tx-mode[data-mode="%s"]`, id, m.key))
 		if s := explorerStateOf(t, ctx, id); s.Mode != m.key {
 			t.Errorf("explorer %s shows mode %q after its %s button was clicked", id, s.Mode, m.key)
 		}
@@ -309,50 +274,12 @@ func exploreAllModes(t *testing.T, ctx context.Context, id string, modes []explo
 	}
 }
 
-// insertLikeFrontEnd appends an output's HTML to the page in a div of
-// the given class, as a notebook front end inserts it: "lab" as
-// JupyterLab does (innerHTML while detached, each script replaced by a
-// clone, then attached), "classic" as Notebook 6's jQuery does (attached,
-// then a copy of each script run in the head).
-const insertLikeFrontEndJS = `(function (html, style, className) {
-  const out = document.createElement("div");
-  out.className = className;
-  out.innerHTML = html;
-  const scripts = Array.from(out.querySelectorAll("script"));
-  if (style === "lab") {
-    scripts.forEach(function (old) {
-      const s = document.createElement("script");
-      s.textContent = old.textContent;
-      old.parentNode.replaceChild(s, old);
-    });
-    document.body.appendChild(out);
-    return;
-  }
-  document.body.appendChild(out);
-  scripts.forEach(function (old) {
-    const s = document.createElement("script");
-    s.text = old.textContent;
-    document.head.appendChild(s).parentNode.removeChild(s);
-  });
-})(%s, %q, %q)`
-
-func insertLikeFrontEnd(t *testing.T, ctx context.Context, html, style, className string) {
-	t.Helper()
-	htmlJSON, err := json.Marshal(html)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(insertLikeFrontEndJS, htmlJSON, style, className))); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestExplorerInBrowser(t *testing.T) {
 	ctx := browser(t)
 	a1 := tensor.Float32.Arange(12).View(3, 4)
 	a2 := tensor.Arange(30).View(5, 6).Index("1:4, 1:5") // a crop: offset 7, strides (6, 1)
 	e1, e2 := display.Explorer(a1).Bundle()[display.MIMEHTML], display.Explorer(a2).Bundle()[display.MIMEHTML]
-	id1, id2 := explorerID(t, e1), explorerID(t, e2)
+	id1, id2 := liveID(t, e1), liveID(t, e2)
 	page := pageOf(e1, display.Layout(a1.T()).Bundle()[display.MIMEHTML], e2, display.Grid(a2).Bundle()[display.MIMEHTML])
 	errs := openPage(t, ctx, page)
 
@@ -365,32 +292,32 @@ func TestExplorerInBrowser(t *testing.T) {
 
 	// The article's examples, word for word.
 	modes1 := explorerCases(a1, "steps")
-	explorerClick(t, ctx, "#"+id1+` .tx-mode[data-mode="slice"]`)
-	explorerClick(t, ctx, "#"+id1+` .tx-cell[data-index="1,0"]`)
+	click(t, ctx, "#"+id1+` .tx-mode[data-mode="slice"]`)
+	click(t, ctx, "#"+id1+` .tx-cell[data-index="1,0"]`)
 	if s := explorerStateOf(t, ctx, id1); s.Formula != "1 + 1·4 + 0·2 = 5" || s.Read != "a[:, 1::2][1, 0] reads A[5] (value 5.)" {
 		t.Errorf("a[:, 1::2][1, 0]: %q and %q", s.Read, s.Formula)
 	}
-	explorerClick(t, ctx, "#"+id1+` .tx-mode[data-mode="transpose"]`)
+	click(t, ctx, "#"+id1+` .tx-mode[data-mode="transpose"]`)
 	if s := explorerStateOf(t, ctx, id1); s.Read != "a.T[1, 0] reads A[1] (value 1.)" {
 		t.Errorf("switching to the transpose kept [1, 0] selected? %q", s.Read)
 	}
-	explorerClick(t, ctx, "#"+id1+` .tx-cell[data-index="0,1"]`)
+	click(t, ctx, "#"+id1+` .tx-cell[data-index="0,1"]`)
 	if s := explorerStateOf(t, ctx, id1); s.Read != "a.T[0, 1] reads A[4] (value 4.)" || s.Formula != "0 + 0·1 + 1·4 = 4" {
 		t.Errorf("a.T[0, 1]: %q and %q", s.Read, s.Formula)
 	}
 	if s := runExplorerScan(t, ctx, id1, modes1[1]); s.Verdict != "Jumps: the reads skip through storage by +4, -7 instead of moving one slot at a time." {
 		t.Errorf("the transpose's verdict: %q", s.Verdict)
 	}
-	explorerClick(t, ctx, "#"+id1+` .tx-mode[data-mode="copy"]`)
-	explorerClick(t, ctx, "#"+id1+` .tx-cell[data-index="0,1"]`)
+	click(t, ctx, "#"+id1+` .tx-mode[data-mode="copy"]`)
+	click(t, ctx, "#"+id1+` .tx-cell[data-index="0,1"]`)
 	if s := explorerStateOf(t, ctx, id1); s.Read != "a.T.contiguous()[0, 1] reads B[1] (value 4.), copied from A[4]" ||
 		s.Formula != "0 + 0·3 + 1·1 = 1" || !slices.Equal(s.Slots, []string{"B:1"}) || !slices.Equal(s.From, []string{"A:4"}) {
 		t.Errorf("a.T.contiguous()[0, 1]: %+v", s)
 	}
 
 	// Clicks in explorer 1 leave explorer 2 as it was.
-	explorerClick(t, ctx, "#"+id2+` .tx-mode[data-mode="expand"]`)
-	explorerClick(t, ctx, "#"+id2+` .tx-cell[data-index="2,1"]`)
+	click(t, ctx, "#"+id2+` .tx-mode[data-mode="expand"]`)
+	click(t, ctx, "#"+id2+` .tx-cell[data-index="2,1"]`)
 	before := explorerStateOf(t, ctx, id2)
 	exploreAllModes(t, ctx, id1, modes1)
 	if after := explorerStateOf(t, ctx, id2); !reflect.DeepEqual(after, before) {
@@ -401,50 +328,37 @@ func TestExplorerInBrowser(t *testing.T) {
 	// Explorers inserted as JupyterLab and Notebook 6 insert outputs start
 	// and respond, and so do two views of one output in JupyterLab, which
 	// share an id.
-	lab := display.Explorer(tensor.Arange(6).View(2, 3)).Bundle()[display.MIMEHTML]
-	insertLikeFrontEnd(t, ctx, lab, "lab", "lab-1")
-	insertLikeFrontEnd(t, ctx, lab, "lab", "lab-2")
-	insertLikeFrontEnd(t, ctx, display.Explorer(tensor.Arange(6).View(2, 3)).Bundle()[display.MIMEHTML], "classic", "classic")
-	started, err := chromedp.Run(ctx, chromedp.Evaluate[[]bool](
-		`Array.from(document.querySelectorAll(".lab-1 > div, .lab-2 > div, .classic > div"), function (r) { return r.hasAttribute("data-ready"); })`))
-	if err != nil || !slices.Equal(started, []bool{true, true, true}) {
-		t.Fatalf("explorers inserted like JupyterLab (twice) and Notebook 6: started %v (%v)", started, err)
-	}
-	explorerClick(t, ctx, `.lab-2 .tx-cell[data-index="1,2"]`)
-	explorerClick(t, ctx, `.classic .tx-cell[data-index="1,1"]`)
-	formulas, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
-		`Array.from(document.querySelectorAll(".lab-1 .tx-formula, .lab-2 .tx-formula, .classic .tx-formula"), function (f) { return f.textContent; })`))
-	if want := []string{"0 + 0·3 + 0·1 = 0", "0 + 1·3 + 2·1 = 5", "0 + 1·3 + 1·1 = 4"}; err != nil || !slices.Equal(formulas, want) {
-		t.Errorf("explorers inserted like JupyterLab (twice) and Notebook 6: formulas %q, want %q (%v)", formulas, want, err)
+	insertInFrontEnds(t, ctx, display.Explorer(tensor.Arange(6).View(2, 3)).Bundle()[display.MIMEHTML],
+		display.Explorer(tensor.Arange(6).View(2, 3)).Bundle()[display.MIMEHTML], "")
+	click(t, ctx, `.lab-2 .tx-cell[data-index="1,2"]`)
+	click(t, ctx, `.classic .tx-cell[data-index="1,1"]`)
+	formulas := evaluate[[]string](t, ctx,
+		`Array.from(document.querySelectorAll(".lab-1 .tx-formula, .lab-2 .tx-formula, .classic .tx-formula"), function (f) { return f.textContent; })`)
+	if want := []string{"0 + 0·3 + 0·1 = 0", "0 + 1·3 + 2·1 = 5", "0 + 1·3 + 1·1 = 4"}; !slices.Equal(formulas, want) {
+		t.Errorf("explorers inserted like JupyterLab (twice) and Notebook 6: formulas %q, want %q", formulas, want)
 	}
 
 	// A named explorer's script writes the name where it would write a, as
 	// text: markup in the name is not markup in the page.
 	named := display.Named{Name: "y<b>", Tensor: tensor.Arange(6).View(2, 3)}.Explorer().Bundle()[display.MIMEHTML]
 	insertLikeFrontEnd(t, ctx, named, "lab", "named")
-	namedID := explorerID(t, named)
-	explorerClick(t, ctx, "#"+namedID+` .tx-mode[data-mode="transpose"]`)
-	explorerClick(t, ctx, "#"+namedID+` .tx-cell[data-index="2,1"]`)
+	namedID := liveID(t, named)
+	click(t, ctx, "#"+namedID+` .tx-mode[data-mode="transpose"]`)
+	click(t, ctx, "#"+namedID+` .tx-cell[data-index="2,1"]`)
 	if s := explorerStateOf(t, ctx, namedID); s.Read != "y<b>.T[2, 1] reads A[5] (value 5)" {
 		t.Errorf("the named explorer's transpose, cell [2, 1]: %q", s.Read)
 	}
-	labels, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf(
-		`(function (r) { return [r.querySelector(".tx-head").textContent, r.querySelector(".tx-buffer-title").textContent, String(r.querySelectorAll("b").length)]; })(document.getElementById(%q))`, namedID)))
-	if want := []string{"y<b>.T: layout (3,2):(1,3), offset 0, not contiguous, reads A", "A: the storage of y<b>, 6 slots", "0"}; err != nil || !slices.Equal(labels, want) {
-		t.Errorf("the named explorer's heading, storage title and <b> elements: %q, want %q (%v)", labels, want, err)
+	labels := evaluate[[]string](t, ctx, fmt.Sprintf(
+		`(function (r) { return [r.querySelector(".tx-head").textContent, r.querySelector(".tx-buffer-title").textContent, String(r.querySelectorAll("b").length)]; })(document.getElementById(%q))`, namedID))
+	if want := []string{"y<b>.T: layout (3,2):(1,3), offset 0, not contiguous, reads A", "A: the storage of y<b>, 6 slots", "0"}; !slices.Equal(labels, want) {
+		t.Errorf("the named explorer's heading, storage title and <b> elements: %q, want %q", labels, want)
 	}
 
 	// Leave the article's copy mode and an expand scan on screen.
-	explorerClick(t, ctx, "#"+id1+` .tx-mode[data-mode="copy"]`)
-	explorerClick(t, ctx, "#"+id1+` .tx-cell[data-index="0,1"]`)
-	explorerClick(t, ctx, "#"+id2+` .tx-mode[data-mode="expand"]`)
+	click(t, ctx, "#"+id1+` .tx-mode[data-mode="copy"]`)
+	click(t, ctx, "#"+id1+` .tx-cell[data-index="0,1"]`)
+	click(t, ctx, "#"+id2+` .tx-mode[data-mode="expand"]`)
 	runExplorerScan(t, ctx, id2, explorerCases(a2, "jumps")[3])
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	browsertest.SaveArtifact(t, "explorer.png", png)
-	if e := errs.All(); len(e) > 0 {
-		t.Errorf("JavaScript errors: %q", e)
-	}
+	savePageShot(t, ctx, "explorer.png")
+	checkNoJSErrors(t, errs)
 }

@@ -19,7 +19,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tensornb/tensornb/display"
-	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/tensor"
 )
 
@@ -28,25 +27,8 @@ import (
 // testdata/lab, whose script is bundled from the npm packages
 // @jupyterlab/rendermime, @jupyterlab/apputils (the Sanitizer) and
 // @jupyterlab/mermaid, chooses the MIME type as a notebook's output area
-// does and renders it, sanitized when the output is untrusted.
-
-// labPage returns the test page, or skips the test (fails it under
-// TENSORNB_REQUIRE_BROWSER) if its script has not been built.
-func labPage(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("testdata", "lab"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "dist", "render.js")); err != nil {
-		msg := "JupyterLab's renderers are not built (npm ci --prefix display/testdata/lab && npm run --prefix display/testdata/lab build): " + err.Error()
-		if os.Getenv("TENSORNB_REQUIRE_BROWSER") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return filepath.Join(dir, "index.html")
-}
+// does and renders it, sanitized when the output is untrusted (openLab in
+// browser_test.go opens it).
 
 // A labCase is one output to render.
 type labCase struct {
@@ -503,15 +485,11 @@ func fileName(s string) string {
 }
 
 func TestJupyterLabRendersEveryOutput(t *testing.T) {
-	page := labPage(t)
+	labPage(t) // skips the test before anything is rendered if the page is not built
 	cases := append(labPictures(t), notebookOutputs(t)...)
 	for _, trusted := range []bool{true, false} {
 		t.Run(fmt.Sprintf("trusted=%t", trusted), func(t *testing.T) {
-			ctx := browsertest.Start(t, 5*time.Minute)
-			errs := browsertest.Open(t, ctx, page)
-			if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("typeof window.renderBundle === 'function'", chromedp.WithPollingTimeout(30*time.Second))); err != nil {
-				t.Fatalf("the page's script did not load: %v", err)
-			}
+			ctx, errs := openLab(t, 5*time.Minute)
 			for _, c := range cases {
 				b, err := json.Marshal(c.bundle)
 				if err != nil {
@@ -522,16 +500,10 @@ func TestJupyterLabRendersEveryOutput(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: rendering: %v", c.name, err)
 				}
-				shot, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#"+o.ID)))
-				if err != nil {
-					t.Fatalf("%s: screenshot: %v", c.name, err)
-				}
-				browsertest.SaveArtifact(t, filepath.Join("lab", fmt.Sprintf("%s-%s.png", fileName(c.name), map[bool]string{true: "trusted", false: "untrusted"}[trusted])), shot)
+				shot := saveElementShot(t, ctx, o.ID, labShotName(fileName(c.name), trusted))
 				checkLabOutput(t, c, trusted, o, shot)
 			}
-			if e := errs.All(); len(e) > 0 {
-				t.Errorf("JavaScript errors: %q", e)
-			}
+			checkNoJSErrors(t, errs)
 		})
 	}
 }

@@ -68,9 +68,7 @@ func TestPicturesInBrowser(t *testing.T) {
 		}
 		checkPartColours(t, labels)
 	}
-	if e := errs.All(); len(e) > 0 {
-		t.Errorf("JavaScript errors: %q", e)
-	}
+	checkNoJSErrors(t, errs)
 }
 
 // checkPartColours checks the labels of contract rows: those naming parts

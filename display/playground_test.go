@@ -21,7 +21,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tensornb/tensornb/display"
-	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/tensor"
 )
 
@@ -394,18 +393,6 @@ func TestPlaygroundAgreesWithTensor(t *testing.T) {
 	t.Logf("kinds of random settings: %v; ops: %v", kinds, ops)
 }
 
-var playIDPattern = regexp.MustCompile(`<div id="(tnb-playground-[0-9]+-[0-9a-f]{8})"`)
-
-// playID returns the element id in a playground's HTML.
-func playID(t *testing.T, html string) string {
-	t.Helper()
-	m := playIDPattern.FindStringSubmatch(html)
-	if m == nil {
-		t.Fatal("no playground element in the HTML")
-	}
-	return m[1]
-}
-
 // playDriveJS sets a playground's controls to a layout as a reader
 // would: the rules button, add and remove buttons until the rank is
 // right, every size to 1 (so no intermediate shape passes the bound on
@@ -442,11 +429,7 @@ const playDriveJS = `(function (id, target) {
 // playPageState reads what a playground shows.
 func playPageState(t *testing.T, ctx context.Context, id string) display.PlayState {
 	t.Helper()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.getElementById(%q).getAttribute("data-state") || ""`, id)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return decodePlayState(t, raw)
+	return decodePlayState(t, evaluate[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).getAttribute("data-state") || ""`, id)))
 }
 
 func decodePlayState(t *testing.T, raw string) display.PlayState {
@@ -498,30 +481,18 @@ func drivePlayground(t *testing.T, ctx context.Context, p playTarget, l display.
 // checks the trail of slots and the verdict against Go's walk.
 func runPlayScan(t *testing.T, ctx context.Context, id string, want display.PlayState) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById(%q).setAttribute("data-scan-delay", "0")`, id))); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#"+id+" .tp-scan"))); err != nil {
-		t.Fatal(err)
-	}
-	done := fmt.Sprintf(`(function (s) { return s !== "running" && s; })(document.getElementById(%q).getAttribute("data-scan"))`, id)
-	if _, err := chromedp.Run(ctx, chromedp.Poll[string](done, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-		t.Fatalf("%s: the scan did not finish: %v", id, err)
-	}
+	scanToEnd(t, ctx, id, "#"+id+" .tp-scan")
 	type scanned struct {
 		Scan    string   `json:"scan"`
 		Trail   []string `json:"trail"`
 		Kinds   []string `json:"kinds"`
 		Summary string   `json:"summary"`
 	}
-	got, err := chromedp.Run(ctx, chromedp.Evaluate[scanned](fmt.Sprintf(`(function (r) {
+	got := evaluate[scanned](t, ctx, fmt.Sprintf(`(function (r) {
   const chips = Array.from(r.querySelectorAll(".tp-trail .tp-chip"));
   return { scan: r.getAttribute("data-scan"), trail: chips.map(function (c) { return c.textContent; }),
     kinds: chips.map(function (c) { return c.className.replace("tp-chip tp-step-", ""); }), summary: r.querySelector(".tp-summary").textContent };
-})(document.getElementById(%q))`, id)))
-	if err != nil {
-		t.Fatal(err)
-	}
+})(document.getElementById(%q))`, id))
 	var trail []string
 	for _, a := range want.Addresses {
 		trail = append(trail, strconv.Itoa(a))
@@ -569,16 +540,15 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	pa := display.Named{Name: "a", Tensor: a}.Playground().Bundle()[display.MIMEHTML]
 	pb := display.Playground(nil).Bundle()[display.MIMEHTML]
 	targets := []playTarget{
-		{id: playID(t, pa), x: a, base: a, name: "a"},
-		{id: playID(t, pb), base: tensor.Arange(12).View(3, 4)},
+		{id: liveID(t, pa), x: a, base: a, name: "a"},
+		{id: liveID(t, pb), base: tensor.Arange(12).View(3, 4)},
 	}
 	page := pageOf(pa, display.Explorer(a).Bundle()[display.MIMEHTML], pb)
 	errs := openPage(t, ctx, page)
 	for _, p := range targets {
-		ready, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(
-			`(function (r) { return r.hasAttribute("data-ready") && !r.querySelector(".tp-fallback"); })(document.getElementById(%q))`, p.id)))
-		if err != nil || !ready {
-			t.Fatalf("playground %s did not start (%v)", p.id, err)
+		if !evaluate[bool](t, ctx, fmt.Sprintf(
+			`(function (r) { return r.hasAttribute("data-ready") && !r.querySelector(".tp-fallback"); })(document.getElementById(%q))`, p.id)) {
+			t.Fatalf("playground %s did not start", p.id)
 		}
 		presets := display.PlayPresets(p.x, p.name)
 		samePlayState(t, p.id+" at the start", playPageState(t, ctx, p.id), display.PlayClassify(p.x, p.name, presets[0].Layout))
@@ -631,63 +601,39 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	// Each preset, its state, its scan and a screenshot.
 	for _, p := range targets {
 		for _, pr := range display.PlayPresets(p.x, p.name) {
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#%s [data-preset="%s"]`, p.id, pr.Key)))); err != nil {
-				t.Fatal(err)
-			}
+			click(t, ctx, fmt.Sprintf(`#%s [data-preset="%s"]`, p.id, pr.Key))
 			want := display.PlayClassify(p.x, p.name, pr.Layout)
 			samePlayState(t, p.id+" preset "+pr.Key, playPageState(t, ctx, p.id), want)
 			runPlayScan(t, ctx, p.id, want)
 			if p.x != nil {
-				shot, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#"+p.id)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				browsertest.SaveArtifact(t, filepath.Join("playground", pr.Key+".png"), shot)
+				saveElementShot(t, ctx, p.id, filepath.Join("playground", pr.Key+".png"))
 			}
 		}
 	}
 
 	// Playgrounds inserted as JupyterLab (twice: two views of one output
 	// share an id) and Notebook 6 insert outputs start and answer apart.
-	lab := display.Playground(tensor.Arange(6).View(2, 3)).Bundle()[display.MIMEHTML]
-	insertLikeFrontEnd(t, ctx, lab, "lab", "pg-lab-1")
-	insertLikeFrontEnd(t, ctx, lab, "lab", "pg-lab-2")
-	insertLikeFrontEnd(t, ctx, display.Playground(tensor.Arange(6).View(2, 3)).Bundle()[display.MIMEHTML], "classic", "pg-classic")
-	started, err := chromedp.Run(ctx, chromedp.Evaluate[[]bool](
-		`Array.from(document.querySelectorAll(".pg-lab-1 > div, .pg-lab-2 > div, .pg-classic > div"), function (r) { return r.hasAttribute("data-ready"); })`))
-	if err != nil || !slices.Equal(started, []bool{true, true, true}) {
-		t.Fatalf("playgrounds inserted like JupyterLab (twice) and Notebook 6: started %v (%v)", started, err)
-	}
+	insertInFrontEnds(t, ctx, display.Playground(tensor.Arange(6).View(2, 3)).Bundle()[display.MIMEHTML],
+		display.Playground(tensor.Arange(6).View(2, 3)).Bundle()[display.MIMEHTML], "pg-")
 	for _, c := range []string{"pg-lab-2", "pg-classic"} {
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("."+c+` [data-preset="transpose"]`))); err != nil {
-			t.Fatal(err)
-		}
+		click(t, ctx, "."+c+` [data-preset="transpose"]`)
 	}
-	gos, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
-		`Array.from(document.querySelectorAll(".pg-lab-1 .tp-go, .pg-lab-2 .tp-go, .pg-classic .tp-go"), function (g) { return g.textContent; })`))
-	if want := []string{"x", "x.T()", "x.T()"}; err != nil || !slices.Equal(gos, want) {
-		t.Errorf("Go lines of the inserted playgrounds: %q, want %q (%v)", gos, want, err)
+	gos := evaluate[[]string](t, ctx,
+		`Array.from(document.querySelectorAll(".pg-lab-1 .tp-go, .pg-lab-2 .tp-go, .pg-classic .tp-go"), function (g) { return g.textContent; })`)
+	if want := []string{"x", "x.T()", "x.T()"}; !slices.Equal(gos, want) {
+		t.Errorf("Go lines of the inserted playgrounds: %q, want %q", gos, want)
 	}
 
 	// Leave the broadcast row of a, with a cell clicked, on screen.
-	if err := chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS("#"+targets[0].id+` [data-rules="pytorch"]`)),
-		chromedp.Click(chromedp.CSS("#"+targets[0].id+` [data-preset="broadcast"]`)),
-		chromedp.Click(chromedp.CSS("#"+targets[0].id+` .tp-cell[data-index="2,1"]`))); err != nil {
-		t.Fatal(err)
+	for _, sel := range []string{` [data-rules="pytorch"]`, ` [data-preset="broadcast"]`, ` .tp-cell[data-index="2,1"]`} {
+		click(t, ctx, "#"+targets[0].id+sel)
 	}
 	read, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#"+targets[0].id+" .tp-read-line")))
 	if want := "[2, 1] reads slot 0 + 2·0 + 1·1 = 1 (value 1.)"; err != nil || read != want {
 		t.Errorf("the broadcast row's cell [2, 1]: %q, want %q (%v)", read, want, err)
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	browsertest.SaveArtifact(t, "playground.png", png)
-	if e := errs.All(); len(e) > 0 {
-		t.Errorf("JavaScript errors: %q", e)
-	}
+	savePageShot(t, ctx, "playground.png")
+	checkNoJSErrors(t, errs)
 }
 
 func TestPlaygroundGolden(t *testing.T) {
@@ -773,27 +719,17 @@ func TestPlaygroundWithoutScript(t *testing.T) {
 		Height float64 `json:"height"`
 		Note   string  `json:"note"`
 	}
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[still](`(async function () {
+	s := evaluate[still](t, ctx, `(async function () {
   const r = document.querySelector(".tnb-playground"), img = r.querySelector(".tp-fallback img");
   await img.decode();
   return { ready: r.hasAttribute("data-ready"), width: img.naturalWidth, height: img.naturalHeight, note: r.querySelector(".tp-fallback").textContent };
-})()`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatal(err)
-	}
+})()`)
 	if s.Ready || s.Width < 400 || s.Height < 200 || !strings.Contains(s.Note, "run the cell, or trust the notebook") {
 		t.Errorf("the HTML form without its script shows %+v", s)
 	}
-	if e := errs.All(); len(e) > 0 {
-		t.Errorf("JavaScript errors: %q", e)
-	}
+	checkNoJSErrors(t, errs)
 
-	lab := labPage(t)
-	ctx = browsertest.Start(t, 2*time.Minute)
-	errs = browsertest.Open(t, ctx, lab)
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("typeof window.renderBundle === 'function'", chromedp.WithPollingTimeout(30*time.Second))); err != nil {
-		t.Fatalf("the page's script did not load: %v", err)
-	}
+	ctx, errs = openLab(t, 2*time.Minute)
 	bundle, _ := json.Marshal(b)
 	type shown struct {
 		MIME   string `json:"mimeType"`
@@ -802,22 +738,15 @@ func TestPlaygroundWithoutScript(t *testing.T) {
 		Kind   string `json:"kind"`
 	}
 	for _, trusted := range []bool{true, false} {
-		o, err := chromedp.Run(ctx, chromedp.Evaluate[shown](fmt.Sprintf(`(async function () {
+		o := evaluate[shown](t, ctx, fmt.Sprintf(`(async function () {
   const r = await window.renderBundle(%s, %t, "playground");
   const out = document.getElementById(r.id), pg = out.querySelector(".tnb-playground");
   const imgs = Array.from(out.querySelectorAll("img"));
   for (const img of imgs) { await img.decode(); }
   return { mimeType: r.mimeType, ready: !!pg && pg.hasAttribute("data-ready"), images: imgs.filter(function (i) { return i.naturalWidth > 0; }).length,
     kind: pg ? pg.getAttribute("data-kind") || "" : "" };
-})()`, bundle, trusted), chromedp.EvalAwaitPromise))
-		if err != nil {
-			t.Fatal(err)
-		}
-		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatal(err)
-		}
-		browsertest.SaveArtifact(t, filepath.Join("lab", fmt.Sprintf("playground-%s.png", map[bool]string{true: "trusted", false: "untrusted"}[trusted])), shot)
+})()`, bundle, trusted))
+		savePageShot(t, ctx, labShotName("playground", trusted))
 		switch {
 		case o.MIME != display.MIMEHTML:
 			t.Errorf("trusted=%t: JupyterLab shows %s", trusted, o.MIME)
@@ -827,7 +756,5 @@ func TestPlaygroundWithoutScript(t *testing.T) {
 			t.Errorf("untrusted: want the still picture and no script, got %+v", o)
 		}
 	}
-	if e := errs.All(); len(e) > 0 {
-		t.Errorf("JavaScript errors: %q", e)
-	}
+	checkNoJSErrors(t, errs)
 }
