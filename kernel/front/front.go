@@ -1,7 +1,5 @@
-// Package front is the Jupyter-facing half of the tensornb kernel: it
-// serves the messaging protocol on the five ZeroMQ sockets of a connection
-// file, signs and checks every message, keeps execution counts and
-// history, answers is_complete itself, and runs cells on an Engine.
+//go:build !js
+
 package front
 
 import (

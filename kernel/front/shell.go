@@ -1,3 +1,5 @@
+//go:build !js
+
 package front
 
 import (
@@ -136,25 +138,14 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (stop bool) {
 	err := k.engine.Execute(cellCtx, req.Code, out)
 	out.finish()
 	if err == nil {
-		k.reply(k.shell, m, "execute_reply", map[string]any{
-			"status": "ok", "execution_count": count, "user_expressions": map[string]any{}, "payload": []any{},
-		})
+		k.reply(k.shell, m, "execute_reply", ExecuteReply(count, nil))
 		return false
 	}
-	var cellErr *CellError
-	if !errors.As(err, &cellErr) {
-		cellErr = EngineError(err)
-	}
-	if cellErr.Traceback == nil {
-		cellErr.Traceback = []string{}
-	}
+	cellErr := AsCellError(err)
 	if !req.Silent {
-		k.publish(m, "error", map[string]any{"ename": cellErr.Name, "evalue": cellErr.Value, "traceback": cellErr.Traceback})
+		k.publish(m, "error", ErrorContent(cellErr))
 	}
-	k.reply(k.shell, m, "execute_reply", map[string]any{
-		"status": "error", "execution_count": count,
-		"ename": cellErr.Name, "evalue": cellErr.Value, "traceback": cellErr.Traceback,
-	})
+	k.reply(k.shell, m, "execute_reply", ExecuteReply(count, cellErr))
 	return req.StopOnError == nil || *req.StopOnError
 }
 
@@ -191,11 +182,11 @@ func (o *output) Stream(name, text string) {
 	o.dropped += int64(len(text) - keep)
 	o.mu.Unlock()
 	if keep > 0 {
-		o.k.publish(o.request, "stream", map[string]any{"name": name, "text": text[:keep]})
+		o.k.publish(o.request, "stream", StreamContent(name, text[:keep]))
 	}
 	if first {
-		o.k.publish(o.request, "stream", map[string]any{"name": "stderr", "text": fmt.Sprintf(
-			"\ntensornb: this cell printed more than %s; what it prints from here on is dropped (the cell goes on running). %s\n", mib(o.limit), outputLimitHint)})
+		o.k.publish(o.request, "stream", StreamContent("stderr", fmt.Sprintf(
+			"\ntensornb: this cell printed more than %s; what it prints from here on is dropped (the cell goes on running). %s\n", mib(o.limit), outputLimitHint)))
 	}
 }
 
@@ -205,8 +196,8 @@ func (o *output) finish() {
 	dropped := o.dropped
 	o.mu.Unlock()
 	if dropped > 0 {
-		o.k.publish(o.request, "stream", map[string]any{"name": "stderr", "text": fmt.Sprintf(
-			"tensornb: %s of this cell's output was dropped, past the limit of %s. %s\n", mib(dropped), mib(o.limit), outputLimitHint)})
+		o.k.publish(o.request, "stream", StreamContent("stderr", fmt.Sprintf(
+			"tensornb: %s of this cell's output was dropped, past the limit of %s. %s\n", mib(dropped), mib(o.limit), outputLimitHint)))
 	}
 }
 
@@ -220,22 +211,13 @@ func (o *output) Display(data, metadata map[string]any, id string, update bool) 
 	if o.silent {
 		return
 	}
-	content := map[string]any{"data": data, "metadata": orEmptyMap(metadata), "transient": map[string]any{}}
-	if id != "" {
-		content["transient"] = map[string]any{"display_id": id}
-	}
-	msgType := "display_data"
-	if update {
-		msgType = "update_display_data"
-	}
+	msgType, content := DisplayMessage(data, metadata, id, update)
 	o.k.publish(o.request, msgType, content)
 }
 
 func (o *output) Result(data, metadata map[string]any) {
 	if !o.silent {
-		o.k.publish(o.request, "execute_result", map[string]any{
-			"execution_count": o.count, "data": data, "metadata": orEmptyMap(metadata),
-		})
+		o.k.publish(o.request, "execute_result", ResultContent(o.count, data, metadata))
 	}
 }
 
@@ -304,13 +286,6 @@ func (k *Kernel) askForInput(request *wire.Message, prompt string, password bool
 func (o *output) Comm(msgType string, content json.RawMessage) {
 	o.k.trackComm(msgType, content)
 	o.k.publish(o.request, msgType, content)
-}
-
-func orEmptyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
 }
 
 // comm forwards a comm message to an engine that has comms. Without one,
