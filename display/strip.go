@@ -163,7 +163,7 @@ func columns(labels []string, rows ...[]string) string {
 	}
 	labelWidth := 0
 	for _, l := range labels {
-		labelWidth = max(labelWidth, len(l))
+		labelWidth = max(labelWidth, len([]rune(l)))
 	}
 	lines := make([]string, len(rows))
 	for r, row := range rows {
