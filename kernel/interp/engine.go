@@ -1,3 +1,5 @@
+//go:build !js
+
 package interp
 
 import (
@@ -55,7 +57,7 @@ type Engine struct {
 	ReplayLimit time.Duration
 
 	mu       sync.Mutex
-	shownIDs map[string]bool // display ids shown so far
+	displays displayIDs // the display ids shown so far
 	w        *workerProc
 	lost     string          // why the last worker ended, for the next cell to say
 	culprit  int             // the order of the cell whose goroutine ended it, or 0
@@ -101,7 +103,7 @@ type workerProc struct {
 
 // NewEngine returns an engine whose workers run command.
 func NewEngine(command ...string) *Engine {
-	return &Engine{Command: command, shownIDs: map[string]bool{}}
+	return &Engine{Command: command}
 }
 
 // start launches a worker.
@@ -421,28 +423,14 @@ func (e *Engine) Declared(name string) bool {
 // A display with an id, display.Update's, follows this rule: the first
 // display of an id creates the output, and each later one, in that cell
 // or a later one, replaces what it shows, in place. The engine keeps the
-// ids shown so far, for as long as it lives, to tell which is which.
+// ids shown so far, for as long as it lives, to tell which is which (in
+// displays, which Local keeps too).
 func (e *Engine) deliver(ev event, out front.Output) {
 	switch ev.Type {
 	case "stream":
 		out.Stream(ev.Name, ev.Text)
 	case "display":
-		data := map[string]any{}
-		for k, v := range ev.Data {
-			data[k] = v
-		}
-		if ev.Result {
-			out.Result(data, ev.Data.Metadata())
-			return
-		}
-		// The first display of an id creates it (see above).
-		e.mu.Lock()
-		update := ev.ID != "" && e.shownIDs[ev.ID]
-		if ev.ID != "" {
-			e.shownIDs[ev.ID] = true
-		}
-		e.mu.Unlock()
-		out.Display(data, ev.Data.Metadata(), ev.ID, update)
+		e.displays.show(out, ev.Data, ev.ID, ev.Result)
 	}
 }
 

@@ -1,3 +1,5 @@
+//go:build !js
+
 package interp
 
 import (
@@ -14,6 +16,14 @@ import (
 	"strings"
 	"sync"
 )
+
+// NewSession returns a session with the standard library, tensor and
+// display importable; dir is a directory of the tensornb module, where the
+// go command finds the packages' type information. Interpreted code's
+// os.Stderr, and yaegi's own messages, go to stderr.
+func NewSession(dir string, stderr io.Writer) (*Session, error) {
+	return openSession(func(fset *token.FileSet) packages { return newExportImporter(fset, dir) }, nil, stderr)
+}
 
 // exportImporter gives the type checker the packages cells import, from
 // the export data the go command writes into its build cache: `go list

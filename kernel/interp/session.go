@@ -2,6 +2,12 @@
 // every cell declares and computes for the cells after it, as a Python
 // notebook does. tensor, display and the standard library are compiled
 // in (package symbols), so only the cell's own code is interpreted.
+//
+// A Session runs cells in the process that makes it. On the server, an
+// Engine runs one in a worker process (Serve), which takes the packages'
+// types from the go command; these build everywhere but js. Built for
+// js/wasm, in a browser, the package is the Session and Local, which
+// runs one in the page's own process with the types from export data.
 package interp
 
 import (
@@ -9,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"go/types"
 	"io"
 	"reflect"
 	"regexp"
@@ -46,12 +53,20 @@ type Session struct {
 // warmPackages are the packages Warm imports.
 var warmPackages = []string{"fmt", "github.com/tensornb/tensornb/tensor", "github.com/tensornb/tensornb/display"}
 
-// NewSession returns a session with the standard library, tensor and
-// display importable; dir is a directory of the tensornb module, where the
-// go command finds the packages' type information. Interpreted code's
-// os.Stderr, and yaegi's own messages, go to stderr.
-func NewSession(dir string, stderr io.Writer) (*Session, error) {
-	in := interp.New(interp.Options{Stderr: stderr})
+// packages give the checker the types of the packages cells import, and
+// the docs their source files, where there are any.
+type packages interface {
+	types.Importer
+	source(path string) (dir string, files []string, ok bool)
+}
+
+// openSession returns a session with the standard library, tensor and
+// display importable, whose checker takes their types from the packages
+// newPackages returns. Interpreted code's fmt.Print and friends write to
+// stdout, or to os.Stdout if it is nil; its os.Stderr, and yaegi's own
+// messages, go to stderr.
+func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Writer) (*Session, error) {
+	in := interp.New(interp.Options{Stdout: stdout, Stderr: stderr})
 	if err := in.Use(stdlib.Symbols); err != nil {
 		return nil, err
 	}
@@ -66,7 +81,7 @@ func NewSession(dir string, stderr io.Writer) (*Session, error) {
 		}
 	}
 	fset := token.NewFileSet()
-	imp := newExportImporter(fset, dir)
+	imp := newPackages(fset)
 	ready := make(chan struct{})
 	close(ready)
 	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.source), stderr: stderr, ready: ready}, nil
@@ -342,4 +357,20 @@ func cellLine(code string, n int) string {
 func firstLine(st step) (int, string) {
 	line, _, _ := strings.Cut(stripComments(st.text), "\n")
 	return st.line, strings.TrimSpace(line)
+}
+
+// yaegiNoise passes writes on to w, except the line yaegi v0.16.1 prints
+// by itself when interpreted code panics ("1:46: panic: main(...)"): the
+// panic is the cell's error already.
+func yaegiNoise(w io.Writer) io.Writer { return noiseFilter{w} }
+
+type noiseFilter struct{ w io.Writer }
+
+var yaegiPanicLine = regexp.MustCompile(`^\d+:\d+: panic: .*\n$`)
+
+func (f noiseFilter) Write(p []byte) (int, error) {
+	if yaegiPanicLine.Match(p) {
+		return len(p), nil
+	}
+	return f.w.Write(p)
 }

@@ -1,3 +1,5 @@
+//go:build !js
+
 package interp
 
 import (
@@ -8,7 +10,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"regexp"
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
@@ -159,20 +160,4 @@ func Serve(dir string, in, out, crash *os.File) (err error) {
 			return err
 		}
 	}
-}
-
-// yaegiNoise passes writes on to w, except the line yaegi v0.16.1 prints
-// by itself when interpreted code panics ("1:46: panic: main(...)"): the
-// panic is the cell's error already.
-func yaegiNoise(w io.Writer) io.Writer { return noiseFilter{w} }
-
-type noiseFilter struct{ w io.Writer }
-
-var yaegiPanicLine = regexp.MustCompile(`^\d+:\d+: panic: .*\n$`)
-
-func (f noiseFilter) Write(p []byte) (int, error) {
-	if yaegiPanicLine.Match(p) {
-		return len(p), nil
-	}
-	return f.w.Write(p)
 }
