@@ -34,10 +34,11 @@ func chromiumPath() (string, error) {
 	return "", fmt.Errorf("chromium is not installed (apt-get install chromium, or set TENSORNB_CHROMIUM)")
 }
 
-// Start starts a headless Chromium with a fresh profile for the test and
-// returns a context whose actions run in one of its tabs, for at most
-// timeout.
-func Start(t *testing.T, timeout time.Duration) context.Context {
+// Require returns the browser's path, or ends the test as Start does if
+// there is none: it fails where TENSORNB_REQUIRE_BROWSER is set (CI), and
+// is skipped, saying why, elsewhere. A test that prepares at length what
+// it opens calls it first.
+func Require(t *testing.T) string {
 	t.Helper()
 	path, err := chromiumPath()
 	if err != nil {
@@ -46,6 +47,15 @@ func Start(t *testing.T, timeout time.Duration) context.Context {
 		}
 		t.Skipf("%v; scripts/test installs it", err)
 	}
+	return path
+}
+
+// Start starts a headless Chromium with a fresh profile for the test and
+// returns a context whose actions run in one of its tabs, for at most
+// timeout. Without a browser, the test fails or is skipped (Require).
+func Start(t *testing.T, timeout time.Duration) context.Context {
+	t.Helper()
+	path := Require(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
