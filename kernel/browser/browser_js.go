@@ -1,0 +1,185 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/tensornb/tensornb/kernel/interp"
+)
+
+// Serve makes the engine JavaScript's, as globalThis.tensornb, then waits
+// forever, as a Go program in a page must to keep answering:
+//
+//	tensornb.start(exportData)
+//
+// starts a session, whose checker gets the export data of the package at
+// an import path from exportData(path), a Promise of its bytes (a
+// Uint8Array or an ArrayBuffer), or of null if there is none;
+//
+//	tensornb.execute(code, publish)
+//
+// runs a cell after those before it, calls publish(msgType, content) for
+// each of its outputs as it is made, and returns a Promise of its
+// execute_reply's content.
+//
+// What the program writes to its standard output and error (file
+// descriptors 1 and 2, through globalThis.fs, which wasm_exec.js makes)
+// is the running cell's stdout and stderr, as a worker process's are on
+// the server. The Go runtime's own reports (a crash) still go to the
+// console.
+func Serve() {
+	k := &kernel{}
+	js.Global().Set("tensornb", js.ValueOf(map[string]any{
+		"start":   js.FuncOf(k.start),
+		"execute": js.FuncOf(k.execute),
+	}))
+	select {}
+}
+
+// A kernel is the engine and the execution count.
+type kernel struct {
+	mu     sync.Mutex // held while a cell runs
+	engine *interp.Local
+	count  int
+}
+
+// start is tensornb.start.
+func (k *kernel) start(_ js.Value, args []js.Value) any {
+	if len(args) < 1 || args[0].Type() != js.TypeFunction {
+		panic("tensornb.start needs a function that fetches export data")
+	}
+	load := args[0]
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.engine != nil {
+		return nil
+	}
+	k.engine = interp.NewLocal(func(path string) (io.ReadCloser, error) { return exportData(load, path) })
+	capture(1, k.engine.Stdout())
+	capture(2, k.engine.Stderr())
+	go k.engine.Start() // it may wait for export data: not in a callback
+	return nil
+}
+
+// execute is tensornb.execute.
+func (k *kernel) execute(_ js.Value, args []js.Value) any {
+	code := args[0].String()
+	publish := js.Undefined()
+	if len(args) > 1 {
+		publish = args[1]
+	}
+	return promise(func() (any, error) {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		if k.engine == nil {
+			return nil, fmt.Errorf("tensornb.start was not called")
+		}
+		k.count++
+		reply := Execute(context.Background(), k.engine, code, k.count, func(msgType string, content map[string]any) {
+			if publish.Type() == js.TypeFunction {
+				publish.Invoke(msgType, toJS(content))
+			}
+		})
+		return toJS(reply), nil
+	})
+}
+
+// promise returns a Promise of what run returns, run in a goroutine of
+// its own: the JavaScript callback that calls promise must not block, or
+// the page's event loop, which fetches and timers need, stops with it.
+func promise(run func() (any, error)) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolve, reject := args[0], args[1]
+		go func() {
+			defer executor.Release()
+			v, err := run()
+			if err != nil {
+				reject.Invoke(js.Global().Get("Error").New(err.Error()))
+				return
+			}
+			resolve.Invoke(v)
+		}()
+		return nil
+	})
+	return js.Global().Get("Promise").New(executor)
+}
+
+// toJS makes a message's content a JavaScript object, through JSON, as
+// the front's messages are made: js.ValueOf takes no []string.
+func toJS(content map[string]any) js.Value {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(content); err != nil {
+		return js.ValueOf(map[string]any{"error": err.Error()})
+	}
+	return js.Global().Get("JSON").Call("parse", b.String())
+}
+
+// exportData calls load(path) and waits for its Promise.
+func exportData(load js.Value, path string) (io.ReadCloser, error) {
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		v := args[0]
+		if v.IsNull() || v.IsUndefined() {
+			done <- result{err: fmt.Errorf("no export data for %s", path)}
+			return nil
+		}
+		array := js.Global().Get("Uint8Array").New(v)
+		data := make([]byte, array.Length())
+		js.CopyBytesToGo(data, array)
+		done <- result{data: data}
+		return nil
+	})
+	defer then.Release()
+	catch := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done <- result{err: fmt.Errorf("the export data of %s: %s", path, js.Global().Get("String").Invoke(args[0]).String())}
+		return nil
+	})
+	defer catch.Release()
+	load.Invoke(path).Call("then", then, catch)
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, r.err
+		}
+		return io.NopCloser(bytes.NewReader(r.data)), nil
+	case <-time.After(time.Minute):
+		return nil, fmt.Errorf("the export data of %s did not arrive within a minute", path)
+	}
+}
+
+// capture makes what Go writes to file descriptor fd go to w: it wraps
+// globalThis.fs.write, through which the syscall package writes (the
+// runtime's own prints go to fs.writeSync, which stays as it is).
+func capture(fd int, w io.Writer) {
+	fs := js.Global().Get("fs")
+	write := fs.Get("write")
+	fs.Set("write", js.FuncOf(func(this js.Value, args []js.Value) any {
+		// write(fd, buf, offset, length, position, callback)
+		if len(args) == 6 && args[0].Int() == fd && args[4].IsNull() {
+			buf, offset, length, callback := args[1], args[2].Int(), args[3].Int(), args[5]
+			p := make([]byte, length)
+			js.CopyBytesToGo(p, buf.Call("subarray", offset, offset+length))
+			_, _ = w.Write(p)
+			callback.Invoke(js.Null(), length)
+			return nil
+		}
+		passed := make([]any, len(args))
+		for i, a := range args {
+			passed[i] = a
+		}
+		return write.Call("apply", this, passed)
+	}))
+}

@@ -1,0 +1,355 @@
+//go:build !js
+
+package browser
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/tensornb/tensornb/internal/browsertest"
+	"github.com/tensornb/tensornb/kernel/interp"
+)
+
+// The test binary is also the server engine's worker, for the reference
+// outputs: with TENSORNB_TEST_WORKER set, it serves instead of testing.
+func TestMain(m *testing.M) {
+	if os.Getenv("TENSORNB_TEST_WORKER") != "" {
+		if err := interp.Serve("../..", os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash")); err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// cells are run in the browser and by the server's engine, in this order.
+var cells = []string{
+	"var x = tensor.Float32.Arange(6).View(2, 3)",
+	"fmt.Println(x.T().Strides())",
+	"fmt.Fprintln(os.Stderr, \"shape\", x.Shape())", // os.Stderr is file descriptor 2
+	"x.T()",
+	"display.Show(display.Card(x))",
+	"display.Update(\"card\", display.Card(x))\ndisplay.Update(\"card\", display.Card(x.T()))",
+	"x.View(4)",                         // a refused tensor operation
+	"y := x.Undefined()",                // a compile error
+	"s := []int{1, 2, 3}\ni := 5\ns[i]", // a runtime panic
+}
+
+// warmCell is run again and again once the cells have run, for the
+// median time of a cell.
+const warmCell = "x.T().Strides()"
+
+// A message is an iopub message, as the page receives it.
+type message struct {
+	MsgType string         `json:"msg_type"`
+	Content map[string]any `json:"content"`
+}
+
+// A cellRun is what the page's runCell returns for a cell.
+type cellRun struct {
+	IOPub      []message      `json:"iopub"`
+	Reply      map[string]any `json:"reply"`
+	MS         float64        `json:"ms"`
+	SinceStart float64        `json:"sinceStart"`
+}
+
+// The instant engine, built for js/wasm and run in a Web Worker of
+// headless Chromium, gives the same iopub messages and execute_replies
+// as the server's engine (a worker process, through the same Execute)
+// for the same cells: state kept from cell to cell, stdout, a result, a
+// display, and errors (a tensor's, a compile error, a panic). The test
+// prints the engine's size and how long the first cell and a warm one
+// take.
+func TestCellsInABrowser(t *testing.T) {
+	browsertest.Require(t) // before the build, which may take a minute or two
+
+	// The server's engine runs the cells meanwhile, and is done before the
+	// browser starts, not to slow it down.
+	e := interp.NewEngine(os.Args[0], "-test.run=^$")
+	e.Env = []string{"TENSORNB_TEST_WORKER=1"}
+	t.Cleanup(func() { _ = e.Shutdown(false) })
+	reference := make(chan []cellRun, 1)
+	go func() { reference <- runOnServer(e) }()
+
+	dir := t.TempDir()
+	start := time.Now()
+	if err := Build("../..", dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Build: %.1f s", time.Since(start).Seconds())
+	page, err := os.ReadFile("testdata/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), page, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	served := &servedBytes{}
+	srv := httptest.NewServer(served.count(http.FileServer(http.Dir(dir))))
+	t.Cleanup(srv.Close)
+
+	want := <-reference
+	_ = e.Shutdown(false)
+
+	ctx := browsertest.Start(t, 3*time.Minute)
+	errs := browsertest.OpenURL(t, ctx, srv.URL+"/") // index.html
+	var got []cellRun
+	for _, code := range cells {
+		run, err := chromedp.Run(ctx, chromedp.Evaluate[cellRun]("runCell("+jsString(code)+")", chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("cell %q in the browser: %v (page errors: %q)", code, err, errs.All())
+		}
+		if len(got) == 0 {
+			served.snapshot()
+		}
+		got = append(got, run)
+	}
+	var warm []float64
+	for range 21 {
+		run, err := chromedp.Run(ctx, chromedp.Evaluate[cellRun]("runCell("+jsString(warmCell)+")", chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("cell %q in the browser: %v", warmCell, err)
+		}
+		warm = append(warm, run.MS)
+	}
+	started, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ Ready, Compiled, Init float64 }]("engine"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for i, code := range cells {
+		g, w := normalize(t, got[i].IOPub), normalize(t, want[i].IOPub)
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("cell %q: the browser's outputs\n%s\nthe server's\n%s", code, jsonText(g), jsonText(w))
+		}
+		if gr, wr := roundTrip(t, got[i].Reply), roundTrip(t, want[i].Reply); !reflect.DeepEqual(gr, wr) {
+			t.Errorf("cell %q: the browser's reply\n%s\nthe server's\n%s", code, jsonText(gr), jsonText(wr))
+		}
+	}
+	checkCells(t, got)
+	if e := errs.All(); len(e) > 0 {
+		t.Errorf("the page's errors: %q", e)
+	}
+
+	raw, gz := fileSizes(t, filepath.Join(dir, EngineFile))
+	exportsRaw, exportsGz, exportsN := dirSizes(t, filepath.Join(dir, ExportsDir))
+	t.Logf("%s: %.1f MB, %.1f MB gzipped; export data: %d packages, %.1f MB, %.1f MB gzipped file by file",
+		EngineFile, mb(raw), mb(gz), exportsN, mb(exportsRaw), mb(exportsGz))
+	t.Logf("fetched before the first cell's result: %s", served.before)
+	t.Logf("from the worker's start: the engine compiled at %.0f ms, Go initialized at %.0f ms, the session ready at %.0f ms; the first cell's result at %.0f ms", started.Compiled, started.Init, started.Ready, got[0].SinceStart)
+	for i, code := range cells {
+		t.Logf("cell %d, %.0f ms: %q", i+1, got[i].MS, code)
+	}
+	t.Logf("median of %d runs of %q: %.2f ms (from the page's message to the reply)", len(warm), warmCell, median(warm))
+}
+
+// runOnServer runs the cells on the server's engine, a worker process.
+func runOnServer(e *interp.Engine) []cellRun {
+	var runs []cellRun
+	for i, code := range cells {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		var run cellRun
+		run.Reply = Execute(ctx, e, code, i+1, func(msgType string, content map[string]any) {
+			run.IOPub = append(run.IOPub, message{MsgType: msgType, Content: content})
+		})
+		cancel()
+		runs = append(runs, run)
+	}
+	return runs
+}
+
+// checkCells checks what the cells gave, apart from the reference: the
+// outputs a person expects to see.
+func checkCells(t *testing.T, runs []cellRun) {
+	t.Helper()
+	text := func(i int) string {
+		var b strings.Builder
+		for _, m := range runs[i].IOPub {
+			switch m.MsgType {
+			case "stream":
+				b.WriteString(m.Content["name"].(string) + ": " + m.Content["text"].(string))
+			case "execute_result", "display_data", "update_display_data":
+				data, _ := m.Content["data"].(map[string]any)
+				b.WriteString(m.MsgType + ": " + strings.Join(mimeTypes(data), " ") + "\n")
+			case "error":
+				b.WriteString("error: " + m.Content["ename"].(string) + ": " + m.Content["evalue"].(string) + "\n")
+			}
+		}
+		return b.String()
+	}
+	want := []string{
+		"",
+		"stdout: (1, 3)\n",
+		"stderr: shape (2, 3)\n",
+		"execute_result: text/html text/plain\n",
+		"display_data: image/svg+xml text/html text/plain\n",
+		"display_data: image/svg+xml text/html text/plain\nupdate_display_data: image/svg+xml text/html text/plain\n",
+		"error: RuntimeError: shape '[4]' is invalid for input of size 6\n",
+		"error: CompileError: cell line 1: x.Undefined undefined (type *tensor.Tensor has no field or method Undefined)\n",
+		"error: panic: runtime error: index out of range [5] with length 3\n",
+	}
+	for i := range want {
+		if got := text(i); got != want[i] {
+			t.Errorf("cell %q gave\n%s\nwant\n%s", cells[i], got, want[i])
+		}
+	}
+	for i, run := range runs {
+		status, count := run.Reply["status"], run.Reply["execution_count"]
+		if wantStatus := map[bool]string{true: "error", false: "ok"}[strings.HasPrefix(want[i], "error")]; status != wantStatus || count != float64(i+1) {
+			t.Errorf("cell %q: reply status %v, execution_count %v; want %s, %d", cells[i], status, count, wantStatus, i+1)
+		}
+	}
+}
+
+func mimeTypes(data map[string]any) []string {
+	var types []string
+	for k := range data {
+		types = append(types, k)
+	}
+	slices.Sort(types)
+	return types
+}
+
+// normalize makes messages comparable: decoded from JSON, as the page
+// has them, with the text of consecutive stream messages of one stream
+// joined, as Jupyter's clients join them (where a server's cell prints
+// is cut in pieces by a pipe, the browser's is not).
+func normalize(t *testing.T, ms []message) []message {
+	t.Helper()
+	var out []message
+	for _, m := range ms {
+		m.Content = roundTrip(t, m.Content)
+		if n := len(out); n > 0 && m.MsgType == "stream" && out[n-1].MsgType == "stream" && out[n-1].Content["name"] == m.Content["name"] {
+			out[n-1].Content["text"] = out[n-1].Content["text"].(string) + m.Content["text"].(string)
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func roundTrip(t *testing.T, v map[string]any) map[string]any {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
+func jsonText(v any) string {
+	data, _ := json.MarshalIndent(v, "", "  ")
+	return string(data)
+}
+
+func jsString(s string) string {
+	data, _ := json.Marshal(s)
+	return string(data)
+}
+
+// servedBytes counts what the test's server sent, and keeps a summary of
+// it at a moment (the first cell's result).
+type servedBytes struct {
+	mu     sync.Mutex
+	paths  []string
+	bytes  int64
+	before string
+}
+
+func (s *servedBytes) count(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cw := &countingWriter{ResponseWriter: w}
+		h.ServeHTTP(cw, r)
+		s.mu.Lock()
+		s.paths = append(s.paths, r.URL.Path)
+		s.bytes += cw.n
+		s.mu.Unlock()
+	})
+}
+
+func (s *servedBytes) snapshot() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.before = fmt.Sprintf("%.1f MB uncompressed, %s", mb(s.bytes), strings.Join(s.paths, " "))
+}
+
+type countingWriter struct {
+	http.ResponseWriter
+	n int64
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(p)
+	w.n += int64(n)
+	return n, err
+}
+
+// fileSizes returns a file's size and its size gzipped (at gzip's
+// default level, as a server compresses on the fly).
+func fileSizes(t *testing.T, path string) (raw, gz int64) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int64(len(data)), gzipSize(t, data)
+}
+
+func gzipSize(t *testing.T, data []byte) int64 {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return int64(b.Len())
+}
+
+// dirSizes sums fileSizes over the files under dir.
+func dirSizes(t *testing.T, dir string) (raw, gz int64, files int) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		r, g := fileSizes(t, path)
+		raw, gz, files = raw+r, gz+g, files+1
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw, gz, files
+}
+
+func mb(n int64) float64 { return float64(n) / 1e6 }
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}

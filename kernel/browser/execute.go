@@ -1,0 +1,47 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/tensornb/tensornb/kernel/front"
+)
+
+// Execute runs code on engine as execution count count, publishing its
+// outputs as the iopub messages the kernel's front publishes for them,
+// and returns its execute_reply's content. Where the front on ZeroMQ asks
+// the client for input, and passes on comms, a cell here has neither.
+func Execute(ctx context.Context, engine front.Engine, code string, count int, publish func(msgType string, content map[string]any)) map[string]any {
+	err := engine.Execute(front.WithExecutionCount(ctx, count), code, output{count: count, publish: publish})
+	if err == nil {
+		return front.ExecuteReply(count, nil)
+	}
+	ce := front.AsCellError(err)
+	publish("error", front.ErrorContent(ce))
+	return front.ExecuteReply(count, ce)
+}
+
+// output publishes a cell's outputs.
+type output struct {
+	count   int
+	publish func(msgType string, content map[string]any)
+}
+
+func (o output) Stream(name, text string) { o.publish("stream", front.StreamContent(name, text)) }
+
+func (o output) Display(data, metadata map[string]any, id string, update bool) {
+	o.publish(front.DisplayMessage(data, metadata, id, update))
+}
+
+func (o output) Result(data, metadata map[string]any) {
+	o.publish("execute_result", front.ResultContent(o.count, data, metadata))
+}
+
+func (o output) ClearOutput(wait bool) { o.publish("clear_output", map[string]any{"wait": wait}) }
+
+func (output) Input(string, bool) (string, error) {
+	return "", errors.New("this front end does not support input")
+}
+
+func (output) Comm(string, json.RawMessage) {}
