@@ -123,10 +123,13 @@ func parts(n, cost int) int {
 	return max(1, min(runtime.GOMAXPROCS(0), n, cost/parallelGrain))
 }
 
-// runParts splits [0, n) into the given number of contiguous ranges and
+// runParts splits [0, n) into count (at least 1) contiguous ranges and
 // runs f on each, part numbering the range: the last on the calling
-// goroutine, which starts at once, and the others on goroutines of their
-// own.
+// goroutine and the others on goroutines of their own. The caller yields
+// once after starting them, so that this core runs a new goroutine at
+// once while the caller waits for an idle core: without it, Go keeps the
+// new goroutine for this core, which is busy, and the other cores do not
+// take it for a long while (often not within a millisecond's job).
 func runParts(n, count int, f func(part, lo, hi int)) {
 	var wg sync.WaitGroup
 	for p := range count - 1 {
@@ -137,10 +140,10 @@ func runParts(n, count int, f func(part, lo, hi int)) {
 		}()
 	}
 	if count > 1 {
-		runtime.Gosched() // see parallelFor
+		runtime.Gosched()
 	}
-	last := max(count, 1) - 1
-	f(last, n*last/max(count, 1), n)
+	last := count - 1
+	f(last, n*last/count, n)
 	wg.Wait()
 }
 
@@ -156,7 +159,7 @@ func parallelFor(n, cost int, f func(lo, hi int)) {
 	}
 	chunk := max(1, n/(4*workers))
 	var next atomic.Int64
-	work := func() {
+	runParts(workers, workers, func(_, _, _ int) {
 		for {
 			lo := int(next.Add(int64(chunk))) - chunk
 			if lo >= n {
@@ -164,21 +167,7 @@ func parallelFor(n, cost int, f func(lo, hi int)) {
 			}
 			f(lo, min(lo+chunk, n))
 		}
-	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work()
-		}()
-	}
-	// Yield, so that this core starts the goroutine just made while this
-	// one waits for an idle core: without it, Go keeps the new goroutine
-	// for this core, which is busy, and other cores do not take it.
-	runtime.Gosched()
-	work()
-	wg.Wait()
+	})
 }
 
 // eachRow runs f over every row of l, in parallel when the loop is large,
