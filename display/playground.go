@@ -121,7 +121,7 @@ func (p playground) refusal() string {
 	}
 	switch {
 	case x.Dim() < 1 || x.Dim() > playMaxDims:
-		return fmt.Sprintf("The stride playground starts from tensors of 1 to %d dimensions, and %s has %d; try %s.Reshape(1), or a slice.", playMaxDims, called, x.Dim(), called)
+		return fmt.Sprintf("The stride playground starts from tensors of 1 to %d dimensions, and %s has %d; try %s.Reshape(-1), or a slice.", playMaxDims, called, x.Dim(), called)
 	case x.Numel() < 1 || x.Numel() > playMaxCells:
 		return fmt.Sprintf("The stride playground draws 1 to %d elements, and %s has %d (shape %v); try a slice, such as %s.Index(\":4\").", playMaxCells, called, x.Numel(), x.Shape(), called)
 	case x.Storage().Len() > playMaxSlots:
