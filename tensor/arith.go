@@ -298,7 +298,7 @@ func elementwise(op binaryOp, a, b operand, layout ...*Tensor) *Tensor {
 	if op.comparison() {
 		outType = Bool
 	}
-	out := newStrided(outType, shape, elementwiseStrides(shape, layout...))
+	out := newUnfilled(outType, shape, elementwiseStrides(shape, layout...))
 	// As in PyTorch, operands are first cast to the common dtype (a Go
 	// number added to a Float16 tensor is rounded to Float16), then widened
 	// exactly to the compute type.

@@ -172,7 +172,7 @@ func accumulateGrad(t, g *Tensor) {
 		if t.isNonOverlappingAndDense() {
 			strides = t.Strides()
 		}
-		c := newStrided(t.DType(), t.shape, strides)
+		c := newUnfilled(t.DType(), t.shape, strides)
 		assign(c, g)
 		t.ag.grad = c
 		return

@@ -38,7 +38,7 @@ func (x *Tensor) Contiguous() *Tensor {
 // is packed densely in the order its strides walk memory.
 func (x *Tensor) Clone() *Tensor {
 	x.must("Clone")
-	c := newStrided(x.DType(), x.shape, denseStridesLike(x))
+	c := newUnfilled(x.DType(), x.shape, denseStridesLike(x))
 	copyElements(c, x)
 	return record(c, "CloneBackward0", []*Tensor{x}, nil, identityRule)
 }
@@ -59,7 +59,7 @@ func (x *Tensor) To(dt DType) *Tensor {
 	if dt == x.DType() {
 		return x
 	}
-	c := newStrided(dt, x.shape, denseStridesLike(x))
+	c := newUnfilled(dt, x.shape, denseStridesLike(x))
 	convertElements(c, x)
 	// The gradient is converted back to x's dtype on its way.
 	return record(c, "ToCopyBackward0", []*Tensor{x}, nil, identityRule)
@@ -94,7 +94,7 @@ func (x *Tensor) Repeat(reps ...int) *Tensor {
 		srcStrides = append(srcStrides, 0, stride)
 	}
 	checkShape("repeat", shape)
-	out := newTensor(x.DType(), shape)
+	out := newUnfilled(x.DType(), shape, contiguousStrides(shape))
 	src := &Tensor{storage: x.storage, shape: srcShape, strides: srcStrides, offset: x.offset}
 	dst := &Tensor{storage: out.storage, shape: srcShape, strides: contiguousStrides(srcShape)}
 	copyElements(dst, src)
@@ -123,7 +123,7 @@ func (x *Tensor) Tile(reps ...int) *Tensor {
 
 // copyContiguous returns a new contiguous tensor holding x's elements.
 func (x *Tensor) copyContiguous() *Tensor {
-	c := newTensor(x.DType(), x.shape)
+	c := newUnfilled(x.DType(), x.shape, contiguousStrides(x.shape))
 	copyElements(c, x)
 	return c
 }

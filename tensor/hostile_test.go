@@ -3,6 +3,7 @@ package tensor_test
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -42,6 +43,8 @@ func TestMain(m *testing.M) {
 		runHostileWorker(n)
 		os.Exit(0)
 	}
+	flag.Parse()
+	tensor.PoisonUnfilled(flag.Lookup("test.bench").Value.String() == "")
 	os.Exit(m.Run())
 }
 

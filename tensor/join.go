@@ -47,7 +47,7 @@ func Cat(ts []*Tensor, dim int) *Tensor {
 		}
 		shape[dim] += t.shape[dim]
 	}
-	out := newTensor(dt, shape)
+	out := newUnfilled(dt, shape, contiguousStrides(shape))
 	starts := make([]int, len(ts))
 	at := 0
 	for i, t := range ts {

@@ -59,24 +59,32 @@ func checkAllocation(op string, n, size int) {
 // requests up to it are not checked further.
 const smallAllocation = 64 << 20
 
-func newStorage(dt DType, n int) *Storage {
+// newStorage returns a storage of n zeroed slots.
+func newStorage(dt DType, n int) *Storage { return allocate(dt, n, true) }
+
+// newUnfilledStorage returns a storage of n slots that are not cleared:
+// for a result whose every slot is written before it is read.
+func newUnfilledStorage(dt DType, n int) *Storage { return allocate(dt, n, false) }
+
+// allocate returns a storage of n slots, zeroed or not.
+func allocate(dt DType, n int, zeroed bool) *Storage {
 	checkAllocation("storage", n, dt.ItemSize())
 	s := &Storage{dtype: dt, n: n}
 	switch dt {
 	case Float32:
-		s.data = make([]float32, n)
+		s.data = slots[float32](n, zeroed)
 	case Float64:
-		s.data = make([]float64, n)
+		s.data = slots[float64](n, zeroed)
 	case Int64:
-		s.data = make([]int64, n)
+		s.data = slots[int64](n, zeroed)
 	case Int32:
-		s.data = make([]int32, n)
+		s.data = slots[int32](n, zeroed)
 	case Uint8:
-		s.data = make([]uint8, n)
+		s.data = slots[uint8](n, zeroed)
 	case Bool:
-		s.data = make([]bool, n)
+		s.data = slots[bool](n, zeroed)
 	case Float16, BFloat16:
-		s.data = make([]uint16, n)
+		s.data = slots[uint16](n, zeroed)
 	default:
 		dt.check("storage")
 	}

@@ -47,12 +47,16 @@ func newTensor(dt DType, shape []int) *Tensor {
 	}
 }
 
-// newStrided returns a tensor that owns a fresh storage laid out with the
-// given strides, which must address exactly Numel() slots.
-func newStrided(dt DType, shape, strides []int) *Tensor {
-	x := newTensor(dt, shape)
-	x.strides = append([]int{}, strides...)
-	return x
+// newUnfilled returns a tensor that owns a fresh storage laid out with the
+// given strides, which must address exactly Numel() slots. The storage is
+// not cleared: the caller writes every element before the tensor is seen.
+func newUnfilled(dt DType, shape, strides []int) *Tensor {
+	checkShape("empty", shape)
+	return &Tensor{
+		storage: newUnfilledStorage(dt, Shape(shape).Numel()),
+		shape:   append([]int{}, shape...),
+		strides: append([]int{}, strides...),
+	}
 }
 
 // view returns a tensor over x's storage with new geometry, remembering the
