@@ -258,6 +258,10 @@ func copyTiled[W uint8 | uint16 | uint32 | uint64](d, s []W, l *loop, k int) {
 	di, si := l.strides[0][inner], l.strides[1][inner]
 	blocks := (nk + groupSize - 1) / groupSize
 	units := l.numel() / (nk * ni) * blocks
+	// A few source rows read whole and written side by side (channels
+	// moved last) need no tiles: each destination row takes one element
+	// from each.
+	interleaved := sk == 1 && di == 1 && ni <= maxInterleaved
 	parallelFor(units, l.numel(), func(lo, hi int) {
 		var buf [tileSize * tileSize]W
 		for u := lo; u < hi; u++ {
@@ -271,6 +275,10 @@ func copyTiled[W uint8 | uint16 | uint32 | uint64](d, s []W, l *loop, k int) {
 				sBase += c * l.strides[1][dim]
 			}
 			g0, g1 := block*groupSize, min(block*groupSize+groupSize, nk)
+			if interleaved {
+				interleave(d, dBase+g0*dk, dk, s, sBase+g0, si, g1-g0, ni)
+				continue
+			}
 			for h0 := 0; h0 < ni; h0 += groupSize {
 				h1 := min(h0+groupSize, ni)
 				for i0 := g0; i0 < g1; i0 += tileSize {
@@ -283,6 +291,37 @@ func copyTiled[W uint8 | uint16 | uint32 | uint64](d, s []W, l *loop, k int) {
 			}
 		}
 	})
+}
+
+// maxInterleaved is the most source rows interleave reads side by side.
+const maxInterleaved = 8
+
+// interleave copies n source rows of m elements, the j-th starting at
+// so+j*si, into m destination rows of n elements, the i-th starting at
+// do+i*dk: destination row i holds element i of each source row. Both
+// sides are walked in memory order, the source in n streams.
+func interleave[W uint8 | uint16 | uint32 | uint64](d []W, do, dk int, s []W, so, si, m, n int) {
+	switch n {
+	case 3:
+		s0, s1, s2 := s[so:so+m], s[so+si:so+si+m], s[so+2*si:so+2*si+m]
+		for i := range m {
+			row := d[do+i*dk : do+i*dk+3 : do+i*dk+3]
+			row[0], row[1], row[2] = s0[i], s1[i], s2[i]
+		}
+	case 4:
+		s0, s1, s2, s3 := s[so:so+m], s[so+si:so+si+m], s[so+2*si:so+2*si+m], s[so+3*si:so+3*si+m]
+		for i := range m {
+			row := d[do+i*dk : do+i*dk+4 : do+i*dk+4]
+			row[0], row[1], row[2], row[3] = s0[i], s1[i], s2[i], s3[i]
+		}
+	default:
+		for i := range m {
+			row := d[do+i*dk : do+i*dk+n]
+			for j := range row {
+				row[j] = s[so+j*si+i]
+			}
+		}
+	}
 }
 
 // copyTile copies an m×n tile whose rows step dk, sk and columns di, si in

@@ -399,6 +399,28 @@ func TestLargeCopiesMatchLoops(t *testing.T) {
 	}
 }
 
+// Moving a short dimension last (channels last) copies each destination
+// row from that many source rows read side by side: every count up to past
+// the largest such count, each word size, a batch dimension, and source
+// rows that are stepped through rather than adjacent.
+func TestChannelsLastCopiesMatchLoops(t *testing.T) {
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Uint8, tensor.Float16} {
+		for c := 1; c <= 10; c++ {
+			base := tensor.Float64.Arange(float64(2*c*37*29)).To(dt).View(2, c, 37, 29)
+			for name, x := range map[string]*tensor.Tensor{
+				"batch":   base.Permute(0, 2, 3, 1),
+				"cropped": base.Index(":, :, 1:, 2:").Permute(0, 2, 3, 1),
+				"single":  base.Select(0, 1).Permute(1, 2, 0),
+			} {
+				want := loopValues(x)
+				if got := x.Contiguous().Float64s(); !slices.Equal(got, want) {
+					t.Errorf("%s, %d channels, %s: Contiguous differs from the address loop", dt, c, name)
+				}
+			}
+		}
+	}
+}
+
 // Reading out or unbinding a tensor far larger than memory (an expanded
 // scalar, a zero-size tensor with a huge dimension) is refused with the
 // allocator's message before anything is allocated: no makeslice panic,
