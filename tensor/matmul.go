@@ -47,7 +47,14 @@ func (x *Tensor) Matmul(y *Tensor) *Tensor {
 	}
 	n, k, m := xm.Size(-2), xm.Size(-1), ym.Size(-1)
 	batch := []int(broadcastPair("matmul", xm.shape[:xm.Dim()-2], ym.shape[:ym.Dim()-2]))
-	out := newTensor(x.DType(), dims(batch, n, m))
+	// The float32 product writes every element unless there are no
+	// products to sum (k = 0), where the result is zeros.
+	var out *Tensor
+	if x.DType() == Float32 && k > 0 {
+		out = newUnfilled(Float32, dims(batch, n, m), contiguousStrides(dims(batch, n, m)))
+	} else {
+		out = newTensor(x.DType(), dims(batch, n, m))
+	}
 	xb, yb := xm.Expand(dims(batch, n, k)...), ym.Expand(dims(batch, k, m)...)
 	switch {
 	case x.DType() == Float32:
