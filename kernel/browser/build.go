@@ -81,13 +81,13 @@ func supportScript(goroot string) ([]byte, error) {
 }
 
 // writeExports writes into dir the export data of every package compiled
-// into the interpreter, each as an archive of its __.PKGDEF member alone,
+// into the browser's interpreter (interp.BrowserPackages), each as an archive of its __.PKGDEF member alone,
 // which is all the type checker reads: the compiler's archive holds the
 // package's code after it.
 func writeExports(moduleDir string, env []string, dir string) error {
 	// -trimpath as the engine was built, so that the packages it compiled
 	// are not compiled again.
-	args := append([]string{"list", "-trimpath", "-export", "-f", "{{.ImportPath}}\t{{.Export}}"}, interp.CompiledPackages()...)
+	args := append([]string{"list", "-trimpath", "-export", "-f", "{{.ImportPath}}\t{{.Export}}"}, interp.BrowserPackages()...)
 	out, err := goCommand(moduleDir, env, args...)
 	if err != nil {
 		return err

@@ -6,6 +6,9 @@ import (
 	"go/types"
 	"io"
 	"sort"
+	"strings"
+
+	"github.com/tensornb/tensornb/kernel/interp/symbols"
 )
 
 // ExportData returns the type information of the package at an import
@@ -23,6 +26,19 @@ func CompiledPackages() []string {
 	paths := make([]string, 0, len(compiledIn()))
 	for p := range compiledIn() {
 		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+// BrowserPackages are the import paths of the packages the browser's
+// engine (built for js) has compiled in: tensor, display, and the
+// standard packages of symbols.BrowserStandard. There, they are
+// CompiledPackages.
+func BrowserPackages() []string {
+	paths := append([]string(nil), symbols.BrowserStandard...)
+	for key := range symbols.Symbols {
+		paths = append(paths, key[:strings.LastIndex(key, "/")])
 	}
 	sort.Strings(paths)
 	return paths

@@ -25,7 +25,6 @@ import (
 	"sync"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/explain"
@@ -67,7 +66,7 @@ type packages interface {
 // messages, go to stderr.
 func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Writer) (*Session, error) {
 	in := interp.New(interp.Options{Stdout: stdout, Stderr: stderr})
-	if err := in.Use(stdlib.Symbols); err != nil {
+	if err := in.Use(standardSymbols); err != nil {
 		return nil, err
 	}
 	if err := in.Use(symbols.Symbols); err != nil {
@@ -119,7 +118,7 @@ func hasSymbol(path, name string) bool {
 // path.
 var compiledIn = sync.OnceValue(func() map[string]map[string]reflect.Value {
 	index := map[string]map[string]reflect.Value{}
-	for _, table := range []interp.Exports{stdlib.Symbols, symbols.Symbols} {
+	for _, table := range []interp.Exports{standardSymbols, symbols.Symbols} {
 		for key, syms := range table {
 			if i := strings.LastIndex(key, "/"); i > 0 {
 				index[key[:i]] = syms
@@ -304,6 +303,10 @@ func checkError(err error, code string) *front.CellError {
 			messages = append(messages, h)
 		}
 		return front.CompileError(ce.Error(), messages)
+	}
+	var nb *NotInBrowser
+	if errors.As(err, &nb) {
+		return &front.CellError{Name: "Unsupported", Value: nb.Error(), Traceback: []string{"Unsupported: " + nb.Error()}}
 	}
 	var un *Unsupported
 	if errors.As(err, &un) {

@@ -1,0 +1,13 @@
+//go:build !js
+
+package interp
+
+import "github.com/traefik/yaegi/stdlib"
+
+// standardSymbols are the standard packages the interpreter has compiled
+// in: on a server, yaegi's whole standard library.
+var standardSymbols = stdlib.Symbols
+
+// elsewhere reports whether the package at path is one that another
+// engine, not this one, has compiled in: none, on a server.
+func elsewhere(string) bool { return false }
