@@ -91,6 +91,18 @@ func (l *Local) ready() (*Session, error) {
 	return l.session, nil
 }
 
+// Warmed waits until the session has imported the packages cells use
+// most, which Start sets going in the background; it returns at once if
+// there is no session.
+func (l *Local) Warmed() {
+	l.exchange.Lock()
+	s := l.session
+	l.exchange.Unlock()
+	if s != nil {
+		<-s.ready
+	}
+}
+
 var errShutDown = errors.New("the engine was shut down")
 
 // Execute runs a cell, sending what it produces to out: first what was
