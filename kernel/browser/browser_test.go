@@ -74,6 +74,16 @@ var queries = []query{
 	{Type: "complete", Code: "http.G", CursorPos: 6}, // a package the browser does not have
 }
 
+// browserCells are run in the browser after the queries, apart from the
+// server: the browser refuses the standard packages it does not have,
+// imported or not, naming them, and runs those it has, slices and
+// encoding/json among them.
+var browserCells = []struct{ code, evalue string }{
+	{`import "net/http"`, "cell line 1: package net/http is not in the browser's engine, which has tensor, display and, of the standard library, only bufio, bytes, "},
+	{"b, err := json.Marshal(1)\nfmt.Println(string(b), err, http.StatusOK)", "cell line 2: package net/http is not in the browser's engine"},
+	{"import \"slices\"\nb, _ := json.Marshal(x.Shape())\nstring(b)", ""},
+}
+
 // warmCell is run again and again once the cells have run, for the
 // median time of a cell.
 const warmCell = "x.T().Strides()"
@@ -147,6 +157,19 @@ func TestCellsInABrowser(t *testing.T) {
 			served.snapshot()
 		}
 		got = append(got, run)
+	}
+	for _, c := range browserCells {
+		run, err := chromedp.Run(ctx, chromedp.Evaluate[cellRun]("runCell("+jsString(c.code)+")", chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("cell %q in the browser: %v", c.code, err)
+		}
+		evalue, _ := run.Reply["evalue"].(string)
+		switch {
+		case c.evalue == "" && run.Reply["status"] != "ok":
+			t.Errorf("cell %q: %s", c.code, jsonText(run.Reply))
+		case c.evalue != "" && (run.Reply["ename"] != "Unsupported" || !strings.HasPrefix(evalue, c.evalue)):
+			t.Errorf("cell %q: %s; want Unsupported: %s…", c.code, jsonText(run.Reply), c.evalue)
+		}
 	}
 	var warm []float64
 	for range 21 {

@@ -19,6 +19,7 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,8 +44,10 @@ type Session struct {
 	in         *interp.Interpreter
 	check      *checker
 	docs       *docs
-	statements int       // statements run so far, to name their functions
-	stderr     io.Writer // where notes for the person go
+	statements int // statements run so far, to name their functions
+	// genericDone is whether the interpreter has compiled deferredGeneric.
+	genericDone bool
+	stderr      io.Writer // where notes for the person go
 	// ready is closed once what Warm does is done.
 	ready chan struct{}
 }
@@ -217,6 +220,9 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		}
 		sort.Strings(paths)
 		for _, p := range paths {
+			if err := s.compileGeneric(p); err != nil {
+				return false, err
+			}
 			if _, err := s.eval(ctx, "import "+imports[p]+" "+strconv.Quote(p)); err != nil {
 				return false, err
 			}
@@ -273,6 +279,22 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 	}
 	_, err = s.eval(ctx, st.text)
 	return false, err
+}
+
+// compileGeneric compiles, before the first import of one of them, the
+// standard packages yaegi interprets from source (see deferredGeneric):
+// all of them at once, in their order, as yaegi's Use compiles them.
+func (s *Session) compileGeneric(path string) error {
+	if s.genericDone || !slices.Contains(genericPackages, path) {
+		return nil
+	}
+	s.genericDone = true
+	for _, src := range deferredGeneric {
+		if _, err := s.in.Compile(src); err != nil {
+			return fmt.Errorf("compiling package %s's source: %w", path, err)
+		}
+	}
+	return nil
 }
 
 // eval runs src, turning a panic inside yaegi into an error.
@@ -377,3 +399,6 @@ func (f noiseFilter) Write(p []byte) (int, error) {
 	}
 	return f.w.Write(p)
 }
+
+// genericPackages are the standard packages yaegi interprets from source.
+var genericPackages = []string{"cmp", "maps", "slices"}

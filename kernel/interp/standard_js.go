@@ -5,6 +5,8 @@ package interp
 import (
 	"slices"
 
+	"github.com/traefik/yaegi/stdlib/generic"
+
 	"github.com/tensornb/tensornb/kernel/interp/symbols"
 	"github.com/tensornb/tensornb/kernel/interp/symbols/browserstd"
 )
@@ -19,4 +21,19 @@ var standardSymbols = browserstd.Symbols
 // it is refused with a *NotInBrowser error.
 func elsewhere(path string) bool {
 	return !hasPackage(path) && slices.Contains(symbols.ServerStandard, path)
+}
+
+// deferredGeneric are the sources of the generic standard packages that
+// yaegi interprets (cmp, maps, slices), which its Use compiles as a
+// session starts: in a browser, where that took a third of a second of
+// the start, a session compiles them only as a cell first imports one of
+// them (Session.compileGeneric), and Use finds none. Nothing else in the
+// program uses yaegi.
+var deferredGeneric = takeGeneric()
+
+func takeGeneric() []string {
+	sources := generic.Sources[:]
+	taken := append([]string(nil), sources...)
+	clear(sources)
+	return taken
 }

@@ -11,3 +11,9 @@ var standardSymbols = stdlib.Symbols
 // elsewhere reports whether the package at path is one that another
 // engine, not this one, has compiled in: none, on a server.
 func elsewhere(string) bool { return false }
+
+// deferredGeneric are the sources of the generic standard packages that
+// yaegi interprets (cmp, maps, slices) when a session compiles them only
+// as a cell first imports one: none on a server, where yaegi's Use
+// compiles them as the session starts.
+var deferredGeneric []string
