@@ -77,11 +77,13 @@ var queries = []query{
 // browserCells are run in the browser after the queries, apart from the
 // server: the browser refuses the standard packages it does not have,
 // imported or not, naming them, and runs those it has, slices and
-// encoding/json among them.
+// encoding/json among them, and those whose tables it makes as a cell
+// first imports them (strings, time, strconv, math).
 var browserCells = []struct{ code, evalue string }{
 	{`import "net/http"`, "cell line 1: package net/http is not in the browser's engine, which has tensor, display and, of the standard library, only bufio, bytes, "},
 	{"b, err := json.Marshal(1)\nfmt.Println(string(b), err, http.StatusOK)", "cell line 2: package net/http is not in the browser's engine"},
 	{"import \"slices\"\nb, _ := json.Marshal(x.Shape())\nstring(b)", ""},
+	{"strings.ToUpper(\"ab\") + (3 * time.Second).String() + strconv.Itoa(int(math.Sqrt(16)))", ""},
 }
 
 // warmCell is run again and again once the cells have run, for the

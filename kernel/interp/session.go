@@ -47,7 +47,9 @@ type Session struct {
 	statements int // statements run so far, to name their functions
 	// genericDone is whether the interpreter has compiled deferredGeneric.
 	genericDone bool
-	stderr      io.Writer // where notes for the person go
+	// usedLazy are the packages whose lazy tables the interpreter has.
+	usedLazy map[string]bool
+	stderr   io.Writer // where notes for the person go
 	// ready is closed once what Warm does is done.
 	ready chan struct{}
 }
@@ -113,20 +115,40 @@ func hasPackage(path string) bool {
 
 // hasSymbol reports whether yaegi has name in the package at path.
 func hasSymbol(path, name string) bool {
-	_, ok := compiledIn()[path][name]
+	table, ok := compiledIn()[path]
+	if !ok {
+		return false
+	}
+	_, ok = table.symbols()[name]
 	return ok
 }
 
-// compiledIn indexes yaegi's symbol tables, keyed "path/name", by import
-// path.
-var compiledIn = sync.OnceValue(func() map[string]map[string]reflect.Value {
-	index := map[string]map[string]reflect.Value{}
-	for _, table := range []interp.Exports{standardSymbols, symbols.Symbols} {
-		for key, syms := range table {
-			if i := strings.LastIndex(key, "/"); i > 0 {
-				index[key[:i]] = syms
-			}
+// A compiledTable is yaegi's symbol table of a package: its key in
+// interp.Exports, and a function that returns it, made at the first call
+// if it is lazy (see lazySymbols).
+type compiledTable struct {
+	key     string
+	symbols func() map[string]reflect.Value
+	lazy    bool
+}
+
+// compiledIn indexes yaegi's symbol tables by import path: those a
+// session starts with, keyed "path/name", and the lazy ones.
+var compiledIn = sync.OnceValue(func() map[string]compiledTable {
+	index := map[string]compiledTable{}
+	add := func(key string, table compiledTable) {
+		if i := strings.LastIndex(key, "/"); i > 0 {
+			table.key = key
+			index[key[:i]] = table
 		}
+	}
+	for _, tables := range []interp.Exports{standardSymbols, symbols.Symbols} {
+		for key, syms := range tables {
+			add(key, compiledTable{symbols: func() map[string]reflect.Value { return syms }})
+		}
+	}
+	for key, build := range lazySymbols {
+		add(key, compiledTable{symbols: sync.OnceValue(build), lazy: true})
 	}
 	return index
 })
@@ -220,6 +242,9 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		}
 		sort.Strings(paths)
 		for _, p := range paths {
+			if err := s.useLazy(p); err != nil {
+				return false, err
+			}
 			if err := s.compileGeneric(p); err != nil {
 				return false, err
 			}
@@ -279,6 +304,23 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 	}
 	_, err = s.eval(ctx, st.text)
 	return false, err
+}
+
+// useLazy gives the interpreter, before the first import of the package
+// at path, its lazy table, if it has one.
+func (s *Session) useLazy(path string) error {
+	table, ok := compiledIn()[path]
+	if !ok || !table.lazy || s.usedLazy[path] {
+		return nil
+	}
+	if err := s.in.Use(interp.Exports{table.key: table.symbols()}); err != nil {
+		return err
+	}
+	if s.usedLazy == nil {
+		s.usedLazy = map[string]bool{}
+	}
+	s.usedLazy[path] = true
+	return nil
 }
 
 // compileGeneric compiles, before the first import of one of them, the

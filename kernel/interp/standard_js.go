@@ -16,6 +16,12 @@ import (
 // in a fraction of the time yaegi's whole standard library takes.
 var standardSymbols = browserstd.Symbols
 
+// lazySymbols make the tables a session takes only as a cell first
+// imports their packages (browserstd.Lazy): those of math, strings,
+// unicode, time and others, whose maps cost the start of a page that does
+// not use them.
+var lazySymbols = browserstd.Lazy
+
 // elsewhere reports whether the package at path is one that the server's
 // engine has compiled in and the browser's does not: a cell that imports
 // it is refused with a *NotInBrowser error.

@@ -2,11 +2,19 @@
 
 package interp
 
-import "github.com/traefik/yaegi/stdlib"
+import (
+	"reflect"
+
+	"github.com/traefik/yaegi/stdlib"
+)
 
 // standardSymbols are the standard packages the interpreter has compiled
 // in: on a server, yaegi's whole standard library.
 var standardSymbols = stdlib.Symbols
+
+// lazySymbols make the tables a session takes only as a cell first
+// imports their packages: none on a server.
+var lazySymbols map[string]func() map[string]reflect.Value
 
 // elsewhere reports whether the package at path is one that another
 // engine, not this one, has compiled in: none, on a server.

@@ -9,9 +9,17 @@ package browserstd
 
 import "reflect"
 
-// Symbols are the tables, keyed as yaegi expects: "path/name", and "."
-// for MapTypes.
+// Symbols are the tables a session starts with, keyed as yaegi expects:
+// "path/name", and "." for MapTypes.
 var Symbols = map[string]map[string]reflect.Value{}
+
+// Lazy make the other tables, keyed as Symbols are: a session takes one
+// when a cell first imports its package, and a program that imports none
+// of them does not spend its start making their maps. A package's table
+// is lazy if it has no interface wrappers (which yaegi looks for in the
+// tables of packages whether cells import them or not) and yaegi's Use
+// does not patch it (see generate.go).
+var Lazy = map[string]func() map[string]reflect.Value{}
 
 // MapTypes are, for compiled functions that treat an argument specially
 // when it implements an interface, those interfaces: yaegi wraps a value

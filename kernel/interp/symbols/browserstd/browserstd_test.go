@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/traefik/yaegi/stdlib"
@@ -21,6 +22,12 @@ func TestTablesAreYaegis(t *testing.T) {
 	for _, p := range symbols.BrowserStandard {
 		key := p + "/" + path.Base(p)
 		got, ok := Symbols[key]
+		if build, lazy := Lazy[key]; lazy {
+			if ok {
+				t.Errorf("%s has a table and a lazy one", p)
+			}
+			got, ok = build(), true
+		}
 		if !ok {
 			t.Errorf("no table of %s", p)
 			continue
@@ -37,8 +44,20 @@ func TestTablesAreYaegis(t *testing.T) {
 			}
 		}
 	}
-	if len(Symbols) != len(symbols.BrowserStandard)+1 { // and "."
-		t.Errorf("%d tables for %d packages", len(Symbols), len(symbols.BrowserStandard))
+	if n := len(Symbols) + len(Lazy); n != len(symbols.BrowserStandard)+1 { // and "."
+		t.Errorf("%d tables for %d packages", n, len(symbols.BrowserStandard))
+	}
+	for key, table := range Lazy {
+		for name := range table() {
+			if strings.HasPrefix(name, "_") {
+				t.Errorf("%s is lazy, and has the interface wrapper %s", key, name)
+			}
+		}
+	}
+	for _, p := range []string{"fmt/fmt", "os/os", "math/bits/bits", "io/io", "encoding/encoding"} {
+		if _, ok := Symbols[p]; !ok {
+			t.Errorf("the table of %s is not one a session starts with", p)
+		}
 	}
 	for _, p := range symbols.BrowserStandard {
 		if !slices.Contains(symbols.ServerStandard, p) {

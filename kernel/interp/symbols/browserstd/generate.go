@@ -20,6 +20,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -74,12 +75,62 @@ func writeTable(dir, p string) error {
 	if _, err := ext.Extract(p, "", &b); err != nil {
 		return err
 	}
-	src, err := format.Source(b.Bytes())
+	out := b.Bytes()
+	if lazy(p, table) {
+		var err error
+		if out, err = deferTable(out, p+"/"+path.Base(p)); err != nil {
+			return err
+		}
+	}
+	src, err := format.Source(out)
 	if err != nil {
 		return err
 	}
 	name := strings.NewReplacer("/", "-").Replace(p) + ".go"
 	return os.WriteFile(filepath.Join(dir, name), src, 0o644)
+}
+
+// lazy reports whether the table of the package at p can wait for a
+// cell's first import of it (browserstd.Lazy): whether it has no
+// interface wrappers, which yaegi looks for in the tables of the packages
+// it has whenever an interpreted value becomes an interface value, and is
+// not one of those yaegi's Use patches as it takes fmt's table (fmt
+// itself, os and math/bits, whose tables are then fixed). An empty table
+// (a generic package's) costs nothing to make.
+func lazy(p string, table map[string]reflect.Value) bool {
+	if p == "fmt" || p == "os" || p == "math/bits" || len(table) == 0 {
+		return false
+	}
+	for name := range table {
+		if strings.HasPrefix(name, "_") {
+			return false
+		}
+	}
+	return true
+}
+
+// deferTable makes the extractor's file register, in place of the table
+// under key, a function that makes it (in Lazy): the map's literal is the
+// function's result, and its init function only stores the function.
+func deferTable(src []byte, key string) ([]byte, error) {
+	start := fmt.Sprintf("\tSymbols[%q] = map[string]reflect.Value{", key)
+	i := bytes.Index(src, []byte(start))
+	if i < 0 {
+		return nil, fmt.Errorf("the extracted table of %s does not begin as expected", key)
+	}
+	const end = "\n\t}\n}\n" // the map's end, then init's
+	j := bytes.Index(src[i:], []byte(end))
+	if j < 0 {
+		return nil, fmt.Errorf("the extracted table of %s does not end as expected", key)
+	}
+	j += i
+	var b bytes.Buffer
+	b.Write(src[:i])
+	fmt.Fprintf(&b, "\tLazy[%q] = func() map[string]reflect.Value {\n\t\treturn map[string]reflect.Value{", key)
+	b.Write(src[i+len(start) : j])
+	b.WriteString("\n\t\t}\n\t}\n}\n")
+	b.Write(src[j+len(end):])
+	return b.Bytes(), nil
 }
 
 // writeList writes a variable of import paths, one a line.
