@@ -11,6 +11,12 @@
 // completions and inspections, as the kernel's front sends them on
 // ZeroMQ, with the same contents (Execute, Complete, Inspect).
 //
+// The engine has tensor, display and, of the standard library, only the
+// packages of symbols.BrowserStandard (see package interp): a cell that
+// uses another is refused, with an error that names it and says that the
+// kernel in Jupyter has it. Build writes the export data of those
+// packages alone.
+//
 // worker.js runs the engine in a Web Worker and speaks with the page in
 // messages:
 //

@@ -8,6 +8,9 @@
 // types from the go command; these build everywhere but js. Built for
 // js/wasm, in a browser, the package is the Session and Local, which
 // runs one in the page's own process with the types from export data.
+// There, of the standard library, only the packages of
+// symbols.BrowserStandard are compiled in (standard_js.go): a cell that
+// uses another that the server has is refused (NotInBrowser).
 package interp
 
 import (
