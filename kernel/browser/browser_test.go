@@ -76,13 +76,15 @@ var queries = []query{
 
 // browserCells are run in the browser after the queries, apart from the
 // server: the browser refuses the standard packages it does not have,
-// imported or not, naming them, and runs those it has, slices and
+// imported or not, naming them, sends what the interpreter cannot run to
+// the kernel in Jupyter (which has GoNB), and runs the packages it has, slices and
 // encoding/json among them, and those whose tables it makes as a cell
 // first imports them (strings, time, strconv, math).
 var browserCells = []struct{ code, evalue string }{
 	{`import "net/http"`, "cell line 1: package net/http is not in the browser's engine, which has tensor, display and, of the standard library, only bufio, bytes, "},
 	{"b, err := json.Marshal(1)\nfmt.Println(string(b), err, http.StatusOK)", "cell line 2: package net/http is not in the browser's engine"},
 	{"import \"slices\"\nb, _ := json.Marshal(x.Shape())\nstring(b)", ""},
+	{"defer fmt.Println(1)", "cell line 1: the instant engine cannot run a defer at the top level of a cell (it would run at the end of its statement, not of the cell; put it in a function); the tensornb kernel in Jupyter compiles it with GoNB when %%gonb is the cell's first line"},
 	{"strings.ToUpper(\"ab\") + (3 * time.Second).String() + strconv.Itoa(int(math.Sqrt(16)))", ""},
 }
 

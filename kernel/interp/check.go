@@ -151,9 +151,9 @@ type Unsupported struct {
 }
 
 // Error names the cell line and what the interpreter cannot run, and
-// says how to run the cell with GoNB instead.
+// says how to run the cell with GoNB instead (compileInstead).
 func (u *Unsupported) Error() string {
-	return fmt.Sprintf("cell line %d: the instant engine cannot run %s; put %%%%gonb on the cell's first line to compile it with GoNB", u.Line, u.What)
+	return fmt.Sprintf("cell line %d: the instant engine cannot run %s; %s", u.Line, u.What, compileInstead)
 }
 
 // A NotInBrowser is a cell that imports, or uses without importing, a

@@ -43,3 +43,7 @@ func takeGeneric() []string {
 	clear(sources)
 	return taken
 }
+
+// compileInstead ends an *Unsupported error: how to run the cell
+// otherwise. A browser has no GoNB: the kernel in Jupyter has.
+const compileInstead = "the tensornb kernel in Jupyter compiles it with GoNB when %%gonb is the cell's first line"

@@ -25,3 +25,7 @@ func elsewhere(string) bool { return false }
 // as a cell first imports one: none on a server, where yaegi's Use
 // compiles them as the session starts.
 var deferredGeneric []string
+
+// compileInstead ends an *Unsupported error: how to run the cell
+// otherwise. On a server, GoNB is at hand.
+const compileInstead = "put %%gonb on the cell's first line to compile it with GoNB"
