@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -16,11 +17,13 @@ import (
 // Serve makes the engine JavaScript's, as globalThis.tensornb, then waits
 // forever, as a Go program in a page must to keep answering:
 //
-//	tensornb.start(exportData)
+//	tensornb.start(exportData, docData)
 //
 // starts a session, whose checker gets the export data of the package at
 // an import path from exportData(path), a Promise of its bytes (a
-// Uint8Array or an ArrayBuffer), or of null if there is none; it returns
+// Uint8Array or an ArrayBuffer), or of null if there is none, and its
+// inspections the doc comments of a package from docData(path), likewise
+// (the JSON Build writes; without docData, they have none); it returns
 // a Promise of {session, warm}, the times (performance.now()) when the
 // session was made and when it had imported the packages cells use most
 // (fmt, tensor, display), after which it is ready;
@@ -36,8 +39,7 @@ import (
 //
 // return Promises of the complete_reply's and the inspect_reply's
 // content for the name at cursorPos (in characters) in code, with the
-// names the cells before declared. Inspecting a compiled package's name
-// gives its declaration without its doc comment, which export data lacks.
+// names the cells before declared.
 //
 // What the program writes to its standard output and error (file
 // descriptors 1 and 2, through globalThis.fs, which wasm_exec.js makes)
@@ -73,10 +75,15 @@ func (k *kernel) start(_ js.Value, args []js.Value) any {
 		panic("tensornb.start needs a function that fetches export data")
 	}
 	load := args[0]
+	var docs interp.DocData
+	if len(args) > 1 && args[1].Type() == js.TypeFunction {
+		loadDocs := args[1]
+		docs = func(path string) (io.ReadCloser, error) { return fetched(loadDocs, path, "the doc comments") }
+	}
 	k.once.Do(func() {
 		k.mu.Lock()
 		defer k.mu.Unlock()
-		k.engine = interp.NewLocal(func(path string) (io.ReadCloser, error) { return exportData(load, path) })
+		k.engine = interp.NewLocal(func(path string) (io.ReadCloser, error) { return fetched(load, path, "the export data") }, docs)
 		capture(1, k.engine.Stdout())
 		capture(2, k.engine.Stderr())
 		k.warm = make(chan struct{})
@@ -195,8 +202,9 @@ func toJS(content map[string]any) js.Value {
 	return js.Global().Get("JSON").Call("parse", b.String())
 }
 
-// exportData calls load(path) and waits for its Promise.
-func exportData(load js.Value, path string) (io.ReadCloser, error) {
+// fetched calls load(path) and waits for its Promise of what, of the
+// package at path.
+func fetched(load js.Value, path, what string) (io.ReadCloser, error) {
 	type result struct {
 		data []byte
 		err  error
@@ -205,7 +213,7 @@ func exportData(load js.Value, path string) (io.ReadCloser, error) {
 	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		v := args[0]
 		if v.IsNull() || v.IsUndefined() {
-			done <- result{err: fmt.Errorf("no export data for %s", path)}
+			done <- result{err: fmt.Errorf("no %s for %s", strings.TrimPrefix(what, "the "), path)}
 			return nil
 		}
 		array := js.Global().Get("Uint8Array").New(v)
@@ -216,7 +224,7 @@ func exportData(load js.Value, path string) (io.ReadCloser, error) {
 	})
 	defer then.Release()
 	catch := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		done <- result{err: fmt.Errorf("the export data of %s: %s", path, js.Global().Get("String").Invoke(args[0]).String())}
+		done <- result{err: fmt.Errorf("%s of %s: %s", what, path, js.Global().Get("String").Invoke(args[0]).String())}
 		return nil
 	})
 	defer catch.Release()
@@ -228,7 +236,7 @@ func exportData(load js.Value, path string) (io.ReadCloser, error) {
 		}
 		return io.NopCloser(bytes.NewReader(r.data)), nil
 	case <-time.After(time.Minute):
-		return nil, fmt.Errorf("the export data of %s did not arrive within a minute", path)
+		return nil, fmt.Errorf("%s of %s did not arrive within a minute", what, path)
 	}
 }
 

@@ -6,8 +6,9 @@
 //
 // Built for js/wasm, the package is the engine's JavaScript API (Serve,
 // which cmd/tensornb-wasm runs). Elsewhere it is the build of the files a
-// page needs (Build): the engine, Go's wasm_exec.js, worker.js, and the
-// export data. Both send a cell's outputs and reply, and the replies to
+// page needs (Build): the engine, Go's wasm_exec.js, worker.js, the
+// export data, and the packages' doc comments, which export data lacks.
+// Both send a cell's outputs and reply, and the replies to
 // completions and inspections, as the kernel's front sends them on
 // ZeroMQ, with the same contents (Execute, Complete, Inspect).
 //
@@ -35,9 +36,8 @@
 //	               {id, type: "reply", content, ms}        its execute_reply, and how long it ran
 //	               {id, type: "complete_reply", content}   the complete_reply's content, as the front
 //	                                                        sends it (matches with their types)
-//	               {id, type: "inspect_reply", content}    the inspect_reply's content: the declaration,
-//	                                                        as text/plain and text/markdown; of a
-//	                                                        compiled package's name, without its doc
-//	                                                        comment, which export data lacks
+//	               {id, type: "inspect_reply", content}    the inspect_reply's content: the declaration
+//	                                                        and its doc comment, as text/plain and
+//	                                                        text/markdown
 //	               {type: "exit", code}                    the engine ended (a crash), and with it the session
 package browser

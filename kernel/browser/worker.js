@@ -13,7 +13,8 @@
 //                  {id, type: "reply", content, ms}        its execute_reply
 //                  {id, type: "complete_reply", content}   the complete_reply's content, as
 //                                                          the kernel's front sends it
-//                  {id, type: "inspect_reply", content}    the inspect_reply's content
+//                  {id, type: "inspect_reply", content}    the inspect_reply's content (with
+//                                                          the doc comment, from docs/PATH.json)
 //                  {type: "exit", code}                    the engine ended
 //                  {type: "error", message}                it could not start
 "use strict";
@@ -26,7 +27,17 @@ const started = performance.now();
 // which the engine's type checker asks for the first time a cell imports
 // it; null if there is none.
 async function exportData(path) {
-  const response = await fetch("exports/" + path + ".a");
+  return fetchBytes("exports/" + path + ".a");
+}
+
+// docData fetches the doc comments of the package at an import path, the
+// first time a cell's inspection names it; null if there are none.
+async function docData(path) {
+  return fetchBytes("docs/" + path + ".json");
+}
+
+async function fetchBytes(url) {
+  const response = await fetch(url);
   if (!response.ok) {
     return null;
   }
@@ -40,7 +51,7 @@ const ready = WebAssembly.instantiateStreaming(fetch("tensornb.wasm"), go.import
   const compiled = performance.now() - started;
   go.run(instance); // runs main until it waits, having made globalThis.tensornb
   const init = performance.now() - started;
-  const at = await tensornb.start(exportData);
+  const at = await tensornb.start(exportData, docData);
   postMessage({type: "ready", ms: performance.now() - started, compiled, init,
     session: at.session - started, warm: at.warm - started});
 });

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"encoding/json"
 	"go/importer"
 	"go/token"
 	"go/types"
@@ -44,12 +45,34 @@ func BrowserPackages() []string {
 	return paths
 }
 
-// exportDataPackages are packages whose types come from ExportData. Doc
-// comments, which export data lacks, are not at hand.
-type exportDataPackages struct{ gc types.Importer }
+// DocData returns the doc comments of the package at an import path, as
+// the JSON of what PackageDocs returns for its files, or an error if it
+// has none.
+type DocData func(path string) (io.ReadCloser, error)
 
-func newExportDataPackages(fset *token.FileSet, data ExportData) exportDataPackages {
-	return exportDataPackages{gc: importer.ForCompiler(fset, "gc", importer.Lookup(data))}
+// exportDataPackages are packages whose types come from ExportData, and
+// their doc comments, which export data lacks, from DocData, if any.
+type exportDataPackages struct {
+	gc   types.Importer
+	docs DocData
+}
+
+func newExportDataPackages(fset *token.FileSet, data ExportData, docs DocData) exportDataPackages {
+	return exportDataPackages{gc: importer.ForCompiler(fset, "gc", importer.Lookup(data)), docs: docs}
+}
+
+// indexed reads the doc comments of the package at path.
+func (p exportDataPackages) indexed(path string) (map[string]string, bool) {
+	r, err := p.docs(path)
+	if err != nil {
+		return nil, false
+	}
+	defer r.Close()
+	var index map[string]string
+	if err := json.NewDecoder(r).Decode(&index); err != nil {
+		return nil, false
+	}
+	return index, true
 }
 
 func (p exportDataPackages) Import(path string) (*types.Package, error) { return p.gc.Import(path) }

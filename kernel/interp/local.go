@@ -44,9 +44,10 @@ type Local struct {
 }
 
 // NewLocal returns an engine that runs cells in this process, with the
-// types of the packages they import from exports.
-func NewLocal(exports ExportData) *Local {
-	return newLocal(func(fset *token.FileSet) packages { return newExportDataPackages(fset, exports) })
+// types of the packages they import from exports, and their doc comments,
+// for inspections, from docs, if it is not nil.
+func NewLocal(exports ExportData, docs DocData) *Local {
+	return newLocal(func(fset *token.FileSet) packages { return newExportDataPackages(fset, exports, docs) })
 }
 
 func newLocal(newPackages func(*token.FileSet) packages) *Local {

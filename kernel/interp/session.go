@@ -91,7 +91,11 @@ func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Wr
 	imp := newPackages(fset)
 	ready := make(chan struct{})
 	close(ready)
-	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.source), stderr: stderr, ready: ready}, nil
+	d := newDocs(imp.source)
+	if p, ok := imp.(exportDataPackages); ok && p.docs != nil {
+		d.indexed = p.indexed
+	}
+	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: d, stderr: stderr, ready: ready}, nil
 }
 
 // Warm imports, in the background, the packages cells use most for
@@ -106,7 +110,9 @@ func (s *Session) Warm() {
 		for _, p := range warmPackages {
 			_, _ = s.check.imp.Import(p) // a failure is the cell's to report
 		}
-		s.docs.lookup(warmPackages[1], "")
+		if s.docs.indexed == nil { // fetched ones wait for an inspection
+			s.docs.lookup(warmPackages[1], "")
+		}
 	}()
 }
 
