@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -16,17 +17,29 @@ import (
 // Serve makes the engine JavaScript's, as globalThis.tensornb, then waits
 // forever, as a Go program in a page must to keep answering:
 //
-//	tensornb.start(exportData)
+//	tensornb.start(exportData, docData)
 //
 // starts a session, whose checker gets the export data of the package at
 // an import path from exportData(path), a Promise of its bytes (a
-// Uint8Array or an ArrayBuffer), or of null if there is none;
+// Uint8Array or an ArrayBuffer), or of null if there is none, and its
+// inspections the doc comments of a package from docData(path), likewise
+// (the JSON Build writes; without docData, they have none); it returns
+// a Promise of {session, warm}, the times (performance.now()) when the
+// session was made and when it had imported the packages cells use most
+// (fmt, tensor, display), after which it is ready;
 //
 //	tensornb.execute(code, publish)
 //
 // runs a cell after those before it, calls publish(msgType, content) for
 // each of its outputs as it is made, and returns a Promise of its
-// execute_reply's content.
+// execute_reply's content;
+//
+//	tensornb.complete(code, cursorPos)
+//	tensornb.inspect(code, cursorPos, detailLevel)
+//
+// return Promises of the complete_reply's and the inspect_reply's
+// content for the name at cursorPos (in characters) in code, with the
+// names the cells before declared.
 //
 // What the program writes to its standard output and error (file
 // descriptors 1 and 2, through globalThis.fs, which wasm_exec.js makes)
@@ -36,8 +49,10 @@ import (
 func Serve() {
 	k := &kernel{}
 	js.Global().Set("tensornb", js.ValueOf(map[string]any{
-		"start":   js.FuncOf(k.start),
-		"execute": js.FuncOf(k.execute),
+		"start":    js.FuncOf(k.start),
+		"execute":  js.FuncOf(k.execute),
+		"complete": js.FuncOf(k.complete),
+		"inspect":  js.FuncOf(k.inspect),
 	}))
 	select {}
 }
@@ -47,6 +62,11 @@ type kernel struct {
 	mu     sync.Mutex // held while a cell runs
 	engine *interp.Local
 	count  int
+
+	once    sync.Once
+	warm    chan struct{} // closed once the session is made and warm
+	session float64       // performance.now() when it was made
+	warmed  float64       // and when it was warm
 }
 
 // start is tensornb.start.
@@ -55,17 +75,35 @@ func (k *kernel) start(_ js.Value, args []js.Value) any {
 		panic("tensornb.start needs a function that fetches export data")
 	}
 	load := args[0]
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.engine != nil {
-		return nil
+	var docs interp.DocData
+	if len(args) > 1 && args[1].Type() == js.TypeFunction {
+		loadDocs := args[1]
+		docs = func(path string) (io.ReadCloser, error) { return fetched(loadDocs, path, "the doc comments") }
 	}
-	k.engine = interp.NewLocal(func(path string) (io.ReadCloser, error) { return exportData(load, path) })
-	capture(1, k.engine.Stdout())
-	capture(2, k.engine.Stderr())
-	go k.engine.Start() // it may wait for export data: not in a callback
-	return nil
+	k.once.Do(func() {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		k.engine = interp.NewLocal(func(path string) (io.ReadCloser, error) { return fetched(load, path, "the export data") }, docs)
+		capture(1, k.engine.Stdout())
+		capture(2, k.engine.Stderr())
+		k.warm = make(chan struct{})
+		// Start may wait for export data: not in a callback.
+		go func() {
+			defer close(k.warm)
+			k.engine.Start()
+			k.session = now()
+			k.engine.Warmed()
+			k.warmed = now()
+		}()
+	})
+	return promise(func() (any, error) {
+		<-k.warm
+		return js.ValueOf(map[string]any{"session": k.session, "warm": k.warmed}), nil
+	})
 }
+
+// now is performance.now(), the page's (or the worker's) clock.
+func now() float64 { return js.Global().Get("performance").Call("now").Float() }
 
 // execute is tensornb.execute.
 func (k *kernel) execute(_ js.Value, args []js.Value) any {
@@ -88,6 +126,47 @@ func (k *kernel) execute(_ js.Value, args []js.Value) any {
 		})
 		return toJS(reply), nil
 	})
+}
+
+// complete is tensornb.complete.
+func (k *kernel) complete(_ js.Value, args []js.Value) any {
+	code, cursor := args[0].String(), args[1].Int()
+	return promise(func() (any, error) {
+		engine, err := k.started()
+		if err != nil {
+			return nil, err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return toJS(Complete(ctx, engine, code, cursor)), nil
+	})
+}
+
+// inspect is tensornb.inspect.
+func (k *kernel) inspect(_ js.Value, args []js.Value) any {
+	code, cursor, detail := args[0].String(), args[1].Int(), 0
+	if len(args) > 2 && args[2].Type() == js.TypeNumber {
+		detail = args[2].Int()
+	}
+	return promise(func() (any, error) {
+		engine, err := k.started()
+		if err != nil {
+			return nil, err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return toJS(Inspect(ctx, engine, code, cursor, detail)), nil
+	})
+}
+
+// started returns the engine, once tensornb.start made it.
+func (k *kernel) started() (*interp.Local, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.engine == nil {
+		return nil, fmt.Errorf("tensornb.start was not called")
+	}
+	return k.engine, nil
 }
 
 // promise returns a Promise of what run returns, run in a goroutine of
@@ -123,8 +202,9 @@ func toJS(content map[string]any) js.Value {
 	return js.Global().Get("JSON").Call("parse", b.String())
 }
 
-// exportData calls load(path) and waits for its Promise.
-func exportData(load js.Value, path string) (io.ReadCloser, error) {
+// fetched calls load(path) and waits for its Promise of what, of the
+// package at path.
+func fetched(load js.Value, path, what string) (io.ReadCloser, error) {
 	type result struct {
 		data []byte
 		err  error
@@ -133,7 +213,7 @@ func exportData(load js.Value, path string) (io.ReadCloser, error) {
 	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		v := args[0]
 		if v.IsNull() || v.IsUndefined() {
-			done <- result{err: fmt.Errorf("no export data for %s", path)}
+			done <- result{err: fmt.Errorf("no %s for %s", strings.TrimPrefix(what, "the "), path)}
 			return nil
 		}
 		array := js.Global().Get("Uint8Array").New(v)
@@ -144,7 +224,7 @@ func exportData(load js.Value, path string) (io.ReadCloser, error) {
 	})
 	defer then.Release()
 	catch := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		done <- result{err: fmt.Errorf("the export data of %s: %s", path, js.Global().Get("String").Invoke(args[0]).String())}
+		done <- result{err: fmt.Errorf("%s of %s: %s", what, path, js.Global().Get("String").Invoke(args[0]).String())}
 		return nil
 	})
 	defer catch.Release()
@@ -156,7 +236,7 @@ func exportData(load js.Value, path string) (io.ReadCloser, error) {
 		}
 		return io.NopCloser(bytes.NewReader(r.data)), nil
 	case <-time.After(time.Minute):
-		return nil, fmt.Errorf("the export data of %s did not arrive within a minute", path)
+		return nil, fmt.Errorf("%s of %s did not arrive within a minute", what, path)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -52,6 +53,41 @@ var cells = []string{
 	"s := []int{1, 2, 3}\ni := 5\ns[i]", // a runtime panic
 }
 
+// A query is a completion's or an inspection's request, made once the
+// cells have run.
+type query struct {
+	Type        string `json:"type"` // "complete" or "inspect"
+	Code        string `json:"code"`
+	CursorPos   int    `json:"cursor_pos"`
+	DetailLevel int    `json:"detail_level"`
+}
+
+// queries ask of a variable an earlier cell defined, a tensor method, and
+// a package's function.
+var queries = []query{
+	{Type: "complete", Code: "x.Tr", CursorPos: 4},
+	{Type: "complete", Code: "display.Ca", CursorPos: 10},
+	{Type: "complete", Code: "fmt.Sprintln(x", CursorPos: 14},
+	{Type: "inspect", Code: "x", CursorPos: 1},
+	{Type: "inspect", Code: "x.Transpose(0, 1)", CursorPos: 5},
+	{Type: "inspect", Code: "display.Card(x)", CursorPos: 10},
+	{Type: "complete", Code: "http.G", CursorPos: 6}, // a package the browser does not have
+}
+
+// browserCells are run in the browser after the queries, apart from the
+// server: the browser refuses the standard packages it does not have,
+// imported or not, naming them, sends what the interpreter cannot run to
+// the kernel in Jupyter (which has GoNB), and runs the packages it has, slices and
+// encoding/json among them, and those whose tables it makes as a cell
+// first imports them (strings, time, strconv, math).
+var browserCells = []struct{ code, evalue string }{
+	{`import "net/http"`, "cell line 1: package net/http is not in the browser's engine, which has tensor, display and, of the standard library, only bufio, bytes, "},
+	{"b, err := json.Marshal(1)\nfmt.Println(string(b), err, http.StatusOK)", "cell line 2: package net/http is not in the browser's engine"},
+	{"import \"slices\"\nb, _ := json.Marshal(x.Shape())\nstring(b)", ""},
+	{"defer fmt.Println(1)", "cell line 1: the instant engine cannot run a defer at the top level of a cell (it would run at the end of its statement, not of the cell; put it in a function); the tensornb kernel in Jupyter compiles it with GoNB when %%gonb is the cell's first line"},
+	{"strings.ToUpper(\"ab\") + (3 * time.Second).String() + strconv.Itoa(int(math.Sqrt(16)))", ""},
+}
+
 // warmCell is run again and again once the cells have run, for the
 // median time of a cell.
 const warmCell = "x.T().Strides()"
@@ -86,7 +122,12 @@ func TestCellsInABrowser(t *testing.T) {
 	e.Env = []string{"TENSORNB_TEST_WORKER=1"}
 	t.Cleanup(func() { _ = e.Shutdown(false) })
 	reference := make(chan []cellRun, 1)
-	go func() { reference <- runOnServer(e) }()
+	var wantReplies []map[string]any
+	go func() {
+		runs := runOnServer(e)
+		wantReplies = askServer(e)
+		reference <- runs
+	}()
 
 	dir := t.TempDir()
 	start := time.Now()
@@ -121,6 +162,19 @@ func TestCellsInABrowser(t *testing.T) {
 		}
 		got = append(got, run)
 	}
+	for _, c := range browserCells {
+		run, err := chromedp.Run(ctx, chromedp.Evaluate[cellRun]("runCell("+jsString(c.code)+")", chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("cell %q in the browser: %v", c.code, err)
+		}
+		evalue, _ := run.Reply["evalue"].(string)
+		switch {
+		case c.evalue == "" && run.Reply["status"] != "ok":
+			t.Errorf("cell %q: %s", c.code, jsonText(run.Reply))
+		case c.evalue != "" && (run.Reply["ename"] != "Unsupported" || !strings.HasPrefix(evalue, c.evalue)):
+			t.Errorf("cell %q: %s; want Unsupported: %s…", c.code, jsonText(run.Reply), c.evalue)
+		}
+	}
 	var warm []float64
 	for range 21 {
 		run, err := chromedp.Run(ctx, chromedp.Evaluate[cellRun]("runCell("+jsString(warmCell)+")", chromedp.EvalAwaitPromise))
@@ -129,7 +183,15 @@ func TestCellsInABrowser(t *testing.T) {
 		}
 		warm = append(warm, run.MS)
 	}
-	started, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ Ready, Compiled, Init float64 }]("engine"))
+	var replies []map[string]any
+	for _, q := range queries {
+		reply, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]any]("ask("+jsonText(q)+")", chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s %q in the browser: %v", q.Type, q.Code, err)
+		}
+		replies = append(replies, reply)
+	}
+	started, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ Ready, Compiled, Init, Session, Warm float64 }]("engine"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,16 +206,21 @@ func TestCellsInABrowser(t *testing.T) {
 		}
 	}
 	checkCells(t, got)
+	checkReplies(t, replies, wantReplies)
 	if e := errs.All(); len(e) > 0 {
 		t.Errorf("the page's errors: %q", e)
 	}
 
 	raw, gz := fileSizes(t, filepath.Join(dir, EngineFile))
 	exportsRaw, exportsGz, exportsN := dirSizes(t, filepath.Join(dir, ExportsDir))
-	t.Logf("%s: %.1f MB, %.1f MB gzipped; export data: %d packages, %.1f MB, %.1f MB gzipped file by file",
-		EngineFile, mb(raw), mb(gz), exportsN, mb(exportsRaw), mb(exportsGz))
+	docsRaw, docsGz, _ := dirSizes(t, filepath.Join(dir, DocsDir))
+	t.Logf("%s: %.1f MB, %.1f MB gzipped; export data: %d packages, %.1f MB, %.1f MB gzipped file by file; doc comments: %.1f MB, %.1f MB gzipped",
+		EngineFile, mb(raw), mb(gz), exportsN, mb(exportsRaw), mb(exportsGz), mb(docsRaw), mb(docsGz))
 	t.Logf("fetched before the first cell's result: %s", served.before)
-	t.Logf("from the worker's start: the engine compiled at %.0f ms, Go initialized at %.0f ms, the session ready at %.0f ms; the first cell's result at %.0f ms", started.Compiled, started.Init, started.Ready, got[0].SinceStart)
+	t.Logf("from the worker's start: the engine fetched and compiled at %.0f ms, Go initialized at %.0f ms, the session made at %.0f ms, fmt, tensor and display imported for its checker at %.0f ms (ready at %.0f ms); the first cell's result at %.0f ms (the page's clock, from the worker's creation)",
+		started.Compiled, started.Init, started.Session, started.Warm, started.Ready, got[0].SinceStart)
+	t.Logf("so: fetch and compile %.0f ms, Go's initialization %.0f ms, the session %.0f ms, the warm imports %.0f ms, the first cell %.0f ms",
+		started.Compiled, started.Init-started.Compiled, started.Session-started.Init, started.Warm-started.Session, got[0].SinceStart-started.Ready)
 	for i, code := range cells {
 		t.Logf("cell %d, %.0f ms: %q", i+1, got[i].MS, code)
 	}
@@ -173,6 +240,93 @@ func runOnServer(e *interp.Engine) []cellRun {
 		runs = append(runs, run)
 	}
 	return runs
+}
+
+// askServer asks the queries of the server's engine, after the cells.
+func askServer(e *interp.Engine) []map[string]any {
+	var replies []map[string]any
+	for _, q := range queries {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		if q.Type == "complete" {
+			replies = append(replies, Complete(ctx, e, q.Code, q.CursorPos))
+		} else {
+			replies = append(replies, Inspect(ctx, e, q.Code, q.CursorPos, q.DetailLevel))
+		}
+		cancel()
+	}
+	return replies
+}
+
+// checkReplies compares the browser's replies to the queries with the
+// server's: the same (an inspection of a compiled package's name with
+// the doc comment the server reads in the package's source, and the
+// browser in what Build wrote), but that the browser's completions do
+// not name the packages it does not have, and that it completes no name
+// of such a package.
+func checkReplies(t *testing.T, got, want []map[string]any) {
+	t.Helper()
+	for i, q := range queries {
+		g, w := roundTrip(t, got[i]), roundTrip(t, want[i])
+		switch {
+		case q.Type == "complete" && !strings.HasPrefix(q.Code, "http."):
+			w = onlyBrowserPackages(t, w)
+		case q.Type == "inspect" && q.Code != "x":
+			data, _ := w["data"].(map[string]any)
+			plain, _ := data["text/plain"].(string)
+			if _, doc, _ := strings.Cut(plain, "\n\n"); doc == "" {
+				t.Errorf("inspect %q: the server gave no doc comment: %s", q.Code, jsonText(w))
+			}
+		case strings.HasPrefix(q.Code, "http."):
+			if m, _ := w["matches"].([]any); len(m) == 0 {
+				t.Errorf("complete %q: the server has no matches: %s", q.Code, jsonText(w))
+			}
+			if m, _ := g["matches"].([]any); len(m) != 0 || g["status"] != "ok" {
+				t.Errorf("complete %q: the browser's reply %s; want no matches", q.Code, jsonText(g))
+			}
+			continue
+		}
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s %q: the browser's reply\n%s\nwant\n%s", q.Type, q.Code, jsonText(g), jsonText(w))
+		}
+	}
+	for i, q := range queries[:3] {
+		if m, _ := got[i]["matches"].([]any); len(m) == 0 {
+			t.Errorf("complete %q: no matches", q.Code)
+		}
+	}
+}
+
+// onlyBrowserPackages drops from a complete_reply the packages that the
+// browser's engine does not have.
+func onlyBrowserPackages(t *testing.T, reply map[string]any) map[string]any {
+	t.Helper()
+	matches, _ := reply["matches"].([]any)
+	metadata, _ := reply["metadata"].(map[string]any)
+	types, _ := metadata["_jupyter_types_experimental"].([]any)
+	if len(types) != len(matches) {
+		return reply
+	}
+	var keptMatches, keptTypes []any
+	for i, m := range types {
+		mt, _ := m.(map[string]any)
+		if mt["type"] == "module" {
+			// package NAME "PATH"
+			path, err := strconv.Unquote(mt["signature"].(string)[strings.Index(mt["signature"].(string), `"`):])
+			if err != nil {
+				t.Fatalf("a package's signature %q: %v", mt["signature"], err)
+			}
+			if !slices.Contains(interp.BrowserPackages(), path) {
+				continue
+			}
+		}
+		keptMatches, keptTypes = append(keptMatches, matches[i]), append(keptTypes, m)
+	}
+	reply["matches"] = append([]any{}, keptMatches...)
+	metadata["_jupyter_types_experimental"] = keptTypes
+	if len(keptTypes) == 0 {
+		delete(metadata, "_jupyter_types_experimental")
+	}
+	return roundTrip(t, reply)
 }
 
 // checkCells checks what the cells gave, apart from the reference: the

@@ -6,10 +6,12 @@ import (
 	"bufio"
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +27,7 @@ const (
 	SupportFile = "wasm_exec.js"  // Go's support script for it
 	WorkerFile  = "worker.js"     // the Web Worker that runs it
 	ExportsDir  = "exports"       // the export data, one PATH.a a package
+	DocsDir     = "docs"          // the doc comments, one PATH.json a package
 )
 
 // Build writes into dir the files a page needs to run cells in a Web
@@ -32,7 +35,8 @@ const (
 // the engine, built for js/wasm; Go's wasm_exec.js, from the toolchain
 // that built it; worker.js; and, in exports, the export data the engine's
 // type checker reads for each package cells can import, as the compiler
-// wrote it for js/wasm.
+// wrote it for js/wasm, and, in docs, their doc comments, which
+// inspections show.
 func Build(moduleDir, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -61,7 +65,7 @@ func Build(moduleDir, dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, WorkerFile), workerJS, 0o644); err != nil {
 		return err
 	}
-	return writeExports(moduleDir, env, filepath.Join(dir, ExportsDir))
+	return writeExports(moduleDir, env, filepath.Join(dir, ExportsDir), filepath.Join(dir, DocsDir))
 }
 
 // supportScript reads wasm_exec.js from the toolchain at goroot: in
@@ -81,20 +85,29 @@ func supportScript(goroot string) ([]byte, error) {
 }
 
 // writeExports writes into dir the export data of every package compiled
-// into the interpreter, each as an archive of its __.PKGDEF member alone,
-// which is all the type checker reads: the compiler's archive holds the
-// package's code after it.
-func writeExports(moduleDir string, env []string, dir string) error {
+// into the browser's interpreter (interp.BrowserPackages), each as an
+// archive of its __.PKGDEF member alone, which is all the type checker
+// reads: the compiler's archive holds the package's code after it; and
+// into docsDir the doc comments of its Go files (interp.PackageDocs), as
+// JSON.
+func writeExports(moduleDir string, env []string, dir, docsDir string) error {
 	// -trimpath as the engine was built, so that the packages it compiled
 	// are not compiled again.
-	args := append([]string{"list", "-trimpath", "-export", "-f", "{{.ImportPath}}\t{{.Export}}"}, interp.CompiledPackages()...)
+	args := append([]string{"list", "-trimpath", "-export", "-f", "{{.ImportPath}}\t{{.Export}}\t{{.Dir}}\t{{join .GoFiles \"\\t\"}}"}, interp.BrowserPackages()...)
 	out, err := goCommand(moduleDir, env, args...)
 	if err != nil {
 		return err
 	}
 	lines := bufio.NewScanner(strings.NewReader(out))
 	for lines.Scan() {
-		path, file, _ := strings.Cut(lines.Text(), "\t")
+		fields := strings.Split(lines.Text(), "\t")
+		path, file := fields[0], ""
+		if len(fields) >= 3 {
+			file = fields[1]
+			if err := writeDocs(docsDir, path, fields[2], slices.DeleteFunc(fields[3:], func(f string) bool { return f == "" })); err != nil {
+				return err
+			}
+		}
 		if file == "" {
 			return fmt.Errorf("go list -export gave no export data for %s", path)
 		}
@@ -115,6 +128,20 @@ func writeExports(moduleDir string, env []string, dir string) error {
 		}
 	}
 	return lines.Err()
+}
+
+// writeDocs writes into dir, as PATH.json, the doc comments of the Go
+// files of the package at path, in srcDir.
+func writeDocs(dir, path, srcDir string, files []string) error {
+	data, err := json.Marshal(interp.PackageDocs(srcDir, files))
+	if err != nil {
+		return err
+	}
+	name := filepath.Join(dir, filepath.FromSlash(path)+".json")
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(name, data, 0o644)
 }
 
 // packageDefinition returns the start of a Go archive up to the end of

@@ -6,18 +6,38 @@
 //
 // Built for js/wasm, the package is the engine's JavaScript API (Serve,
 // which cmd/tensornb-wasm runs). Elsewhere it is the build of the files a
-// page needs (Build): the engine, Go's wasm_exec.js, worker.js, and the
-// export data. Both send a cell's outputs and reply as the kernel's front
-// sends them on ZeroMQ, with the same contents (Execute).
+// page needs (Build): the engine, Go's wasm_exec.js, worker.js, the
+// export data, and the packages' doc comments, which export data lacks.
+// Both send a cell's outputs and reply, and the replies to
+// completions and inspections, as the kernel's front sends them on
+// ZeroMQ, with the same contents (Execute, Complete, Inspect).
+//
+// The engine has tensor, display and, of the standard library, only the
+// packages of symbols.BrowserStandard (see package interp): a cell that
+// uses another is refused, with an error that names it and says that the
+// kernel in Jupyter has it. Build writes the export data of those
+// packages alone.
 //
 // worker.js runs the engine in a Web Worker and speaks with the page in
 // messages:
 //
 //	page → worker  {id, code}                              run a cell
-//	worker → page  {type: "ready", ms, compiled, init}     the engine started, ms after the worker did
-//	                                                        (its code compiled at compiled ms, Go's
-//	                                                        initialization done at init ms)
+//	               {id, type: "complete", code, cursor_pos} the completions at cursor_pos (in characters)
+//	               {id, type: "inspect", code, cursor_pos,  what is known of the name at cursor_pos
+//	                detail_level}
+//	worker → page  {type: "ready", ms, compiled, init,     the engine started and its session is ready
+//	                session, warm}                          for cells, ms after the worker started (its
+//	                                                        code compiled at compiled ms, Go's
+//	                                                        initialization done at init ms, the
+//	                                                        session made at session ms, and fmt, tensor
+//	                                                        and display imported for its type checker
+//	                                                        at warm ms)
 //	               {id, type: "iopub", msg_type, content}  an output of cell id, as it is made
 //	               {id, type: "reply", content, ms}        its execute_reply, and how long it ran
+//	               {id, type: "complete_reply", content}   the complete_reply's content, as the front
+//	                                                        sends it (matches with their types)
+//	               {id, type: "inspect_reply", content}    the inspect_reply's content: the declaration
+//	                                                        and its doc comment, as text/plain and
+//	                                                        text/markdown
 //	               {type: "exit", code}                    the engine ended (a crash), and with it the session
 package browser

@@ -8,6 +8,9 @@ import (
 	"github.com/tensornb/tensornb/kernel/front"
 )
 
+// Execute, Complete and Inspect make the contents of the kernel's front,
+// for a host that has no ZeroMQ: a browser.
+
 // Execute runs code on engine as execution count count, publishing its
 // outputs as the iopub messages the kernel's front publishes for them,
 // and returns its execute_reply's content. Where the front on ZeroMQ asks
@@ -20,6 +23,24 @@ func Execute(ctx context.Context, engine front.Engine, code string, count int, p
 	ce := front.AsCellError(err)
 	publish("error", front.ErrorContent(ce))
 	return front.ExecuteReply(count, ce)
+}
+
+// Complete returns the content of the complete_reply the kernel's front
+// sends for the completions of engine at cursor, a character offset in
+// code.
+func Complete(ctx context.Context, engine front.Engine, code string, cursor int) map[string]any {
+	c, err := engine.Complete(ctx, code, cursor)
+	if err != nil {
+		c = front.Completion{CursorStart: cursor, CursorEnd: cursor}
+	}
+	return front.CompleteReply(c)
+}
+
+// Inspect returns the content of the inspect_reply the kernel's front
+// sends for what engine knows of the name at cursor in code.
+func Inspect(ctx context.Context, engine front.Engine, code string, cursor, detailLevel int) map[string]any {
+	data, found, err := engine.Inspect(ctx, code, cursor, detailLevel)
+	return front.InspectReply(data, found && err == nil)
 }
 
 // output publishes a cell's outputs.

@@ -4,9 +4,17 @@
 // package's doc:
 //
 //   page → worker  {id, code}                              run a cell
-//   worker → page  {type: "ready", ms, compiled, init}     the engine started
+//                  {id, type: "complete", code, cursor_pos} complete at cursor_pos (characters)
+//                  {id, type: "inspect", code, cursor_pos,  inspect the name there
+//                   detail_level}
+//   worker → page  {type: "ready", ms, compiled, init,     the engine started, its session
+//                   session, warm}                          ready for cells
 //                  {id, type: "iopub", msg_type, content}  an output of cell id
 //                  {id, type: "reply", content, ms}        its execute_reply
+//                  {id, type: "complete_reply", content}   the complete_reply's content, as
+//                                                          the kernel's front sends it
+//                  {id, type: "inspect_reply", content}    the inspect_reply's content (with
+//                                                          the doc comment, from docs/PATH.json)
 //                  {type: "exit", code}                    the engine ended
 //                  {type: "error", message}                it could not start
 "use strict";
@@ -19,7 +27,17 @@ const started = performance.now();
 // which the engine's type checker asks for the first time a cell imports
 // it; null if there is none.
 async function exportData(path) {
-  const response = await fetch("exports/" + path + ".a");
+  return fetchBytes("exports/" + path + ".a");
+}
+
+// docData fetches the doc comments of the package at an import path, the
+// first time a cell's inspection names it; null if there are none.
+async function docData(path) {
+  return fetchBytes("docs/" + path + ".json");
+}
+
+async function fetchBytes(url) {
+  const response = await fetch(url);
   if (!response.ok) {
     return null;
   }
@@ -29,19 +47,31 @@ async function exportData(path) {
 const go = new Go();
 go.exit = (code) => postMessage({type: "exit", code});
 
-const ready = WebAssembly.instantiateStreaming(fetch("tensornb.wasm"), go.importObject).then(({instance}) => {
+const ready = WebAssembly.instantiateStreaming(fetch("tensornb.wasm"), go.importObject).then(async ({instance}) => {
   const compiled = performance.now() - started;
   go.run(instance); // runs main until it waits, having made globalThis.tensornb
   const init = performance.now() - started;
-  tensornb.start(exportData);
-  postMessage({type: "ready", ms: performance.now() - started, compiled, init});
+  const at = await tensornb.start(exportData, docData);
+  postMessage({type: "ready", ms: performance.now() - started, compiled, init,
+    session: at.session - started, warm: at.warm - started});
 });
 ready.catch((e) => postMessage({type: "error", message: String(e)}));
 
-// Cells run one after another, in the order they came.
+// Cells run one after another, in the order they came; a completion or
+// an inspection waits only for the engine (and, in it, for a running
+// cell to end).
 let queue = ready;
 onmessage = (event) => {
-  const {id, code} = event.data;
+  const {id, type, code} = event.data;
+  if (type === "complete" || type === "inspect") {
+    ready.then(() => type === "complete"
+      ? tensornb.complete(code, event.data.cursor_pos)
+      : tensornb.inspect(code, event.data.cursor_pos, event.data.detail_level || 0)
+    ).then((content) => postMessage({id, type: type + "_reply", content}), (e) => {
+      postMessage({id, type: type + "_reply", content: {status: "error", ename: "EngineError", evalue: String(e), traceback: [String(e)]}});
+    });
+    return;
+  }
   queue = queue.then(async () => {
     const start = performance.now();
     const content = await tensornb.execute(code, (msgType, content) => {

@@ -64,6 +64,30 @@ func ExecuteReply(count int, ce *CellError) map[string]any {
 	}
 }
 
+// CompleteReply is the content of the complete_reply with completion c
+// (with no matches at the cursor, for a completion that failed); the
+// matches' types, if any, are its metadata._jupyter_types_experimental.
+func CompleteReply(c Completion) map[string]any {
+	if c.Matches == nil {
+		c.Matches = []string{}
+	}
+	metadata := map[string]any{}
+	if len(c.Types) > 0 {
+		metadata["_jupyter_types_experimental"] = c.Types
+	}
+	return map[string]any{
+		"status": "ok", "matches": c.Matches, "cursor_start": c.CursorStart, "cursor_end": c.CursorEnd, "metadata": metadata,
+	}
+}
+
+// InspectReply is the content of the inspect_reply with data, if found.
+func InspectReply(data map[string]any, found bool) map[string]any {
+	if !found {
+		data = map[string]any{}
+	}
+	return map[string]any{"status": "ok", "found": found, "data": data, "metadata": map[string]any{}}
+}
+
 func orEmptyMap(m map[string]any) map[string]any {
 	if m == nil {
 		return map[string]any{}

@@ -360,16 +360,7 @@ func (k *Kernel) complete(ctx context.Context, m *wire.Message) {
 		k.log.Printf("completion: %v", err)
 		c = Completion{CursorStart: req.CursorPos, CursorEnd: req.CursorPos}
 	}
-	if c.Matches == nil {
-		c.Matches = []string{}
-	}
-	metadata := map[string]any{}
-	if len(c.Types) > 0 {
-		metadata["_jupyter_types_experimental"] = c.Types
-	}
-	k.reply(k.shell, m, "complete_reply", map[string]any{
-		"status": "ok", "matches": c.Matches, "cursor_start": c.CursorStart, "cursor_end": c.CursorEnd, "metadata": metadata,
-	})
+	k.reply(k.shell, m, "complete_reply", CompleteReply(c))
 }
 
 func (k *Kernel) inspect(ctx context.Context, m *wire.Message) {
@@ -386,10 +377,7 @@ func (k *Kernel) inspect(ctx context.Context, m *wire.Message) {
 		k.log.Printf("inspect: %v", err)
 		found = false
 	}
-	if !found {
-		data = map[string]any{}
-	}
-	k.reply(k.shell, m, "inspect_reply", map[string]any{"status": "ok", "found": found, "data": data, "metadata": map[string]any{}})
+	k.reply(k.shell, m, "inspect_reply", InspectReply(data, found))
 }
 
 // A historyEntry is one stored input of this session.

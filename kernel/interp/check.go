@@ -5,8 +5,10 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/tensornb/tensornb/kernel/cells"
+	"github.com/tensornb/tensornb/kernel/interp/symbols"
 )
 
 // A checker type-checks each cell with go/types against what the cells
@@ -149,9 +151,23 @@ type Unsupported struct {
 }
 
 // Error names the cell line and what the interpreter cannot run, and
-// says how to run the cell with GoNB instead.
+// says how to run the cell with GoNB instead (compileInstead).
 func (u *Unsupported) Error() string {
-	return fmt.Sprintf("cell line %d: the instant engine cannot run %s; put %%%%gonb on the cell's first line to compile it with GoNB", u.Line, u.What)
+	return fmt.Sprintf("cell line %d: the instant engine cannot run %s; %s", u.Line, u.What, compileInstead)
+}
+
+// A NotInBrowser is a cell that imports, or uses without importing, a
+// standard package that the server's engine has compiled in and the
+// browser's does not.
+type NotInBrowser struct {
+	Line int
+	Path string
+}
+
+// Error names the package, the packages the browser has, and where the
+// cell runs.
+func (n *NotInBrowser) Error() string {
+	return fmt.Sprintf("cell line %d: package %s is not in the browser's engine, which has tensor, display and, of the standard library, only %s; the tensornb kernel in Jupyter has it", n.Line, n.Path, strings.Join(symbols.BrowserStandard, ", "))
 }
 
 // A CompileError is a cell that does not type-check. A cell that does not

@@ -12,12 +12,17 @@ import (
 
 // docs finds the doc comments of compiled-in packages' names, which
 // export data lacks, in the packages' source: the standard library's in
-// GOROOT, tensor's and display's in the module the kernel installed. A
-// package's files are parsed once, the first time one of its names is
+// GOROOT, tensor's and display's in the module the kernel installed; in
+// a browser, in the index of them Build wrote. A package's files are
+// parsed (or its index read) once, the first time one of its names is
 // inspected.
 type docs struct {
 	// source returns a package's directory and Go files.
 	source func(path string) (dir string, files []string, ok bool)
+	// indexed, if set, returns a package's index made elsewhere
+	// (PackageDocs, which Build writes for a browser, where there is no
+	// source), in place of source.
+	indexed func(path string) (map[string]string, bool)
 
 	mu        sync.Mutex
 	byPackage map[string]map[string]string // import path → docKey → doc
@@ -52,11 +57,25 @@ func (d *docs) lookup(path, key string) string {
 
 // parse indexes the doc comments of a package's files.
 func (d *docs) parse(path string) map[string]string {
-	index := map[string]string{}
+	if d.indexed != nil {
+		if index, ok := d.indexed(path); ok {
+			return index
+		}
+		return map[string]string{}
+	}
 	dir, files, ok := d.source(path)
 	if !ok {
-		return index
+		return map[string]string{}
 	}
+	return PackageDocs(dir, files)
+}
+
+// PackageDocs indexes the doc comments of a package's Go files, in dir,
+// as an inspection finds them: by name, a method's and a field's under
+// its type's name, a dot and its own, and the package's under "". Build
+// writes it, as JSON, for a browser's session, which has no source.
+func PackageDocs(dir string, files []string) map[string]string {
+	index := map[string]string{}
 	fset := token.NewFileSet()
 	for _, name := range files {
 		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)

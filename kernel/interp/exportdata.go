@@ -1,11 +1,15 @@
 package interp
 
 import (
+	"encoding/json"
 	"go/importer"
 	"go/token"
 	"go/types"
 	"io"
 	"sort"
+	"strings"
+
+	"github.com/tensornb/tensornb/kernel/interp/symbols"
 )
 
 // ExportData returns the type information of the package at an import
@@ -28,12 +32,47 @@ func CompiledPackages() []string {
 	return paths
 }
 
-// exportDataPackages are packages whose types come from ExportData. Doc
-// comments, which export data lacks, are not at hand.
-type exportDataPackages struct{ gc types.Importer }
+// BrowserPackages are the import paths of the packages the browser's
+// engine (built for js) has compiled in: tensor, display, and the
+// standard packages of symbols.BrowserStandard. There, they are
+// CompiledPackages.
+func BrowserPackages() []string {
+	paths := append([]string(nil), symbols.BrowserStandard...)
+	for key := range symbols.Symbols {
+		paths = append(paths, key[:strings.LastIndex(key, "/")])
+	}
+	sort.Strings(paths)
+	return paths
+}
 
-func newExportDataPackages(fset *token.FileSet, data ExportData) exportDataPackages {
-	return exportDataPackages{gc: importer.ForCompiler(fset, "gc", importer.Lookup(data))}
+// DocData returns the doc comments of the package at an import path, as
+// the JSON of what PackageDocs returns for its files, or an error if it
+// has none.
+type DocData func(path string) (io.ReadCloser, error)
+
+// exportDataPackages are packages whose types come from ExportData, and
+// their doc comments, which export data lacks, from DocData, if any.
+type exportDataPackages struct {
+	gc   types.Importer
+	docs DocData
+}
+
+func newExportDataPackages(fset *token.FileSet, data ExportData, docs DocData) exportDataPackages {
+	return exportDataPackages{gc: importer.ForCompiler(fset, "gc", importer.Lookup(data)), docs: docs}
+}
+
+// indexed reads the doc comments of the package at path.
+func (p exportDataPackages) indexed(path string) (map[string]string, bool) {
+	r, err := p.docs(path)
+	if err != nil {
+		return nil, false
+	}
+	defer r.Close()
+	var index map[string]string
+	if err := json.NewDecoder(r).Decode(&index); err != nil {
+		return nil, false
+	}
+	return index, true
 }
 
 func (p exportDataPackages) Import(path string) (*types.Package, error) { return p.gc.Import(path) }

@@ -79,7 +79,8 @@ func parseImports(units []cells.Unit) importFile {
 
 // readImports returns the imports the cell writes, path → name, and
 // refuses those the session cannot make: a syntax error in an import
-// unit, a package yaegi does not have, a package the session imports
+// unit, a package yaegi does not have (or the browser's engine does
+// not), a package the session imports
 // under another name. The units are read in the order written, each
 // refused before the next is read.
 func (c *checker) readImports(f importFile) (map[string]string, error) {
@@ -89,6 +90,9 @@ func (c *checker) readImports(f importFile) (map[string]string, error) {
 			return nil, &CompileError{Line: u.unit.Line + f.syntax.Pos.Line - u.first, Msg: "syntax error: " + f.syntax.Msg}
 		}
 		for _, is := range u.specs {
+			if elsewhere(is.path) {
+				return nil, &NotInBrowser{Line: is.line, Path: is.path}
+			}
 			if !c.has(is.path) {
 				return nil, &Unsupported{Line: is.line, What: fmt.Sprintf("package %s, which it does not have compiled in", is.path)}
 			}

@@ -44,9 +44,10 @@ type Local struct {
 }
 
 // NewLocal returns an engine that runs cells in this process, with the
-// types of the packages they import from exports.
-func NewLocal(exports ExportData) *Local {
-	return newLocal(func(fset *token.FileSet) packages { return newExportDataPackages(fset, exports) })
+// types of the packages they import from exports, and their doc comments,
+// for inspections, from docs, if it is not nil.
+func NewLocal(exports ExportData, docs DocData) *Local {
+	return newLocal(func(fset *token.FileSet) packages { return newExportDataPackages(fset, exports, docs) })
 }
 
 func newLocal(newPackages func(*token.FileSet) packages) *Local {
@@ -89,6 +90,18 @@ func (l *Local) ready() (*Session, error) {
 		l.session = s
 	}
 	return l.session, nil
+}
+
+// Warmed waits until the session has imported the packages cells use
+// most, which Start sets going in the background; it returns at once if
+// there is no session.
+func (l *Local) Warmed() {
+	l.exchange.Lock()
+	s := l.session
+	l.exchange.Unlock()
+	if s != nil {
+		<-s.ready
+	}
 }
 
 var errShutDown = errors.New("the engine was shut down")

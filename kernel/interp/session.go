@@ -8,6 +8,9 @@
 // types from the go command; these build everywhere but js. Built for
 // js/wasm, in a browser, the package is the Session and Local, which
 // runs one in the page's own process with the types from export data.
+// There, of the standard library, only the packages of
+// symbols.BrowserStandard are compiled in (standard_js.go): a cell that
+// uses another that the server has is refused (NotInBrowser).
 package interp
 
 import (
@@ -19,13 +22,13 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/explain"
@@ -44,8 +47,12 @@ type Session struct {
 	in         *interp.Interpreter
 	check      *checker
 	docs       *docs
-	statements int       // statements run so far, to name their functions
-	stderr     io.Writer // where notes for the person go
+	statements int // statements run so far, to name their functions
+	// genericDone is whether the interpreter has compiled deferredGeneric.
+	genericDone bool
+	// usedLazy are the packages whose lazy tables the interpreter has.
+	usedLazy map[string]bool
+	stderr   io.Writer // where notes for the person go
 	// ready is closed once what Warm does is done.
 	ready chan struct{}
 }
@@ -67,7 +74,7 @@ type packages interface {
 // messages, go to stderr.
 func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Writer) (*Session, error) {
 	in := interp.New(interp.Options{Stdout: stdout, Stderr: stderr})
-	if err := in.Use(stdlib.Symbols); err != nil {
+	if err := in.Use(standardSymbols); err != nil {
 		return nil, err
 	}
 	if err := in.Use(symbols.Symbols); err != nil {
@@ -84,7 +91,11 @@ func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Wr
 	imp := newPackages(fset)
 	ready := make(chan struct{})
 	close(ready)
-	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.source), stderr: stderr, ready: ready}, nil
+	d := newDocs(imp.source)
+	if p, ok := imp.(exportDataPackages); ok && p.docs != nil {
+		d.indexed = p.indexed
+	}
+	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: d, stderr: stderr, ready: ready}, nil
 }
 
 // Warm imports, in the background, the packages cells use most for
@@ -99,7 +110,9 @@ func (s *Session) Warm() {
 		for _, p := range warmPackages {
 			_, _ = s.check.imp.Import(p) // a failure is the cell's to report
 		}
-		s.docs.lookup(warmPackages[1], "")
+		if s.docs.indexed == nil { // fetched ones wait for an inspection
+			s.docs.lookup(warmPackages[1], "")
+		}
 	}()
 }
 
@@ -111,20 +124,40 @@ func hasPackage(path string) bool {
 
 // hasSymbol reports whether yaegi has name in the package at path.
 func hasSymbol(path, name string) bool {
-	_, ok := compiledIn()[path][name]
+	table, ok := compiledIn()[path]
+	if !ok {
+		return false
+	}
+	_, ok = table.symbols()[name]
 	return ok
 }
 
-// compiledIn indexes yaegi's symbol tables, keyed "path/name", by import
-// path.
-var compiledIn = sync.OnceValue(func() map[string]map[string]reflect.Value {
-	index := map[string]map[string]reflect.Value{}
-	for _, table := range []interp.Exports{stdlib.Symbols, symbols.Symbols} {
-		for key, syms := range table {
-			if i := strings.LastIndex(key, "/"); i > 0 {
-				index[key[:i]] = syms
-			}
+// A compiledTable is yaegi's symbol table of a package: its key in
+// interp.Exports, and a function that returns it, made at the first call
+// if it is lazy (see lazySymbols).
+type compiledTable struct {
+	key     string
+	symbols func() map[string]reflect.Value
+	lazy    bool
+}
+
+// compiledIn indexes yaegi's symbol tables by import path: those a
+// session starts with, keyed "path/name", and the lazy ones.
+var compiledIn = sync.OnceValue(func() map[string]compiledTable {
+	index := map[string]compiledTable{}
+	add := func(key string, table compiledTable) {
+		if i := strings.LastIndex(key, "/"); i > 0 {
+			table.key = key
+			index[key[:i]] = table
 		}
+	}
+	for _, tables := range []interp.Exports{standardSymbols, symbols.Symbols} {
+		for key, syms := range tables {
+			add(key, compiledTable{symbols: func() map[string]reflect.Value { return syms }})
+		}
+	}
+	for key, build := range lazySymbols {
+		add(key, compiledTable{symbols: sync.OnceValue(build), lazy: true})
 	}
 	return index
 })
@@ -218,6 +251,12 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		}
 		sort.Strings(paths)
 		for _, p := range paths {
+			if err := s.useLazy(p); err != nil {
+				return false, err
+			}
+			if err := s.compileGeneric(p); err != nil {
+				return false, err
+			}
 			if _, err := s.eval(ctx, "import "+imports[p]+" "+strconv.Quote(p)); err != nil {
 				return false, err
 			}
@@ -276,6 +315,39 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 	return false, err
 }
 
+// useLazy gives the interpreter, before the first import of the package
+// at path, its lazy table, if it has one.
+func (s *Session) useLazy(path string) error {
+	table, ok := compiledIn()[path]
+	if !ok || !table.lazy || s.usedLazy[path] {
+		return nil
+	}
+	if err := s.in.Use(interp.Exports{table.key: table.symbols()}); err != nil {
+		return err
+	}
+	if s.usedLazy == nil {
+		s.usedLazy = map[string]bool{}
+	}
+	s.usedLazy[path] = true
+	return nil
+}
+
+// compileGeneric compiles, before the first import of one of them, the
+// standard packages yaegi interprets from source (see deferredGeneric):
+// all of them at once, in their order, as yaegi's Use compiles them.
+func (s *Session) compileGeneric(path string) error {
+	if s.genericDone || !slices.Contains(genericPackages, path) {
+		return nil
+	}
+	s.genericDone = true
+	for _, src := range deferredGeneric {
+		if _, err := s.in.Compile(src); err != nil {
+			return fmt.Errorf("compiling package %s's source: %w", path, err)
+		}
+	}
+	return nil
+}
+
 // eval runs src, turning a panic inside yaegi into an error.
 func (s *Session) eval(ctx context.Context, src string) (v reflect.Value, err error) {
 	defer func() {
@@ -304,6 +376,10 @@ func checkError(err error, code string) *front.CellError {
 			messages = append(messages, h)
 		}
 		return front.CompileError(ce.Error(), messages)
+	}
+	var nb *NotInBrowser
+	if errors.As(err, &nb) {
+		return &front.CellError{Name: "Unsupported", Value: nb.Error(), Traceback: []string{"Unsupported: " + nb.Error()}}
 	}
 	var un *Unsupported
 	if errors.As(err, &un) {
@@ -374,3 +450,6 @@ func (f noiseFilter) Write(p []byte) (int, error) {
 	}
 	return f.w.Write(p)
 }
+
+// genericPackages are the standard packages yaegi interprets from source.
+var genericPackages = []string{"cmp", "maps", "slices"}

@@ -7,6 +7,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/tensornb/tensornb/kernel/interp/symbols"
 )
 
 // typeCheckSettled type-checks the cell until no check calls for another:
@@ -86,6 +88,13 @@ func (cc *checkedCell) sortErrors(errs []types.Error) (missing []string, err err
 	for _, te := range errs {
 		if name, ok := strings.CutPrefix(te.Msg, "undefined: "); ok {
 			if p := packageNamed(name); p != "" && !cc.auto[p] {
+				if elsewhere(p) {
+					l, ok := cc.file.lineOf(te.Pos)
+					if !ok {
+						l = 1
+					}
+					return nil, &NotInBrowser{Line: l, Path: p}
+				}
 				missing = append(missing, p)
 			}
 		}
@@ -137,10 +146,20 @@ func (cc *checkedCell) lastExpr() token.Pos {
 
 // packageNamed returns the import path of the one package yaegi has under
 // name, or "" if it has none or several (rand: math/rand or crypto/rand).
+// In a browser, the packages the server's engine has count as well, so
+// that a name means the package it means on the server, or is refused.
 func packageNamed(name string) string {
 	found := ""
 	for p := range compiledIn() {
 		if p[strings.LastIndex(p, "/")+1:] == name {
+			if found != "" {
+				return ""
+			}
+			found = p
+		}
+	}
+	for _, p := range symbols.ServerStandard {
+		if elsewhere(p) && p[strings.LastIndex(p, "/")+1:] == name {
 			if found != "" {
 				return ""
 			}
