@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/kernel/browser"
@@ -114,18 +115,38 @@ func TestSite(t *testing.T) {
 			if name == "02-strides-and-storage" {
 				checkExplorerClick(t, ctx)
 			}
+			checkLocal(t, ctx, srv.URL)
 			screenshot(t, ctx, name+".png")
 			if e := errs.All(); len(e) > 0 {
 				t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
 			}
 		})
 	}
+	t.Run("index", func(t *testing.T) {
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/")
+		links := evaluate[[]string](t, ctx, `Array.from(document.querySelectorAll("li a"), a => a.getAttribute("href"))`)
+		var want []string
+		for _, p := range paths {
+			want = append(want, PageName(p))
+		}
+		if !slices.Equal(links, want) {
+			t.Errorf("the index links to %q, want %q", links, want)
+		}
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
 	t.Run("state and interrupt", func(t *testing.T) {
 		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(paths[0]))
 		if out := runCell(t, ctx, 0, "probe := 41"); out != "" {
 			t.Errorf("probe := 41 shows %q", out)
 		}
-		if out := runCell(t, ctx, 1, "probe + 1"); out != "42" {
+		// Shift-Enter runs a cell, as in Jupyter.
+		setEditor(t, ctx, 1, "probe + 1")
+		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#tnb-code-1 textarea")), chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
+			t.Fatal(err)
+		}
+		if out := waitCell(t, ctx, 1); out != "42" {
 			t.Errorf("probe + 1, after probe := 41 in another cell, shows %q, want 42", out)
 		}
 		interrupt(t, ctx, 2)
@@ -143,8 +164,10 @@ func TestSite(t *testing.T) {
 	})
 	t.Logf("all notebooks, cells after each notebook's first: median %.2f ms in the browser (%d cells), %.2f ms on the server's instant engine (%d cells)",
 		median(browserMS), len(browserMS), median(serverMS), len(serverMS))
-	raw, gz := fileSizes(t, filepath.Join(dir, browser.EngineFile))
-	t.Logf("%s: %.1f MB, %.1f MB gzipped", browser.EngineFile, mb(raw), mb(gz))
+	for _, name := range []string{browser.EngineFile, "page.js"} {
+		raw, gz := fileSizes(t, filepath.Join(dir, name))
+		t.Logf("%s: %.1f MB, %.1f MB gzipped", name, mb(raw), mb(gz))
+	}
 }
 
 // runAll clicks Run all and waits until every code cell has run, and
@@ -230,9 +253,16 @@ func runCell(t *testing.T, ctx context.Context, i int, code string) string {
 	if err := chromedp.Do(ctx, chromedp.SendKeys(editor, code), chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
 		t.Fatal(err)
 	}
+	return waitCell(t, ctx, i)
+}
+
+// waitCell waits until code cell i has run and returns its outputs' text
+// (see runCell).
+func waitCell(t *testing.T, ctx context.Context, i int) string {
+	t.Helper()
 	ran := "tnb.cells()[" + strconv.Itoa(i) + "].reply !== null"
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](ran, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
-		t.Fatalf("cell %q did not finish: %v", code, err)
+		t.Fatalf("code cell %d did not finish: %v", i, err)
 	}
 	return outputText(evaluate[[]pageCell](t, ctx, "tnb.cells()")[i].Outputs)
 }
@@ -306,6 +336,18 @@ func interrupt(t *testing.T, ctx context.Context, i int) {
 	status := evaluate[string](t, ctx, `document.getElementById("tnb-status").textContent`)
 	if !strings.Contains(status, "interrupted") {
 		t.Errorf("after the interrupt the status line says %q", status)
+	}
+}
+
+// checkLocal checks that the page and its worker loaded nothing from
+// anywhere but the site.
+func checkLocal(t *testing.T, ctx context.Context, site string) {
+	t.Helper()
+	loaded := evaluate[[]string](t, ctx, `performance.getEntriesByType("resource").map(e => e.name)`)
+	for _, u := range loaded {
+		if !strings.HasPrefix(u, site+"/") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "blob:") {
+			t.Errorf("the page loaded %s, which is not in the site", u)
+		}
 	}
 }
 
