@@ -56,7 +56,8 @@ type pageCell struct {
 // check compares them); the cells tagged raises-exception raise, and no
 // other. Then, on one page: a cell sees what an earlier one declared,
 // Interrupt ends an endless loop within 2 s, after which what the cells
-// declared is gone and cells run again; and the explorer answers a click.
+// declared is gone and cells run again; and the explorer and the
+// playground answer a click.
 // The page raises no JavaScript error. The test prints the engine's
 // start-up, the first cell's time and the median cell's, beside the same
 // cells' median on the server's instant engine; screenshots go to
@@ -114,6 +115,7 @@ func TestSite(t *testing.T) {
 				name, engine.LoadMS, engine.ReadyMS, cells[0].Wall, ms[0], len(ms)-1, median(ms[1:]))
 			if name == "02-strides-and-storage" {
 				checkExplorerClick(t, ctx)
+				checkPlaygroundClick(t, ctx)
 			}
 			checkLocal(t, ctx, srv.URL)
 			screenshot(t, ctx, name+".png")
@@ -336,6 +338,19 @@ func interrupt(t *testing.T, ctx context.Context, i int) {
 	status := evaluate[string](t, ctx, `document.getElementById("tnb-status").textContent`)
 	if !strings.Contains(status, "interrupted") {
 		t.Errorf("after the interrupt the status line says %q", status)
+	}
+}
+
+// checkPlaygroundClick clicks the transpose preset of the first
+// playground on the page, whose tensor is named a, and checks the Go line
+// it writes.
+func checkPlaygroundClick(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.tnb-playground [data-preset="transpose"]`))); err != nil {
+		t.Fatalf("clicking the playground's transpose preset: %v", err)
+	}
+	if got, want := evaluate[string](t, ctx, `document.querySelector(".tnb-playground .tp-go").textContent`), "a.T()"; got != want {
+		t.Errorf("after a click on the transpose preset the playground writes %q, want %q", got, want)
 	}
 }
 
