@@ -94,7 +94,7 @@ func TestSite(t *testing.T) {
 	serverMS := <-server
 
 	ctx := browsertest.Start(t, 10*time.Minute)
-	var browserMS []float64
+	var browserMS, loadMS []float64
 	for _, path := range paths {
 		nb, err := ReadNotebook(path)
 		if err != nil {
@@ -111,6 +111,7 @@ func TestSite(t *testing.T) {
 			}
 			browserMS = append(browserMS, ms[1:]...)
 			engine := evaluate[struct{ ReadyMS, LoadMS float64 }](t, ctx, "tnb.engine()")
+			loadMS = append(loadMS, engine.LoadMS)
 			t.Logf("%s: the engine ready %.0f ms after the page's navigation started (%.0f ms after the worker's start); the first cell's reply %.0f ms after Run all (it ran %.0f ms); median of the other %d cells %.2f ms",
 				name, engine.LoadMS, engine.ReadyMS, cells[0].Wall, ms[0], len(ms)-1, median(ms[1:]))
 			if name == "02-strides-and-storage" {
@@ -164,6 +165,10 @@ func TestSite(t *testing.T) {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
 		}
 	})
+	if len(loadMS) > 1 {
+		t.Logf("from a page's navigation to its engine's start: %.0f ms for the first page (a fresh browser profile), a median of %.0f ms for the %d others (the browser's caches warm)",
+			loadMS[0], median(loadMS[1:]), len(loadMS)-1)
+	}
 	t.Logf("all notebooks, cells after each notebook's first: median %.2f ms in the browser (%d cells), %.2f ms on the server's instant engine (%d cells)",
 		median(browserMS), len(browserMS), median(serverMS), len(serverMS))
 	for _, name := range []string{browser.EngineFile, "page.js"} {
