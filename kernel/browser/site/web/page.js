@@ -275,6 +275,7 @@ class CodeCell {
     this.editor = document.createElement("textarea");
     this.editor.className = "tnb-editor";
     this.editor.spellcheck = false;
+    this.editor.wrap = "off"; // long lines scroll, as in a code editor
     this.editor.value = cell.source;
     this.editor.addEventListener("input", () => this.grow());
     this.editor.addEventListener("keydown", (e) => {
@@ -308,7 +309,8 @@ class CodeCell {
 
   grow() {
     this.editor.style.height = "auto";
-    this.editor.style.height = this.editor.scrollHeight + 2 + "px";
+    // The height of the text, its borders and a scroll bar, if any.
+    this.editor.style.height = this.editor.scrollHeight + this.editor.offsetHeight - this.editor.clientHeight + "px";
   }
 
   setPrompt(text) {
