@@ -139,6 +139,24 @@ func TestSite(t *testing.T) {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
 		}
 	})
+	t.Run("opened from a file", func(t *testing.T) {
+		// A browser starts no worker for a page opened from a file: the
+		// page says what to do, and a cell fails saying it.
+		errs := browsertest.Open(t, ctx, filepath.Join(dir, PageName(paths[0])))
+		status, err := chromedp.Run(ctx, chromedp.Poll[string](`document.body.dataset.engine === "broken" && document.getElementById("tnb-status").textContent`, chromedp.WithPollingTimeout(30*time.Second)))
+		if err != nil {
+			t.Fatalf("the page opened from a file does not say its engine could not start: %v", err)
+		}
+		if !strings.Contains(status, "could not start") || !strings.Contains(status, "scripts/site --serve") {
+			t.Errorf("the status line of a page opened from a file says %q", status)
+		}
+		if out := runCell(t, ctx, 0, "1 + 1"); !strings.Contains(out, "EngineError: the engine could not start") {
+			t.Errorf("a cell of a page opened from a file shows %q", out)
+		}
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
 	t.Run("state and interrupt", func(t *testing.T) {
 		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(paths[0]))
 		if out := runCell(t, ctx, 0, "probe := 41"); out != "" {

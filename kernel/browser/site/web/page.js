@@ -75,18 +75,26 @@ class Engine {
   }
 
   start(why) {
-    this.worker = new Worker("worker.js");
     this.started = performance.now();
     this.ready = false;
     this.readyMS = null;
+    this.broken = null; // why the engine could not start
     this.cells = new Map(); // id → {future, sent}
     this.next = 0;
     this.displays.clear();
     this.why = why;
+    try {
+      this.worker = new Worker("worker.js");
+    } catch (e) {
+      // A page opened from a file may not start workers.
+      this.worker = null;
+      this.cannotStart(String(e));
+      return;
+    }
     this.worker.onmessage = ({ data: m }) => this.receive(m);
     this.worker.onerror = (e) => {
       e.preventDefault();
-      this.ended("the engine could not start: " + (e.message || "worker.js failed to load"));
+      this.cannotStart(e.message || "worker.js failed to load");
     };
     this.status();
   }
@@ -100,10 +108,10 @@ class Engine {
         this.status();
         return;
       case "error":
-        this.ended("the engine could not start: " + m.message);
+        this.cannotStart(m.message);
         return;
       case "exit":
-        this.ended("the engine ended (exit code " + m.code + ")");
+        this.crashed("the engine ended (exit code " + m.code + ")");
         return;
     }
     const cell = this.cells.get(m.id);
@@ -146,6 +154,15 @@ class Engine {
   // {reply, ms} when the cell has run.
   execute(code) {
     const future = new Future();
+    if (this.broken) {
+      // Once the cell's output area has taken the future.
+      const evalue = this.broken;
+      Promise.resolve().then(() => {
+        this.fail(future, "EngineError", evalue);
+        future.resolve({ reply: { status: "error", ename: "EngineError", evalue, traceback: [] }, ms: 0, wall: 0 });
+      });
+      return future;
+    }
     const id = ++this.next;
     this.cells.set(id, { future, sent: performance.now() });
     this.worker.postMessage({ id, code });
@@ -161,7 +178,9 @@ class Engine {
   // running fails with an interrupt (why "interrupted") or an engine
   // error, the ones waiting are dropped. Then a new worker starts.
   restart(why) {
-    this.worker.terminate();
+    if (this.worker) {
+      this.worker.terminate();
+    }
     let first = true;
     for (const { future } of this.cells.values()) {
       if (first && why === "interrupted") {
@@ -173,17 +192,36 @@ class Engine {
     this.start(why);
   }
 
-  ended(text) {
+  // crashed restarts an engine that ended: the cell it was running fails.
+  crashed(text) {
     this.worker.terminate();
+    this.failAll(text + "; it was restarted, and what the cells declared is gone: run them again");
+    this.start("ended: " + text);
+  }
+
+  // cannotStart gives up on an engine that could not start: the cells
+  // sent to it fail, and so do the next ones, until Restart.
+  cannotStart(text) {
+    if (this.worker) {
+      this.worker.terminate();
+    }
+    this.broken = "the engine could not start: " + text + " (a page of the site must be served over HTTP: scripts/site --serve DIR)";
+    this.failAll(this.broken);
+    this.cells.clear();
+    this.status();
+  }
+
+  // failAll ends the cells sent to the engine: the first, which was
+  // running, with an error that says why.
+  failAll(text) {
     let first = true;
     for (const { future } of this.cells.values()) {
       if (first) {
-        this.fail(future, "EngineError", text + "; it was restarted, and what the cells declared is gone: run them again");
+        this.fail(future, "EngineError", text);
       }
       future.reject(new Error(text));
       first = false;
     }
-    this.start("ended: " + text);
   }
 
   fail(future, ename, evalue) {
@@ -192,6 +230,10 @@ class Engine {
 
   status() {
     let text;
+    if (this.broken) {
+      this.onStatus(this.broken + " — Restart tries again", "broken");
+      return;
+    }
     if (!this.ready) {
       text = "engine loading…";
       if (this.why === "interrupted") {
