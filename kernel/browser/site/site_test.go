@@ -119,6 +119,12 @@ func TestSite(t *testing.T) {
 				checkPlaygroundClick(t, ctx)
 			}
 			checkLocal(t, ctx, srv.URL)
+			if strings.Contains(string(nb.raw), "$$") {
+				// The display math of the markdown, typeset by MathJax.
+				if n := evaluate[int](t, ctx, `document.querySelectorAll(".tnb-markdown mjx-container").length`); n == 0 {
+					t.Error("the markdown's math is not typeset")
+				}
+			}
 			screenshot(t, ctx, name+".png")
 			if e := errs.All(); len(e) > 0 {
 				t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))

@@ -4,7 +4,8 @@
 // kernel/browser, in a Web Worker (worker.js, beside the page).
 //
 // Markdown cells are rendered by JupyterLab's markdown renderer (with
-// marked as its parser); each code cell is a text area with a Run button
+// marked as its parser, and its formulas typeset by JupyterLab's MathJax
+// typesetter); each code cell is a text area with a Run button
 // above a JupyterLab OutputArea, which shows the notebook's stored
 // outputs until the cell runs. A cell's outputs reach its OutputArea as
 // they reach it in JupyterLab: through a kernel future whose onIOPub the
@@ -21,6 +22,7 @@ import { OutputArea, OutputAreaModel } from "@jupyterlab/outputarea";
 import { RenderMimeRegistry, MimeModel, standardRendererFactories } from "@jupyterlab/rendermime";
 import { Sanitizer } from "@jupyterlab/apputils";
 import { MermaidManager, RenderedMermaid, rendererFactory as mermaidFactory } from "@jupyterlab/mermaid";
+import { MathJaxTypesetter } from "@jupyterlab/mathjax-extension";
 import { Widget } from "@lumino/widgets";
 import { marked } from "marked";
 
@@ -29,6 +31,7 @@ import "@lumino/widgets/style/widget.css";
 import "@jupyterlab/rendermime/style/base.css";
 import "@jupyterlab/outputarea/style/base.css";
 import "@jupyterlab/mermaid/style/base.css";
+import "@jupyterlab/mathjax-extension/style/base.css"; // MathJax's fonts, as JupyterLab loads them
 import "./page.css";
 
 // JupyterLab's mermaid extension registers the factory at rank 61.
@@ -44,6 +47,7 @@ const rendermime = new RenderMimeRegistry({
   initialFactories: standardRendererFactories,
   sanitizer: new Sanitizer(),
   markdownParser: { render: (source) => Promise.resolve(marked.parse(source)) },
+  latexTypesetter: new MathJaxTypesetter(),
 });
 rendermime.addFactory(mermaidFactory, mermaidRank);
 
