@@ -56,8 +56,8 @@ type pageCell struct {
 // check compares them); the cells tagged raises-exception raise, and no
 // other. Then, on one page: a cell sees what an earlier one declared,
 // Interrupt ends an endless loop within 2 s, after which what the cells
-// declared is gone and cells run again; and the explorer and the
-// playground answer a click.
+// declared is gone and cells run again (and after Restart); and the
+// explorer and the playground answer a click.
 // The page raises no JavaScript error. The test prints the engine's
 // start-up, the first cell's time and the median cell's, beside the same
 // cells' median on the server's instant engine; screenshots go to
@@ -181,8 +181,15 @@ func TestSite(t *testing.T) {
 		if out := runCell(t, ctx, 1, "probe + 1"); !strings.Contains(out, "CompileError") || !strings.Contains(out, "undefined: probe") {
 			t.Errorf("probe + 1 after the interrupt shows %q, want a compile error: undefined: probe", out)
 		}
-		if out := runCell(t, ctx, 0, "6 * 7"); out != "42" {
+		if out := runCell(t, ctx, 0, "answer := 6 * 7\nanswer"); out != "42" {
 			t.Errorf("6 * 7 after the interrupt shows %q", out)
+		}
+		// Restart starts an empty session too.
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tnb-restart"))); err != nil {
+			t.Fatal(err)
+		}
+		if out := runCell(t, ctx, 1, "answer"); !strings.Contains(out, "undefined: answer") {
+			t.Errorf("answer after Restart shows %q, want a compile error: undefined: answer", out)
 		}
 		screenshot(t, ctx, "interrupted.png")
 		if e := errs.All(); len(e) > 0 {
