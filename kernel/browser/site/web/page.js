@@ -463,7 +463,9 @@ class Page {
     const node = document.createElement("div");
     node.className = "tnb-cell tnb-markdown";
     const renderer = rendermime.createRenderer("text/markdown");
-    renderer.renderModel(new MimeModel({ data: { "text/markdown": linkNotebooks(source) }, trusted: true })).then(() => {
+    // Untrusted, as JupyterLab renders a markdown cell: its HTML goes
+    // through the sanitizer.
+    renderer.renderModel(new MimeModel({ data: { "text/markdown": linkNotebooks(source) }, trusted: false })).then(() => {
       Widget.attach(renderer, node);
     });
     return node;
