@@ -438,6 +438,12 @@ class Page {
       this.statusNode,
     );
     document.body.append(toolbar);
+    // The engine loads while the page draws the notebook.
+    this.engine = new Engine((text, state) => {
+      this.statusNode.textContent = text;
+      this.statusNode.dataset.state = state;
+      document.body.dataset.engine = state;
+    });
     const main = document.createElement("main");
     main.className = "tnb-notebook";
     document.body.append(main);
@@ -452,11 +458,6 @@ class Page {
         main.append(this.markdown(cell.source));
       }
     }
-    this.engine = new Engine((text, state) => {
-      this.statusNode.textContent = text;
-      this.statusNode.dataset.state = state;
-      document.body.dataset.engine = state;
-    });
   }
 
   markdown(source) {
