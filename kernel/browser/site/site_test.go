@@ -1,0 +1,531 @@
+package site
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/tensornb/tensornb/internal/browsertest"
+	"github.com/tensornb/tensornb/kernel/browser"
+	"github.com/tensornb/tensornb/kernel/interp"
+)
+
+const moduleDir = "../../.."
+
+// The test binary is also the server engine's worker, for the timings of
+// the same cells on the server: with TENSORNB_TEST_WORKER set, it serves
+// instead of testing.
+func TestMain(m *testing.M) {
+	if os.Getenv("TENSORNB_TEST_WORKER") != "" {
+		if err := interp.Serve(moduleDir, os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash")); err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// A pageCell is what the page's tnb.cells() gives for a code cell.
+type pageCell struct {
+	Index   int              `json:"index"`
+	Tags    []string         `json:"tags"`
+	Outputs []map[string]any `json:"outputs"`
+	Reply   map[string]any   `json:"reply"`
+	MS      float64          `json:"ms"`
+	Wall    float64          `json:"wall"`
+}
+
+// The site, built and served from loopback, runs every notebook in
+// headless Chromium: Run all runs each code cell in the browser's engine,
+// and each cell's outputs, as JupyterLab's output area holds them, equal
+// the notebook's stored outputs (compared as the notebooks' freshness
+// check compares them); the cells tagged raises-exception raise, and no
+// other. Then, on one page: a cell sees what an earlier one declared,
+// Interrupt ends an endless loop within 2 s, after which what the cells
+// declared is gone and cells run again (and after Restart); and the
+// explorer and the playground answer a click.
+// The page raises no JavaScript error. The test prints the engine's
+// start-up, the first cell's time and the median cell's, beside the same
+// cells' median on the server's instant engine; screenshots go to
+// artifacts/site/.
+func TestSite(t *testing.T) {
+	browsertest.Require(t)
+	for _, name := range bundleFiles {
+		if _, err := os.Stat(filepath.Join(moduleDir, BundleDir, name)); err != nil {
+			msg := "the page script is not bundled: npm ci --prefix kernel/browser/site/web && npm run --prefix kernel/browser/site/web build (scripts/test does it)"
+			if os.Getenv("TENSORNB_REQUIRE_BROWSER") != "" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	paths, err := filepath.Glob(filepath.Join(moduleDir, "notebooks", "*.ipynb"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no notebooks (%v)", err)
+	}
+
+	// The server's engine runs the same cells meanwhile, for their times,
+	// and is done before the browser starts.
+	server := make(chan []float64, 1)
+	go func() { server <- serverTimes(t, paths) }()
+
+	dir := t.TempDir()
+	start := time.Now()
+	if err := Write(moduleDir, dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Write: %.1f s", time.Since(start).Seconds())
+	srv := httptest.NewServer(Handler(dir))
+	t.Cleanup(srv.Close)
+	serverMS := <-server
+
+	ctx := browsertest.Start(t, 10*time.Minute)
+	var browserMS, loadMS []float64
+	for _, path := range paths {
+		nb, err := ReadNotebook(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
+		t.Run(name, func(t *testing.T) {
+			errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(path))
+			cells := runAll(t, ctx)
+			checkOutputs(t, nb, cells)
+			var ms []float64
+			for _, c := range cells {
+				ms = append(ms, c.MS)
+			}
+			browserMS = append(browserMS, ms[1:]...)
+			engine := evaluate[struct{ ReadyMS, LoadMS float64 }](t, ctx, "tnb.engine()")
+			loadMS = append(loadMS, engine.LoadMS)
+			t.Logf("%s: the engine ready %.0f ms after the page's navigation started (%.0f ms after the worker's start); the first cell's reply %.0f ms after Run all (it ran %.0f ms); median of the other %d cells %.2f ms",
+				name, engine.LoadMS, engine.ReadyMS, cells[0].Wall, ms[0], len(ms)-1, median(ms[1:]))
+			if name == "02-strides-and-storage" {
+				checkExplorerClick(t, ctx)
+				checkPlaygroundClick(t, ctx)
+			}
+			checkLocal(t, ctx, srv.URL)
+			if strings.Contains(string(nb.raw), "$$") {
+				// The display math of the markdown, typeset by MathJax.
+				if n := evaluate[int](t, ctx, `document.querySelectorAll(".tnb-markdown mjx-container").length`); n == 0 {
+					t.Error("the markdown's math is not typeset")
+				}
+			}
+			screenshot(t, ctx, name+".png")
+			if e := errs.All(); len(e) > 0 {
+				t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+			}
+		})
+	}
+	t.Run("index", func(t *testing.T) {
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/")
+		links := evaluate[[]string](t, ctx, `Array.from(document.querySelectorAll("li a"), a => a.getAttribute("href"))`)
+		var want []string
+		for _, p := range paths {
+			want = append(want, PageName(p))
+		}
+		if !slices.Equal(links, want) {
+			t.Errorf("the index links to %q, want %q", links, want)
+		}
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
+	t.Run("opened from a file", func(t *testing.T) {
+		// A browser starts no worker for a page opened from a file: the
+		// page says what to do, and a cell fails saying it.
+		errs := browsertest.Open(t, ctx, filepath.Join(dir, PageName(paths[0])))
+		status, err := chromedp.Run(ctx, chromedp.Poll[string](`document.body.dataset.engine === "broken" && document.getElementById("tnb-status").textContent`, chromedp.WithPollingTimeout(30*time.Second)))
+		if err != nil {
+			t.Fatalf("the page opened from a file does not say its engine could not start: %v", err)
+		}
+		if !strings.Contains(status, "could not start") || !strings.Contains(status, "scripts/site --serve") {
+			t.Errorf("the status line of a page opened from a file says %q", status)
+		}
+		if out := runCell(t, ctx, 0, "1 + 1"); !strings.Contains(out, "EngineError: the engine could not start") {
+			t.Errorf("a cell of a page opened from a file shows %q", out)
+		}
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
+	t.Run("state and interrupt", func(t *testing.T) {
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(paths[0]))
+		if out := runCell(t, ctx, 0, "probe := 41"); out != "" {
+			t.Errorf("probe := 41 shows %q", out)
+		}
+		// Shift-Enter runs a cell, as in Jupyter.
+		setEditor(t, ctx, 1, "probe + 1")
+		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#tnb-code-1 textarea")), chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
+			t.Fatal(err)
+		}
+		if out := waitCell(t, ctx, 1); out != "42" {
+			t.Errorf("probe + 1, after probe := 41 in another cell, shows %q, want 42", out)
+		}
+		interrupt(t, ctx, 2)
+		// The engine restarted: what the cells declared is gone, and cells run.
+		if out := runCell(t, ctx, 1, "probe + 1"); !strings.Contains(out, "CompileError") || !strings.Contains(out, "undefined: probe") {
+			t.Errorf("probe + 1 after the interrupt shows %q, want a compile error: undefined: probe", out)
+		}
+		if out := runCell(t, ctx, 0, "answer := 6 * 7\nanswer"); out != "42" {
+			t.Errorf("6 * 7 after the interrupt shows %q", out)
+		}
+		// Restart starts an empty session too.
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tnb-restart"))); err != nil {
+			t.Fatal(err)
+		}
+		if out := runCell(t, ctx, 1, "answer"); !strings.Contains(out, "undefined: answer") {
+			t.Errorf("answer after Restart shows %q, want a compile error: undefined: answer", out)
+		}
+		screenshot(t, ctx, "interrupted.png")
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
+	if len(loadMS) > 1 {
+		t.Logf("from a page's navigation to its engine's start: %.0f ms for the first page (a fresh browser profile), a median of %.0f ms for the %d others (the browser's caches warm)",
+			loadMS[0], median(loadMS[1:]), len(loadMS)-1)
+	}
+	t.Logf("all notebooks, cells after each notebook's first: median %.2f ms in the browser (%d cells), %.2f ms on the server's instant engine (%d cells)",
+		median(browserMS), len(browserMS), median(serverMS), len(serverMS))
+	for _, name := range []string{browser.EngineFile, "page.js"} {
+		raw, gz := fileSizes(t, filepath.Join(dir, name))
+		t.Logf("%s: %.1f MB, %.1f MB gzipped", name, mb(raw), mb(gz))
+	}
+}
+
+// runAll clicks Run all and waits until every code cell has run, and
+// returns what the cells hold.
+func runAll(t *testing.T, ctx context.Context) []pageCell {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tnb-run-all"))); err != nil {
+		t.Fatal(err)
+	}
+	type state struct{ Done, Completed bool }
+	done, err := chromedp.Run(ctx, chromedp.Poll[state]("tnb.lastRunAll() && tnb.lastRunAll().done && tnb.lastRunAll()",
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(4*time.Minute)))
+	if err != nil {
+		t.Fatalf("Run all did not end: %v", err)
+	}
+	cells := evaluate[[]pageCell](t, ctx, "tnb.cells()")
+	if !done.Completed {
+		for _, c := range cells {
+			if c.Reply == nil || c.Reply["status"] != "ok" && !slices.Contains(c.Tags, "raises-exception") {
+				t.Fatalf("Run all stopped at cell %d: %s", c.Index, jsonText(c.Outputs))
+			}
+		}
+		t.Fatal("Run all stopped")
+	}
+	return cells
+}
+
+// checkOutputs compares each code cell's outputs in the page with the
+// stored ones.
+func checkOutputs(t *testing.T, nb *Notebook, cells []pageCell) {
+	t.Helper()
+	for _, c := range cells {
+		stored := nb.Cells[c.Index]
+		tagged := slices.Contains(stored.Tags(), "raises-exception")
+		raised := slices.ContainsFunc(c.Outputs, func(o map[string]any) bool { return o["output_type"] == "error" })
+		if raised != tagged {
+			t.Errorf("cell %d (tagged raises-exception: %v) raised: %v", c.Index, tagged, raised)
+		}
+		if got, want := Comparable(c.Outputs), Comparable(stored.Outputs); got != want {
+			at := mismatch(got, want)
+			t.Errorf("cell %d %q: the page's outputs differ from the stored outputs at byte %d:\n%s\nstored:\n%s", c.Index, firstLine(stored.Source), at, around(got, at), around(want, at))
+		}
+	}
+}
+
+// randomIDs are the element ids displays draw at random, as in
+// internal/notebooks/testdata/execute.py.
+var randomIDs = regexp.MustCompile(`tnb-(?:explorer|playground)-\d+-[0-9a-f]{8}|tensornb-mermaid-[0-9a-f]{16}`)
+
+// Comparable is execute.py's comparable in Go: the outputs as JSON
+// without what changes from run to run (execution counts, transient
+// fields, an error's traceback, the displays' random ids), each stream's
+// text whole.
+func Comparable(outputs []map[string]any) string {
+	streams := map[string]string{}
+	others := []map[string]any{}
+	for _, o := range outputs {
+		o = JoinOutput(o)
+		if o["output_type"] == "stream" {
+			name, _ := o["name"].(string)
+			s, _ := o["text"].(string)
+			streams[name] += s
+			continue
+		}
+		delete(o, "execution_count")
+		delete(o, "transient")
+		if o["output_type"] == "error" {
+			delete(o, "traceback")
+		}
+		others = append(others, o)
+	}
+	data, _ := json.MarshalIndent(map[string]any{"streams": streams, "outputs": others}, "", " ")
+	return randomIDs.ReplaceAllString(string(data), "<id>")
+}
+
+// runCell types code into code cell i, clicks its Run button and returns
+// its outputs' text once it has run: the text/plain of its results and
+// displays, its streams and errors (as ENAME: EVALUE).
+func runCell(t *testing.T, ctx context.Context, i int, code string) string {
+	t.Helper()
+	editor := chromedp.CSS("#tnb-code-" + strconv.Itoa(i) + " textarea")
+	setEditor(t, ctx, i, "")
+	if err := chromedp.Do(ctx, chromedp.SendKeys(editor, code), chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
+		t.Fatal(err)
+	}
+	return waitCell(t, ctx, i)
+}
+
+// waitCell waits until code cell i has run and returns its outputs' text
+// (see runCell).
+func waitCell(t *testing.T, ctx context.Context, i int) string {
+	t.Helper()
+	ran := "tnb.cells()[" + strconv.Itoa(i) + "].reply !== null"
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](ran, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
+		t.Fatalf("code cell %d did not finish: %v", i, err)
+	}
+	return outputText(evaluate[[]pageCell](t, ctx, "tnb.cells()")[i].Outputs)
+}
+
+func outputText(outputs []map[string]any) string {
+	var parts []string
+	for _, o := range JoinOutputs(outputs) {
+		switch o["output_type"] {
+		case "stream":
+			parts = append(parts, o["text"].(string))
+		case "error":
+			parts = append(parts, o["ename"].(string)+": "+o["evalue"].(string))
+		default:
+			if data, ok := o["data"].(map[string]any); ok {
+				s, _ := data["text/plain"].(string)
+				parts = append(parts, s)
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// JoinOutputs is JoinOutput of each output.
+func JoinOutputs(outputs []map[string]any) []map[string]any {
+	var out []map[string]any
+	for _, o := range outputs {
+		out = append(out, JoinOutput(o))
+	}
+	return out
+}
+
+// setEditor sets the text of code cell i, once the page is built.
+func setEditor(t *testing.T, ctx context.Context, i int, code string) {
+	t.Helper()
+	js := `window.tnb && (tnb.page.cells[` + strconv.Itoa(i) + `].editor.value = ` + jsString(code) + `, true)`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func jsString(s string) string {
+	data, _ := json.Marshal(s)
+	return string(data)
+}
+
+// interrupt runs an endless loop in code cell i, clicks Interrupt and
+// checks that the cell ends within 2 s, saying it was interrupted.
+func interrupt(t *testing.T, ctx context.Context, i int) {
+	t.Helper()
+	setEditor(t, ctx, i, "for {\n}")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.engine === "busy"`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond) // the loop is running
+	start := time.Now()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tnb-interrupt"))); err != nil {
+		t.Fatal(err)
+	}
+	ended := `tnb.cells()[` + strconv.Itoa(i) + `].outputs.some(o => o.output_type === "error" && o.ename === "Interrupted")`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](ended, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the interrupted cell shows no Interrupted error: %v", err)
+	}
+	elapsed := time.Since(start)
+	t.Logf("the endless loop ended %.0f ms after the click on Interrupt", float64(elapsed.Milliseconds()))
+	if elapsed > 2*time.Second {
+		t.Errorf("the endless loop ended %v after the interrupt, more than 2 s", elapsed)
+	}
+	status := evaluate[string](t, ctx, `document.getElementById("tnb-status").textContent`)
+	if !strings.Contains(status, "interrupted") {
+		t.Errorf("after the interrupt the status line says %q", status)
+	}
+}
+
+// checkPlaygroundClick clicks the transpose preset of the first
+// playground on the page, whose tensor is named a, and checks the Go line
+// it writes.
+func checkPlaygroundClick(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.tnb-playground [data-preset="transpose"]`))); err != nil {
+		t.Fatalf("clicking the playground's transpose preset: %v", err)
+	}
+	if got, want := evaluate[string](t, ctx, `document.querySelector(".tnb-playground .tp-go").textContent`), "a.T()"; got != want {
+		t.Errorf("after a click on the transpose preset the playground writes %q, want %q", got, want)
+	}
+}
+
+// checkLocal checks that the page and its worker loaded nothing from
+// anywhere but the site.
+func checkLocal(t *testing.T, ctx context.Context, site string) {
+	t.Helper()
+	loaded := evaluate[[]string](t, ctx, `performance.getEntriesByType("resource").map(e => e.name)`)
+	for _, u := range loaded {
+		if !strings.HasPrefix(u, site+"/") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "blob:") {
+			t.Errorf("the page loaded %s, which is not in the site", u)
+		}
+	}
+}
+
+// checkExplorerClick clicks cell [1, 2] of the first explorer on the
+// page, which shows a 3×4 contiguous matrix first, and checks the slot
+// lit and the formula worked out (as the notebooks' nbconvert test does).
+func checkExplorerClick(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.tnb-explorer .tx-cell[data-index="1,2"]`))); err != nil {
+		t.Fatalf("clicking a cell of the explorer: %v", err)
+	}
+	const read = `(function () {
+  var root = document.querySelector(".tnb-explorer");
+  var formula = root.querySelector(".tx-formula");
+  var slots = Array.from(root.querySelectorAll(".tx-slot.tx-on"), function (s) { return s.getAttribute("data-slot"); });
+  return (formula ? formula.textContent : "") + " | " + slots.join(",");
+})()`
+	if got, want := evaluate[string](t, ctx, read), "0 + 1·4 + 2·1 = 6 | 6"; got != want {
+		t.Errorf("after a click on cell [1, 2] the explorer shows %q, want %q", got, want)
+	}
+}
+
+// serverTimes runs the code cells of the notebooks at paths on the
+// server's instant engine (a worker process, a new one for each
+// notebook) and returns the times of the cells after each notebook's
+// first, in ms.
+func serverTimes(t *testing.T, paths []string) []float64 {
+	var ms []float64
+	for _, path := range paths {
+		nb, err := ReadNotebook(path)
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		e := interp.NewEngine(os.Args[0], "-test.run=^$")
+		e.Env = []string{"TENSORNB_TEST_WORKER=1"}
+		count := 0
+		for _, c := range nb.Cells {
+			if c.Type != "code" {
+				continue
+			}
+			count++
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			start := time.Now()
+			browser.Execute(ctx, e, c.Source, count, func(string, map[string]any) {})
+			if count > 1 {
+				ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+			}
+			cancel()
+		}
+		_ = e.Shutdown(false)
+	}
+	return ms
+}
+
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // PNG at quality 100
+	if err != nil {
+		t.Fatal(err)
+	}
+	browsertest.SaveArtifact(t, filepath.Join("site", name), shot)
+}
+
+func evaluate[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+func fileSizes(t *testing.T, path string) (raw, gz int64) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int64(len(data)), gzipSize(data)
+}
+
+// gzipSize is the size of data gzipped at gzip's default level, as a
+// server compresses on the fly.
+func gzipSize(data []byte) int64 {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	_, _ = w.Write(data)
+	_ = w.Close()
+	return int64(b.Len())
+}
+
+func mb(n int64) float64 { return float64(n) / 1e6 }
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if len(line) > 60 {
+		line = line[:60]
+	}
+	return line
+}
+
+// mismatch is the offset of the first byte where a and b differ.
+func mismatch(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// around is the part of s around offset at, for the log.
+func around(s string, at int) string {
+	from, to := max(0, at-300), min(len(s), at+300)
+	return "…" + s[from:to] + "…"
+}
+
+func jsonText(v any) string {
+	data, _ := json.MarshalIndent(v, "", "  ")
+	return string(data)
+}
