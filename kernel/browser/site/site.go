@@ -242,6 +242,21 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} — tensornb</title>
 <link rel="stylesheet" href="page.css">
+<script>
+// The engine starts loading now, while the page script loads; page.js
+// adopts the worker and the messages it sent meanwhile.
+try {
+  var worker = new Worker("worker.js"), messages = [];
+  worker.onmessage = function (e) { messages.push(e.data); };
+  worker.onerror = function (e) {
+    e.preventDefault();
+    messages.push({type: "error", message: e.message || "worker.js failed to load"});
+  };
+  window.tnbEarlyEngine = {worker: worker, started: performance.now(), messages: messages};
+} catch (e) {
+  // page.js tries again, and says why it cannot start.
+}
+</script>
 <script src="page.js"></script>
 </head>
 <body class="jp-ThemedContainer">

@@ -87,13 +87,22 @@ class Engine {
     this.next = 0;
     this.displays.clear();
     this.why = why;
-    try {
-      this.worker = new Worker("worker.js");
-    } catch (e) {
-      // A page opened from a file may not start workers.
-      this.worker = null;
-      this.cannotStart(String(e));
-      return;
+    // The page's first engine was started by the page itself, before this
+    // script loaded (see site.go's page); it is adopted once.
+    const early = window.tnbEarlyEngine;
+    window.tnbEarlyEngine = null;
+    if (early) {
+      this.worker = early.worker;
+      this.started = early.started;
+    } else {
+      try {
+        this.worker = new Worker("worker.js");
+      } catch (e) {
+        // A page opened from a file may not start workers.
+        this.worker = null;
+        this.cannotStart(String(e));
+        return;
+      }
     }
     this.worker.onmessage = ({ data: m }) => this.receive(m);
     this.worker.onerror = (e) => {
@@ -101,6 +110,9 @@ class Engine {
       this.cannotStart(e.message || "worker.js failed to load");
     };
     this.status();
+    for (const m of early ? early.messages : []) {
+      this.receive(m);
+    }
   }
 
   receive(m) {
