@@ -190,3 +190,26 @@ func moduleRoot(t *testing.T) string {
 		dir = parent
 	}
 }
+
+// CheckExplorerClick clicks cell [1, 2] of the first explorer on the page,
+// which the notebooks show first as a 3×4 contiguous matrix, and checks
+// that the explorer lights that element's slot and works out its address.
+func CheckExplorerClick(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.tnb-explorer .tx-cell[data-index="1,2"]`))); err != nil {
+		t.Fatalf("clicking a cell of the explorer: %v", err)
+	}
+	const read = `(function () {
+  var root = document.querySelector(".tnb-explorer");
+  var formula = root.querySelector(".tx-formula");
+  var slots = Array.from(root.querySelectorAll(".tx-slot.tx-on"), function (s) { return s.getAttribute("data-slot"); });
+  return (formula ? formula.textContent : "") + " | " + slots.join(",");
+})()`
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](read))
+	if err != nil {
+		t.Fatalf("reading the explorer: %v", err)
+	}
+	if want := "0 + 1·4 + 2·1 = 6 | 6"; got != want {
+		t.Errorf("after a click on cell [1, 2] the explorer shows %q, want %q", got, want)
+	}
+}

@@ -9,7 +9,6 @@
 package notebooks
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -214,7 +213,7 @@ func checkInBrowser(t *testing.T, env []string, executed string, paths []string)
 			ctx := browsertest.Start(t, 2*time.Minute)
 			errs := browsertest.Open(t, ctx, page)
 			if strings.Contains(string(data), `class="tnb-explorer"`) {
-				checkExplorerClick(t, ctx)
+				browsertest.CheckExplorerClick(t, ctx)
 			}
 			shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // PNG at quality 100
 			if err != nil {
@@ -282,29 +281,6 @@ func checkStaticView(t *testing.T, name, page string, nb notebook) {
 		t.Fatal(err)
 	}
 	browsertest.SaveArtifact(t, filepath.Join("notebooks", name+"-static.png"), shot)
-}
-
-// checkExplorerClick clicks cell [1, 2] of the first explorer on the page,
-// which shows a 3×4 contiguous matrix first, and checks the slot lit and
-// the formula worked out.
-func checkExplorerClick(t *testing.T, ctx context.Context) {
-	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.tnb-explorer .tx-cell[data-index="1,2"]`))); err != nil {
-		t.Fatalf("clicking a cell of the explorer: %v", err)
-	}
-	const read = `(function () {
-  var root = document.querySelector(".tnb-explorer");
-  var formula = root.querySelector(".tx-formula");
-  var slots = Array.from(root.querySelectorAll(".tx-slot.tx-on"), function (s) { return s.getAttribute("data-slot"); });
-  return (formula ? formula.textContent : "") + " | " + slots.join(",");
-})()`
-	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](read))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "0 + 1·4 + 2·1 = 6 | 6"; got != want {
-		t.Errorf("after a click on cell [1, 2] the explorer shows %q, want %q", got, want)
-	}
 }
 
 // A number an article prints, looked up in the cell whose code contains

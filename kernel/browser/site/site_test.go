@@ -115,7 +115,7 @@ func TestSite(t *testing.T) {
 			t.Logf("%s: the engine ready %.0f ms after the page's navigation started (%.0f ms after the worker's start); the first cell's reply %.0f ms after Run all (it ran %.0f ms); median of the other %d cells %.2f ms",
 				name, engine.LoadMS, engine.ReadyMS, cells[0].Wall, ms[0], len(ms)-1, median(ms[1:]))
 			if name == "02-strides-and-storage" {
-				checkExplorerClick(t, ctx)
+				browsertest.CheckExplorerClick(t, ctx)
 				checkPlaygroundClick(t, ctx)
 			}
 			checkLocal(t, ctx, srv.URL)
@@ -399,25 +399,6 @@ func checkLocal(t *testing.T, ctx context.Context, site string) {
 		if !strings.HasPrefix(u, site+"/") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "blob:") {
 			t.Errorf("the page loaded %s, which is not in the site", u)
 		}
-	}
-}
-
-// checkExplorerClick clicks cell [1, 2] of the first explorer on the
-// page, which shows a 3×4 contiguous matrix first, and checks the slot
-// lit and the formula worked out (as the notebooks' nbconvert test does).
-func checkExplorerClick(t *testing.T, ctx context.Context) {
-	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.tnb-explorer .tx-cell[data-index="1,2"]`))); err != nil {
-		t.Fatalf("clicking a cell of the explorer: %v", err)
-	}
-	const read = `(function () {
-  var root = document.querySelector(".tnb-explorer");
-  var formula = root.querySelector(".tx-formula");
-  var slots = Array.from(root.querySelectorAll(".tx-slot.tx-on"), function (s) { return s.getAttribute("data-slot"); });
-  return (formula ? formula.textContent : "") + " | " + slots.join(",");
-})()`
-	if got, want := evaluate[string](t, ctx, read), "0 + 1·4 + 2·1 = 6 | 6"; got != want {
-		t.Errorf("after a click on cell [1, 2] the explorer shows %q, want %q", got, want)
 	}
 }
 
