@@ -131,14 +131,8 @@ func (k *kernel) execute(_ js.Value, args []js.Value) any {
 // complete is tensornb.complete.
 func (k *kernel) complete(_ js.Value, args []js.Value) any {
 	code, cursor := args[0].String(), args[1].Int()
-	return promise(func() (any, error) {
-		engine, err := k.started()
-		if err != nil {
-			return nil, err
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		return toJS(Complete(ctx, engine, code, cursor)), nil
+	return k.ask(func(ctx context.Context, engine *interp.Local) map[string]any {
+		return Complete(ctx, engine, code, cursor)
 	})
 }
 
@@ -148,6 +142,14 @@ func (k *kernel) inspect(_ js.Value, args []js.Value) any {
 	if len(args) > 2 && args[2].Type() == js.TypeNumber {
 		detail = args[2].Int()
 	}
+	return k.ask(func(ctx context.Context, engine *interp.Local) map[string]any {
+		return Inspect(ctx, engine, code, cursor, detail)
+	})
+}
+
+// ask returns a Promise of the reply content question gives, asked of the
+// started session with 10 seconds to answer.
+func (k *kernel) ask(question func(context.Context, *interp.Local) map[string]any) any {
 	return promise(func() (any, error) {
 		engine, err := k.started()
 		if err != nil {
@@ -155,7 +157,7 @@ func (k *kernel) inspect(_ js.Value, args []js.Value) any {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		return toJS(Inspect(ctx, engine, code, cursor, detail)), nil
+		return toJS(question(ctx, engine)), nil
 	})
 }
 
