@@ -279,6 +279,14 @@ func accumulate[T number, A int64 | float64](kind reduceKind, in []T, l *loop, n
 	rowLen, sa, si := l.rowLen(), l.inner(0), l.inner(1)
 	runParts(l.rows(), count, func(p, lo, hi int) {
 		acc := accs[p]
+		// Contiguous float32 rows summed into float64 accumulators go
+		// four at a time.
+		if dst, src, ok := widening(acc, in); ok && (kind == reduceSum || kind == reduceMean) && sa == 1 && si == 1 {
+			b := &widenBatch{acc: dst, in: src, n: rowLen}
+			l.each(lo, hi, func(offs []int) { b.add(offs[0], offs[1]) })
+			b.flush()
+			return
+		}
 		l.each(lo, hi, func(offs []int) {
 			accumulateRow(kind, acc, offs[0], sa, in, offs[1], si, rowLen)
 		})
@@ -481,6 +489,57 @@ func widening[T number, A int64 | float64](dst []A, src []T) ([]float64, []float
 	d, ok := any(dst).([]float64)
 	s, ok2 := any(src).([]float32)
 	return d, s, ok && ok2
+}
+
+// addRows4 adds s0, s1, s2 and s3 into dst, in that order, slot by slot:
+// the same sums as four calls of addRow.
+func addRows4(dst []float64, s0, s1, s2, s3 []float32) {
+	n := len(dst)
+	s0, s1, s2, s3 = s0[:n], s1[:n], s2[:n], s3[:n]
+	for j := range dst {
+		dst[j] = dst[j] + float64(s0[j]) + float64(s1[j]) + float64(s2[j]) + float64(s3[j])
+	}
+}
+
+// A widenBatch gathers the float32 rows a sum adds into the same run of
+// float64 accumulators, four at a time, for addWidened4.
+type widenBatch struct {
+	acc  []float64
+	in   []float32
+	n    int          // the rows' length
+	at   int          // the accumulators' offset for the rows gathered
+	rows [4][]float32 // the rows gathered
+	held int          // how many
+}
+
+// add gathers the row at offset io of the input, which adds into the
+// accumulators at offset ao.
+func (b *widenBatch) add(ao, io int) {
+	if b.held > 0 && ao != b.at {
+		b.flush()
+	}
+	b.at = ao
+	b.rows[b.held] = b.in[io : io+b.n]
+	b.held++
+	if b.held == len(b.rows) {
+		b.flush()
+	}
+}
+
+// flush adds the rows gathered into their accumulators.
+func (b *widenBatch) flush() {
+	if b.held == 0 {
+		return
+	}
+	dst := b.acc[b.at : b.at+b.n]
+	if b.held == len(b.rows) {
+		addWidened4(dst, &b.rows)
+	} else {
+		for _, row := range b.rows[:b.held] {
+			addWidened(dst, row)
+		}
+	}
+	b.held = 0
 }
 
 // addRow adds src into dst elementwise, four at a time: the loop the
