@@ -1,6 +1,10 @@
 package tensor
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
 
 // The float32 matrix product, as BLAS libraries compute it: Y is packed
 // into panels of sgemmCols columns and X, a block of rows at a time, into
@@ -41,11 +45,13 @@ func matmulFloat32(out, xb, yb *Tensor) {
 			xo += index[d] * xb.strides[d]
 			yo += index[d] * yb.strides[d]
 		}
-		packColumns(panels, yd, yo, yb.strides[nb], yb.strides[nb+1], k, m)
+		y := strided2D{yd, yo, yb.strides[nb], yb.strides[nb+1]}
 		x := strided2D{xd, xo, xb.strides[nb], xb.strides[nb+1]}
 		c := cd[b*n*m : (b+1)*n*m]
 		tiles := (n + sgemmRows - 1) / sgemmRows
-		parallelFor(tiles, n*k*m, func(lo, hi int) {
+		packThenShare(packedPanels(k, m), tiles, n*k*m, func(u int) {
+			packPanel(panels, y, k, m, u)
+		}, func(lo, hi int) {
 			rowsBuf := scratch(sgemmBlock * sgemmRows * min(k, sgemmDepth))
 			defer scratchPool.Put(rowsBuf)
 			rows := *rowsBuf
@@ -91,31 +97,34 @@ type strided2D struct {
 	offset, rowStride, colStride int
 }
 
-// packColumns copies the k×m matrix whose element (p, j) is
-// y[offset+p*s0+j*s1] into panels: for each run of sgemmDepth rows, the
-// panels of sgemmCols columns one after another, each row by row, and
-// zeros past column m.
-func packColumns(panels, y []float32, offset, s0, s1, k, m int) {
+// packedPanels is the number of panels Y (k×m) is packed into: for each
+// run of sgemmDepth rows, one for every sgemmCols columns.
+func packedPanels(k, m int) int {
+	return (k + sgemmDepth - 1) / sgemmDepth * (roundUp(m, sgemmCols) / sgemmCols)
+}
+
+// packPanel copies panel u of the k×m matrix y into panels, where the
+// runs of sgemmDepth rows lie one after another, each holding its panels
+// of sgemmCols columns one after another, each row by row, with zeros
+// past column m.
+func packPanel(panels []float32, y strided2D, k, m, u int) {
 	width := roundUp(m, sgemmCols)
-	for p0 := 0; p0 < k; p0 += sgemmDepth {
-		depth := min(sgemmDepth, k-p0)
-		block := panels[p0*width : (p0+depth)*width]
-		for j0 := 0; j0 < width; j0 += sgemmCols {
-			panel := block[j0*depth : (j0+sgemmCols)*depth]
-			cols := min(sgemmCols, m-j0)
-			for p := range depth {
-				dst := panel[p*sgemmCols : (p+1)*sgemmCols]
-				src := offset + (p0+p)*s0 + j0*s1
-				if s1 == 1 {
-					copy(dst, y[src:src+cols])
-				} else {
-					for j := range cols {
-						dst[j] = y[src+j*s1]
-					}
-				}
-				clear(dst[cols:])
+	perRun := width / sgemmCols
+	p0, j0 := u/perRun*sgemmDepth, u%perRun*sgemmCols
+	depth := min(sgemmDepth, k-p0)
+	panel := panels[p0*width+j0*depth : p0*width+(j0+sgemmCols)*depth]
+	cols := min(sgemmCols, m-j0)
+	for p := range depth {
+		dst := panel[p*sgemmCols : (p+1)*sgemmCols]
+		src := y.offset + (p0+p)*y.rowStride + j0*y.colStride
+		if y.colStride == 1 {
+			copy(dst, y.data[src:src+cols])
+		} else {
+			for j := range cols {
+				dst[j] = y.data[src+j*y.colStride]
 			}
 		}
+		clear(dst[cols:])
 	}
 }
 
@@ -203,4 +212,38 @@ func sgemmTileGo(k int, a, b, c []float32, ldc int, add bool) {
 // roundUp returns n rounded up to a multiple of unit.
 func roundUp(n, unit int) int {
 	return (n + unit - 1) / unit * unit
+}
+
+// packThenShare runs pack(u) for u in [0, packs), then f over [0, n) as
+// parallelFor does, with the same goroutines: they take packs in turn,
+// and each starts on f's chunks once every pack is done. A goroutine that
+// starts late, on a core that had to be woken, finds the packing done by
+// the others rather than making them wait for it.
+func packThenShare(packs, n, cost int, pack func(u int), f func(lo, hi int)) {
+	workers := parts(n, cost)
+	if workers == 1 {
+		for u := range packs {
+			pack(u)
+		}
+		f(0, n)
+		return
+	}
+	chunk := max(1, n/(4*workers))
+	var nextPack, packed, next atomic.Int64
+	runParts(workers, workers, func(_, _, _ int) {
+		for u := int(nextPack.Add(1)) - 1; u < packs; u = int(nextPack.Add(1)) - 1 {
+			pack(u)
+			packed.Add(1)
+		}
+		for packed.Load() < int64(packs) {
+			runtime.Gosched() // another goroutine finishes its last pack
+		}
+		for {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
+				return
+			}
+			f(lo, min(lo+chunk, n))
+		}
+	})
 }
