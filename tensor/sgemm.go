@@ -36,7 +36,7 @@ func matmulFloat32(out, xb, yb *Tensor) {
 	width := roundUp(m, sgemmCols)
 	checkAllocation("matmul", k*width, 4)
 	panelsBuf := scratch(k * width)
-	defer scratchPool.Put(panelsBuf)
+	defer release(panelsBuf)
 	panels := *panelsBuf
 	index := make([]int, nb)
 	for b := range Shape(xb.shape[:nb]).Numel() {
@@ -53,7 +53,7 @@ func matmulFloat32(out, xb, yb *Tensor) {
 			packPanel(panels, y, k, m, u)
 		}, func(lo, hi int) {
 			rowsBuf := scratch(sgemmBlock * sgemmRows * min(k, sgemmDepth))
-			defer scratchPool.Put(rowsBuf)
+			defer release(rowsBuf)
 			rows := *rowsBuf
 			for t0 := lo; t0 < hi; t0 += sgemmBlock {
 				t1 := min(t0+sgemmBlock, hi)
@@ -75,19 +75,49 @@ func matmulFloat32(out, xb, yb *Tensor) {
 	}
 }
 
-// scratchPool keeps the packing buffers of finished products for the next
-// ones: packing writes every slot it later reads, so a buffer needs no
-// clearing, and reusing it spares the garbage collector.
-var scratchPool sync.Pool
+// Packing buffers are kept from finished products for the next ones:
+// packing writes every slot it later reads, so a buffer needs no clearing.
+// Up to scratchKept buffers of at most scratchMax float32 each are kept
+// for good, since sync.Pool empties at every collection and a stream of
+// small products, whose results are garbage at once, has one every few
+// products; larger buffers are kept in scratchPool until the next.
+const (
+	scratchKept = 4
+	scratchMax  = 1 << 18 // 1 MiB: a 512-deep, 512-wide Y
+)
 
-// scratch returns a buffer of n float32 from scratchPool, or a new one.
+var (
+	scratchKeep = make(chan *[]float32, scratchKept)
+	scratchPool sync.Pool
+)
+
+// scratch returns a buffer of n float32, kept from an earlier product or
+// new and uncleared.
 func scratch(n int) *[]float32 {
-	if buf, ok := scratchPool.Get().(*[]float32); ok && cap(*buf) >= n {
+	var buf *[]float32
+	select {
+	case buf = <-scratchKeep:
+	default:
+		buf, _ = scratchPool.Get().(*[]float32)
+	}
+	if buf != nil && cap(*buf) >= n {
 		*buf = (*buf)[:n]
 		return buf
 	}
-	buf := make([]float32, n)
-	return &buf
+	fresh := slots[float32](n, false)
+	return &fresh
+}
+
+// release gives buf back for later products.
+func release(buf *[]float32) {
+	if cap(*buf) <= scratchMax {
+		select {
+		case scratchKeep <- buf:
+			return
+		default:
+		}
+	}
+	scratchPool.Put(buf)
 }
 
 // strided2D is a matrix of float32 read where it lies: element (i, j) is
