@@ -157,17 +157,22 @@ func parallelFor(n, cost int, f func(lo, hi int)) {
 		f(0, n)
 		return
 	}
-	chunk := max(1, n/(4*workers))
 	var next atomic.Int64
-	runParts(workers, workers, func(_, _, _ int) {
-		for {
-			lo := int(next.Add(int64(chunk))) - chunk
-			if lo >= n {
-				return
-			}
-			f(lo, min(lo+chunk, n))
+	runParts(workers, workers, func(_, _, _ int) { takeChunks(&next, n, workers, f) })
+}
+
+// takeChunks runs f over chunks of [0, n) taken in turn from next, which
+// goroutines share, until none is left; the chunks are small enough that
+// each of workers goroutines takes about four.
+func takeChunks(next *atomic.Int64, n, workers int, f func(lo, hi int)) {
+	chunk := max(1, n/(4*workers))
+	for {
+		lo := int(next.Add(int64(chunk))) - chunk
+		if lo >= n {
+			return
 		}
-	})
+		f(lo, min(lo+chunk, n))
+	}
 }
 
 // eachRow runs f over every row of l, in parallel when the loop is large,

@@ -258,7 +258,6 @@ func packThenShare(packs, n, cost int, pack func(u int), f func(lo, hi int)) {
 		f(0, n)
 		return
 	}
-	chunk := max(1, n/(4*workers))
 	var nextPack, packed, next atomic.Int64
 	runParts(workers, workers, func(_, _, _ int) {
 		for u := int(nextPack.Add(1)) - 1; u < packs; u = int(nextPack.Add(1)) - 1 {
@@ -268,12 +267,6 @@ func packThenShare(packs, n, cost int, pack func(u int), f func(lo, hi int)) {
 		for packed.Load() < int64(packs) {
 			runtime.Gosched() // another goroutine finishes its last pack
 		}
-		for {
-			lo := int(next.Add(int64(chunk))) - chunk
-			if lo >= n {
-				return
-			}
-			f(lo, min(lo+chunk, n))
-		}
+		takeChunks(&next, n, workers, f)
 	})
 }
