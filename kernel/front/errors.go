@@ -18,8 +18,12 @@ type CellError struct {
 func (e *CellError) Error() string { return fmt.Sprintf("%s: %s", e.Name, e.Value) }
 
 // Interrupted is the error of a cell stopped by an interrupt.
-func Interrupted() *CellError {
-	return &CellError{Name: "Interrupted", Value: "the cell was interrupted", Traceback: []string{"Interrupted: the cell was interrupted"}}
+func Interrupted() *CellError { return InterruptedBecause("the cell was interrupted") }
+
+// InterruptedBecause is the error of an interrupted cell whose engine says
+// more of what the interrupt did (a restart, state lost) in value.
+func InterruptedBecause(value string) *CellError {
+	return &CellError{Name: "Interrupted", Value: value, Traceback: []string{"Interrupted: " + value}}
 }
 
 // EngineError is the error of a cell that its engine failed to run, for

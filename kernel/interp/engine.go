@@ -342,10 +342,7 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 	// yaegi v0.16.1 can resume a cancelled cell when the next one starts:
 	// the only safe stop is the worker's end.
 	e.lost = "a cell was interrupted"
-	ce := front.Interrupted()
-	ce.Value = "the cell was interrupted; the interpreter was restarted, and the next cell first replays the cells that had run without an error, to rebuild what they declared"
-	ce.Traceback = []string{"Interrupted: " + ce.Value}
-	return ce
+	return front.InterruptedBecause("the cell was interrupted; the interpreter was restarted, and the next cell first replays the cells that had run without an error, to rebuild what they declared")
 }
 
 // How a cell's run on a worker ended.
@@ -574,10 +571,7 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 		case ctx.Err() != nil:
 			out.Stream("stderr", fmt.Sprintf("interrupted during %s.\n", names(r.cells[i:i+1])))
 			e.forget()
-			ce := front.Interrupted()
-			ce.Value = "the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again"
-			ce.Traceback = []string{"Interrupted: " + ce.Value}
-			return nil, ce
+			return nil, front.InterruptedBecause("the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again")
 		default:
 			out.Stream("stderr", fmt.Sprintf("stopped: the replay took longer than %v, its limit, during %s, so what earlier cells declared is gone: run them again.\n", limit, names(r.cells[i:i+1])))
 		}

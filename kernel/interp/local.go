@@ -123,10 +123,7 @@ func (l *Local) Execute(ctx context.Context, code string, out front.Output) erro
 		// yaegi v0.16.1 can resume a cancelled cell when the next one
 		// starts: the session is not safe to run another.
 		l.session = nil
-		ce := front.Interrupted()
-		ce.Value = "the cell was interrupted; the interpreter was restarted, and what the cells declared is gone: run them again"
-		ce.Traceback = []string{"Interrupted: " + ce.Value}
-		return ce
+		return front.InterruptedBecause("the cell was interrupted; the interpreter was restarted, and what the cells declared is gone: run them again")
 	}
 	return err
 }

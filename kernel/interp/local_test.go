@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/front"
@@ -90,14 +91,18 @@ func TestLocalInterrupt(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &output{}
 	done := make(chan error)
-	go func() { done <- l.Execute(ctx, "import \"time\"\nfor {\n\ttime.Sleep(time.Millisecond)\n}", out) }()
+	go func() {
+		done <- l.Execute(ctx, "import (\n\t\"fmt\"\n\t\"time\"\n)\nfmt.Println(\"looping\")\nfor {\n\ttime.Sleep(time.Millisecond)\n}", out)
+	}()
+	// The interrupt comes once the loop has started, as a user's does.
 	for {
-		l.mu.Lock()
-		running := l.out != nil
-		l.mu.Unlock()
-		if running {
+		out.mu.Lock()
+		looping := len(out.items) > 0
+		out.mu.Unlock()
+		if looping {
 			break
 		}
+		time.Sleep(time.Millisecond)
 	}
 	cancel()
 	err := <-done

@@ -378,12 +378,16 @@ func checkError(err error, code string) *front.CellError {
 		return front.CompileError(ce.Error(), messages)
 	}
 	var nb *NotInBrowser
-	if errors.As(err, &nb) {
-		return &front.CellError{Name: "Unsupported", Value: nb.Error(), Traceback: []string{"Unsupported: " + nb.Error()}}
-	}
 	var un *Unsupported
-	if errors.As(err, &un) {
-		return &front.CellError{Name: "Unsupported", Value: un.Error(), Traceback: []string{"Unsupported: " + un.Error()}}
+	msg := ""
+	switch {
+	case errors.As(err, &nb):
+		msg = nb.Error()
+	case errors.As(err, &un):
+		msg = un.Error()
+	}
+	if msg != "" {
+		return &front.CellError{Name: "Unsupported", Value: msg, Traceback: []string{"Unsupported: " + msg}}
 	}
 	return front.EngineError(err)
 }
