@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+	"sync"
 
 	"github.com/tensornb/tensornb/kernel/interp/symbols"
 )
@@ -150,16 +151,8 @@ func (cc *checkedCell) lastExpr() token.Pos {
 // that a name means the package it means on the server, or is refused.
 func packageNamed(name string) string {
 	found := ""
-	for p := range compiledIn() {
+	for _, p := range namedPackages() {
 		if p[strings.LastIndex(p, "/")+1:] == name {
-			if found != "" {
-				return ""
-			}
-			found = p
-		}
-	}
-	for _, p := range symbols.ServerStandard {
-		if elsewhere(p) && p[strings.LastIndex(p, "/")+1:] == name {
 			if found != "" {
 				return ""
 			}
@@ -168,3 +161,19 @@ func packageNamed(name string) string {
 	}
 	return found
 }
+
+// namedPackages are the import paths packageNamed looks through: the
+// packages compiled in, and in a browser those the server's engine has
+// besides.
+var namedPackages = sync.OnceValue(func() []string {
+	var paths []string
+	for p := range compiledIn() {
+		paths = append(paths, p)
+	}
+	for _, p := range symbols.ServerStandard {
+		if elsewhere(p) {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+})
