@@ -7,11 +7,14 @@
 package browsertest
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -212,4 +215,35 @@ func CheckExplorerClick(t *testing.T, ctx context.Context) {
 	if want := "0 + 1·4 + 2·1 = 6 | 6"; got != want {
 		t.Errorf("after a click on cell [1, 2] the explorer shows %q, want %q", got, want)
 	}
+}
+
+// FileSizes returns the size of the file at path, raw and gzipped at
+// gzip's default level (as a server compresses on the fly), for the
+// browser tests' reports.
+func FileSizes(t *testing.T, path string) (raw, gzipped int64) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return int64(len(data)), int64(b.Len())
+}
+
+// Median returns the median of xs (the upper one of an even count), or 0
+// for none, for the browser tests' timing reports.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

@@ -1,8 +1,6 @@
 package site
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"net/http/httptest"
@@ -113,7 +111,7 @@ func TestSite(t *testing.T) {
 			engine := evaluate[struct{ ReadyMS, LoadMS float64 }](t, ctx, "tnb.engine()")
 			loadMS = append(loadMS, engine.LoadMS)
 			t.Logf("%s: the engine ready %.0f ms after the page's navigation started (%.0f ms after the worker's start); the first cell's reply %.0f ms after Run all (it ran %.0f ms); median of the other %d cells %.2f ms",
-				name, engine.LoadMS, engine.ReadyMS, cells[0].Wall, ms[0], len(ms)-1, median(ms[1:]))
+				name, engine.LoadMS, engine.ReadyMS, cells[0].Wall, ms[0], len(ms)-1, browsertest.Median(ms[1:]))
 			if name == "02-strides-and-storage" {
 				browsertest.CheckExplorerClick(t, ctx)
 				checkPlaygroundClick(t, ctx)
@@ -198,12 +196,12 @@ func TestSite(t *testing.T) {
 	})
 	if len(loadMS) > 1 {
 		t.Logf("from a page's navigation to its engine's start: %.0f ms for the first page (a fresh browser profile), a median of %.0f ms for the %d others (the browser's caches warm)",
-			loadMS[0], median(loadMS[1:]), len(loadMS)-1)
+			loadMS[0], browsertest.Median(loadMS[1:]), len(loadMS)-1)
 	}
 	t.Logf("all notebooks, cells after each notebook's first: median %.2f ms in the browser (%d cells), %.2f ms on the server's instant engine (%d cells)",
-		median(browserMS), len(browserMS), median(serverMS), len(serverMS))
+		browsertest.Median(browserMS), len(browserMS), browsertest.Median(serverMS), len(serverMS))
 	for _, name := range []string{browser.EngineFile, "page.js"} {
-		raw, gz := fileSizes(t, filepath.Join(dir, name))
+		raw, gz := browsertest.FileSizes(t, filepath.Join(dir, name))
 		t.Logf("%s: %.1f MB, %.1f MB gzipped", name, mb(raw), mb(gz))
 	}
 }
@@ -453,35 +451,7 @@ func evaluate[T any](t *testing.T, ctx context.Context, js string) T {
 	return v
 }
 
-func fileSizes(t *testing.T, path string) (raw, gz int64) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return int64(len(data)), gzipSize(data)
-}
-
-// gzipSize is the size of data gzipped at gzip's default level, as a
-// server compresses on the fly.
-func gzipSize(data []byte) int64 {
-	var b bytes.Buffer
-	w := gzip.NewWriter(&b)
-	_, _ = w.Write(data)
-	_ = w.Close()
-	return int64(b.Len())
-}
-
 func mb(n int64) float64 { return float64(n) / 1e6 }
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
