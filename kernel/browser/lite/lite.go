@@ -1,0 +1,258 @@
+// Package lite writes the JupyterLite form of tensornb's static site:
+// JupyterLab itself, running in the browser with JupyterLite's
+// in-browser services instead of a server, the notebooks as its files,
+// and a tensornb kernel whose cells run in the instant engine compiled
+// to WebAssembly (package kernel/browser).
+//
+// The app is bundled with esbuild from the npm packages locked in
+// web/package-lock.json (JupyterLab's extensions, JupyterLite's
+// services, the kernel in web/kernel.js), into web/dist, before Write
+// runs:
+//
+//	npm ci --prefix kernel/browser/lite/web
+//	npm run --prefix kernel/browser/lite/web build
+//
+// Write lays out, under the site's lab/ directory, what JupyterLite's
+// own (Python) builder would: the page and its configuration, the
+// bundle, the settings schemas, the notebooks as the contents of the
+// file browser (files/ and the listing api/contents/all.json) and an
+// English translation listing. The engine's files are the site's own,
+// one directory up (package kernel/browser/site writes them).
+package lite
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// BundleDir is the bundle's directory, relative to the module's.
+const BundleDir = "kernel/browser/lite/web/dist"
+
+// Dir is the directory of the app in the site.
+const Dir = "lab"
+
+// KernelName is the tensornb kernel's name in the app, as the
+// notebooks' kernelspec metadata names it.
+const KernelName = "tensornb"
+
+// The bundle's files that must exist (the rest are the fonts and images
+// they load, the theme and the schemas).
+var bundleFiles = []string{"lab.js", "lab.css", "schemas/all.json", "themes/@jupyterlab/theme-light-extension/index.css"}
+
+// Write writes the app into siteDir/lab from the tensornb module at
+// moduleDir: the bundle, the page, and the notebooks of notebooks/ as
+// its contents. The engine (browser.Build) must be in siteDir.
+func Write(moduleDir, siteDir string) error {
+	bundle := filepath.Join(moduleDir, BundleDir)
+	for _, name := range bundleFiles {
+		if _, err := os.Stat(filepath.Join(bundle, name)); err != nil {
+			return fmt.Errorf("the JupyterLite app is not bundled (%v): run npm ci --prefix kernel/browser/lite/web and npm run --prefix kernel/browser/lite/web build, or scripts/site", err)
+		}
+	}
+	paths, err := filepath.Glob(filepath.Join(moduleDir, "notebooks", "*.ipynb"))
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return fmt.Errorf("no notebooks in %s", filepath.Join(moduleDir, "notebooks"))
+	}
+	dir := filepath.Join(siteDir, Dir)
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := copyDir(bundle, filepath.Join(dir, "build")); err != nil {
+		return fmt.Errorf("copying the bundle: %v", err)
+	}
+	// The files' times in the file browser are the site's.
+	built := time.Now().UTC().Format(time.RFC3339)
+	var listing []contentModel
+	for _, path := range paths {
+		m, err := writeNotebook(path, filepath.Join(dir, "files"), built)
+		if err != nil {
+			return err
+		}
+		listing = append(listing, m)
+	}
+	sort.Slice(listing, func(i, j int) bool { return listing[i].Name < listing[j].Name })
+	root := contentModel{Name: "", Path: "", Type: "directory", Created: built, LastModified: built, Writable: true, Content: listing}
+	files := map[string]any{
+		"api/contents/all.json": root,
+		// JupyterLite's translation connector asks for the languages
+		// there are, and for English; the app is in English only.
+		"api/translations/all.json": map[string]any{"data": map[string]any{"en": map[string]string{"displayName": "English", "nativeName": "English"}}, "message": ""},
+		"api/translations/en.json":  map[string]any{"data": map[string]any{}, "message": ""},
+	}
+	for name, v := range files {
+		if err := writeJSON(filepath.Join(dir, name), v); err != nil {
+			return err
+		}
+	}
+	config, err := json.Marshal(Config())
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "index.html"))
+	if err != nil {
+		return err
+	}
+	if err := pageTemplate.Execute(f, template.JS(config)); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Config is the app's page configuration (JupyterLab's PageConfig,
+// which JupyterLite's builder writes into jupyter-lite.json): the URLs
+// of the site's parts, relative to lab/index.html (the page makes the
+// ones that start with "." absolute before the app reads them), and the
+// kernel the notebooks run in.
+func Config() map[string]any {
+	return map[string]any{
+		"appName":             "JupyterLite",
+		"appUrl":              "./",
+		"baseUrl":             "./",
+		"fullStaticUrl":       "./build",
+		"settingsUrl":         "./build/schemas",
+		"themesUrl":           "build/themes", // joined to baseUrl by JupyterLab
+		"contentsAllJsonFile": "all.json",
+		"defaultKernelName":   KernelName,
+		"tensornbWorkerUrl":   "../worker.js",
+		"exposeAppInBrowser":  "true",
+		"mode":                "multiple-document",
+	}
+}
+
+// A contentModel is a file's or directory's model in the Jupyter
+// contents API, as JupyterLite reads it from api/contents/…/all.json.
+type contentModel struct {
+	Name         string         `json:"name"`
+	Path         string         `json:"path"`
+	Type         string         `json:"type"`
+	Format       *string        `json:"format"`
+	Mimetype     *string        `json:"mimetype"`
+	Created      string         `json:"created"`
+	LastModified string         `json:"last_modified"`
+	Writable     bool           `json:"writable"`
+	Size         *int           `json:"size"`
+	Content      []contentModel `json:"content"`
+}
+
+// writeNotebook writes the notebook at path into dir, its code cells
+// marked trusted (the site's builder vouches for its notebooks, so their
+// outputs' scripts run, as the explorer needs), and returns its model,
+// dated built.
+func writeNotebook(path, dir, built string) (contentModel, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return contentModel{}, err
+	}
+	var nb map[string]any
+	if err := json.Unmarshal(data, &nb); err != nil {
+		return contentModel{}, fmt.Errorf("%s: %v", path, err)
+	}
+	cells, _ := nb["cells"].([]any)
+	for _, c := range cells {
+		cell, _ := c.(map[string]any)
+		if cell == nil || cell["cell_type"] != "code" {
+			continue
+		}
+		meta, _ := cell["metadata"].(map[string]any)
+		if meta == nil {
+			meta = map[string]any{}
+			cell["metadata"] = meta
+		}
+		meta["trusted"] = true
+	}
+	out, err := json.MarshalIndent(nb, "", " ")
+	if err != nil {
+		return contentModel{}, err
+	}
+	name := filepath.Base(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return contentModel{}, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), out, 0o644); err != nil {
+		return contentModel{}, err
+	}
+	format, size := "json", len(out)
+	return contentModel{Name: name, Path: name, Type: "notebook", Format: &format, Created: built, LastModified: built, Writable: true, Size: &size}, nil
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
+
+// copyDir copies the files under from into to.
+func copyDir(from, to string) error {
+	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// NotebookURL is the address, relative to the site's root, at which the
+// app opens the notebook named name (a file of notebooks/).
+func NotebookURL(name string) string {
+	return Dir + "/index.html?path=" + strings.ReplaceAll(name, " ", "%20")
+}
+
+// The page: the configuration, made absolute where it is relative (the
+// app reads it through PageConfig, which caches it on first use, so this
+// runs before the bundle), then the bundle.
+var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>tensornb notebooks — JupyterLite</title>
+<script id="jupyter-config-data" type="application/json">{{.}}</script>
+<script>
+(function () {
+  var node = document.getElementById("jupyter-config-data");
+  var config = JSON.parse(node.textContent);
+  var here = new URL(".", location.href);
+  for (var key in config) {
+    var v = config[key];
+    if (/Url$/.test(key) && typeof v === "string" && v.charAt(0) === ".") {
+      config[key] = new URL(v, here).pathname.replace(/([^/])$/, key === "baseUrl" || key === "appUrl" ? "$1/" : "$1");
+    }
+  }
+  node.textContent = JSON.stringify(config);
+})();
+</script>
+<link rel="stylesheet" href="build/lab.css">
+<script defer src="build/lab.js"></script>
+</head>
+<body>
+</body>
+</html>
+`))
