@@ -12,12 +12,13 @@
 //	npm ci --prefix kernel/browser/lite/web
 //	npm run --prefix kernel/browser/lite/web build
 //
-// Write lays out, under the site's lab/ directory, what JupyterLite's
-// own (Python) builder would: the page and its configuration, the
-// bundle, the settings schemas, the notebooks as the contents of the
-// file browser (files/ and the listing api/contents/all.json) and an
-// English translation listing. The engine's files are the site's own,
-// one directory up (package kernel/browser/site writes them).
+// Write lays out in the site what JupyterLite's own (Python) builder
+// would: in lab/, the page and its configuration, the bundle and the
+// settings schemas; at the site's root, which is the app's base, the
+// notebooks as the contents of the file browser (files/ and the listing
+// api/contents/all.json) and an English translation listing. The
+// engine's files are the site's own, at its root too (package
+// kernel/browser/site writes them).
 package lite
 
 import (
@@ -46,9 +47,10 @@ const KernelName = "tensornb"
 // they load, the theme and the schemas).
 var bundleFiles = []string{"lab.js", "lab.css", "schemas/all.json", "themes/@jupyterlab/theme-light-extension/index.css"}
 
-// Write writes the app into siteDir/lab from the tensornb module at
-// moduleDir: the bundle, the page, and the notebooks of notebooks/ as
-// its contents. The engine (browser.Build) must be in siteDir.
+// Write writes the app into siteDir (lab/, api/ and files/) from the
+// tensornb module at moduleDir: the bundle, the page, and the notebooks
+// of notebooks/ as its contents. The engine (browser.Build) must be in
+// siteDir.
 func Write(moduleDir, siteDir string) error {
 	bundle := filepath.Join(moduleDir, BundleDir)
 	for _, name := range bundleFiles {
@@ -63,10 +65,12 @@ func Write(moduleDir, siteDir string) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("no notebooks in %s", filepath.Join(moduleDir, "notebooks"))
 	}
-	dir := filepath.Join(siteDir, Dir)
-	if err := os.RemoveAll(dir); err != nil {
-		return err
+	for _, name := range []string{Dir, "api", "files"} {
+		if err := os.RemoveAll(filepath.Join(siteDir, name)); err != nil {
+			return err
+		}
 	}
+	dir := filepath.Join(siteDir, Dir)
 	if err := copyDir(bundle, filepath.Join(dir, "build")); err != nil {
 		return fmt.Errorf("copying the bundle: %v", err)
 	}
@@ -74,7 +78,7 @@ func Write(moduleDir, siteDir string) error {
 	built := time.Now().UTC().Format(time.RFC3339)
 	var listing []contentModel
 	for _, path := range paths {
-		m, err := writeNotebook(path, filepath.Join(dir, "files"), built)
+		m, err := writeNotebook(path, filepath.Join(siteDir, "files"), built)
 		if err != nil {
 			return err
 		}
@@ -90,7 +94,7 @@ func Write(moduleDir, siteDir string) error {
 		"api/translations/en.json":  map[string]any{"data": map[string]any{}, "message": ""},
 	}
 	for name, v := range files {
-		if err := writeJSON(filepath.Join(dir, name), v); err != nil {
+		if err := writeJSON(filepath.Join(siteDir, name), v); err != nil {
 			return err
 		}
 	}
@@ -118,10 +122,10 @@ func Config() map[string]any {
 	return map[string]any{
 		"appName":             "JupyterLite",
 		"appUrl":              "./",
-		"baseUrl":             "./",
+		"baseUrl":             "../", // the site's root: JupyterLite's router wants the app in lab/ under it
 		"fullStaticUrl":       "./build",
 		"settingsUrl":         "./build/schemas",
-		"themesUrl":           "build/themes", // joined to baseUrl by JupyterLab
+		"themesUrl":           Dir + "/build/themes", // joined to baseUrl by JupyterLab
 		"contentsAllJsonFile": "all.json",
 		"defaultKernelName":   KernelName,
 		"tensornbWorkerUrl":   "../worker.js",

@@ -66,7 +66,7 @@ const common = {
   assetNames: "assets/[name]-[hash]",
 };
 
-await esbuild.build({
+const app = await esbuild.build({
   ...common,
   entryPoints: { lab: "lab.js" },
   outdir: dist,
@@ -76,6 +76,9 @@ await esbuild.build({
   define: { global: "globalThis", __dirname: '"/"', "process.env.NODE_ENV": '"production"' },
   metafile: true,
 });
+if (process.env.TNB_META) {
+  fs.writeFileSync(process.env.TNB_META, JSON.stringify(app.metafile));
+}
 
 await esbuild.build({
   ...common,
