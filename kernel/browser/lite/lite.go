@@ -28,6 +28,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -52,12 +53,10 @@ var bundleFiles = []string{"lab.js", "lab.css", "schemas/all.json", "themes/@jup
 // of notebooks/ as its contents. The engine (browser.Build) must be in
 // siteDir.
 func Write(moduleDir, siteDir string) error {
-	bundle := filepath.Join(moduleDir, BundleDir)
-	for _, name := range bundleFiles {
-		if _, err := os.Stat(filepath.Join(bundle, name)); err != nil {
-			return fmt.Errorf("the JupyterLite app is not bundled (%v): run npm ci --prefix kernel/browser/lite/web and npm run --prefix kernel/browser/lite/web build, or scripts/site", err)
-		}
+	if err := Bundled(moduleDir); err != nil {
+		return err
 	}
+	bundle := filepath.Join(moduleDir, BundleDir)
 	paths, err := filepath.Glob(filepath.Join(moduleDir, "notebooks", "*.ipynb"))
 	if err != nil {
 		return err
@@ -113,6 +112,17 @@ func Write(moduleDir, siteDir string) error {
 	return f.Close()
 }
 
+// Bundled says whether the app is bundled in the tensornb module at
+// moduleDir, and if not, what to do.
+func Bundled(moduleDir string) error {
+	for _, name := range bundleFiles {
+		if _, err := os.Stat(filepath.Join(moduleDir, BundleDir, name)); err != nil {
+			return fmt.Errorf("the JupyterLite app is not bundled (%v): run npm ci --prefix kernel/browser/lite/web and npm run --prefix kernel/browser/lite/web build, or scripts/site", err)
+		}
+	}
+	return nil
+}
+
 // Config is the app's page configuration (JupyterLab's PageConfig,
 // which JupyterLite's builder writes into jupyter-lite.json): the URLs
 // of the site's parts, relative to lab/index.html (the page makes the
@@ -129,8 +139,11 @@ func Config() map[string]any {
 		"contentsAllJsonFile": "all.json",
 		"defaultKernelName":   KernelName,
 		"tensornbWorkerUrl":   "../worker.js",
-		"exposeAppInBrowser":  "true",
-		"mode":                "multiple-document",
+		// The engine's Go, for the kernel's language_info (the engine is
+		// built by the go command that runs this).
+		"tensornbGoVersion":  strings.TrimPrefix(runtime.Version(), "go"),
+		"exposeAppInBrowser": "true",
+		"mode":               "multiple-document",
 	}
 }
 
@@ -149,10 +162,13 @@ type contentModel struct {
 	Content      []contentModel `json:"content"`
 }
 
-// writeNotebook writes the notebook at path into dir, its code cells
-// marked trusted (the site's builder vouches for its notebooks, so their
-// outputs' scripts run, as the explorer needs), and returns its model,
-// dated built.
+// writeNotebook writes the notebook at path into dir as a Jupyter
+// server's contents API gives it, which is how JupyterLab reads it:
+// its multiline strings (nbformat stores them on disk as lists of
+// lines) joined; JupyterLite hands the file to JupyterLab as it is. Its
+// code cells are marked trusted (the site's builder vouches for its
+// notebooks, so their outputs' scripts run, as the explorer needs). It
+// returns the notebook's model, dated built.
 func writeNotebook(path, dir, built string) (contentModel, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -165,8 +181,20 @@ func writeNotebook(path, dir, built string) (contentModel, error) {
 	cells, _ := nb["cells"].([]any)
 	for _, c := range cells {
 		cell, _ := c.(map[string]any)
-		if cell == nil || cell["cell_type"] != "code" {
+		if cell == nil {
 			continue
+		}
+		if src, ok := cell["source"]; ok {
+			cell["source"] = JoinLines(src)
+		}
+		if cell["cell_type"] != "code" {
+			continue
+		}
+		outputs, _ := cell["outputs"].([]any)
+		for i, o := range outputs {
+			if m, ok := o.(map[string]any); ok {
+				outputs[i] = JoinOutput(m)
+			}
 		}
 		meta, _ := cell["metadata"].(map[string]any)
 		if meta == nil {
@@ -188,6 +216,52 @@ func writeNotebook(path, dir, built string) (contentModel, error) {
 	}
 	format, size := "json", len(out)
 	return contentModel{Name: name, Path: name, Type: "notebook", Format: &format, Created: built, LastModified: built, Writable: true, Size: &size}, nil
+}
+
+// JoinOutput returns an output with its text, and the values of its data
+// but JSON ones, joined into strings, as nbformat reads them.
+func JoinOutput(o map[string]any) map[string]any {
+	out := make(map[string]any, len(o))
+	for k, v := range o {
+		out[k] = v
+	}
+	if t, ok := out["text"]; ok {
+		out["text"] = JoinLines(t)
+	}
+	if data, ok := out["data"].(map[string]any); ok {
+		joined := make(map[string]any, len(data))
+		for mime, v := range data {
+			if isJSONMime(mime) {
+				joined[mime] = v
+			} else {
+				joined[mime] = JoinLines(v)
+			}
+		}
+		out["data"] = joined
+	}
+	return out
+}
+
+func isJSONMime(mime string) bool {
+	return mime == "application/json" || (strings.HasPrefix(mime, "application/") && strings.HasSuffix(mime, "+json"))
+}
+
+// JoinLines joins a list of strings (nbformat's multiline string); a
+// string is returned as it is.
+func JoinLines(v any) any {
+	list, ok := v.([]any)
+	if !ok {
+		if v == nil {
+			return ""
+		}
+		return v
+	}
+	var b strings.Builder
+	for _, s := range list {
+		str, _ := s.(string)
+		b.WriteString(str)
+	}
+	return b.String()
 }
 
 func writeJSON(path string, v any) error {

@@ -12,7 +12,8 @@
 //	npm ci --prefix kernel/browser/site/web
 //	npm run --prefix kernel/browser/site/web build
 //
-// scripts/site does both, then Write.
+// scripts/site does both, the same for the JupyterLite app (package
+// kernel/browser/lite), then Write.
 package site
 
 import (
@@ -27,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/tensornb/tensornb/kernel/browser"
+	"github.com/tensornb/tensornb/kernel/browser/lite"
 )
 
 // The page script and its styles, in web/dist, and where they go in the
@@ -38,7 +40,9 @@ const BundleDir = "kernel/browser/site/web/dist"
 
 // Write builds the site into dir from the tensornb module at moduleDir:
 // the engine's files (browser.Build), the bundled page script, a page for
-// each notebook in notebooks/ and index.html, which lists them.
+// each notebook in notebooks/, the notebooks in JupyterLite (lab/, with
+// api/ and files/: package kernel/browser/lite) and index.html, which
+// lists them.
 func Write(moduleDir, dir string) error {
 	for _, name := range bundleFiles {
 		if _, err := os.Stat(filepath.Join(moduleDir, BundleDir, name)); err != nil {
@@ -53,6 +57,9 @@ func Write(moduleDir, dir string) error {
 		return fmt.Errorf("no notebooks in %s", filepath.Join(moduleDir, "notebooks"))
 	}
 	if err := browser.Build(moduleDir, dir); err != nil {
+		return err
+	}
+	if err := lite.Write(moduleDir, dir); err != nil {
 		return err
 	}
 	for _, name := range bundleFiles {
@@ -165,7 +172,7 @@ func ReadNotebook(path string) (*Notebook, error) {
 			cell.Metadata = map[string]any{}
 		}
 		for _, o := range c.Outputs {
-			cell.Outputs = append(cell.Outputs, JoinOutput(o))
+			cell.Outputs = append(cell.Outputs, lite.JoinOutput(o))
 		}
 		nb.Cells = append(nb.Cells, cell)
 	}
@@ -176,55 +183,9 @@ func ReadNotebook(path string) (*Notebook, error) {
 	return nb, nil
 }
 
-// JoinOutput returns an output with its text, and the values of its data
-// but JSON ones, joined into strings, as nbformat reads them.
-func JoinOutput(o map[string]any) map[string]any {
-	out := make(map[string]any, len(o))
-	for k, v := range o {
-		out[k] = v
-	}
-	if t, ok := out["text"]; ok {
-		out["text"] = joinLines(t)
-	}
-	if data, ok := out["data"].(map[string]any); ok {
-		joined := make(map[string]any, len(data))
-		for mime, v := range data {
-			if isJSONMime(mime) {
-				joined[mime] = v
-			} else {
-				joined[mime] = joinLines(v)
-			}
-		}
-		out["data"] = joined
-	}
-	return out
-}
-
-func isJSONMime(mime string) bool {
-	return mime == "application/json" || (strings.HasPrefix(mime, "application/") && strings.HasSuffix(mime, "+json"))
-}
-
-// joinLines joins a list of strings (nbformat's multiline string); a
-// string is returned as it is.
-func joinLines(v any) any {
-	list, ok := v.([]any)
-	if !ok {
-		if v == nil {
-			return ""
-		}
-		return v
-	}
-	var b strings.Builder
-	for _, s := range list {
-		str, _ := s.(string)
-		b.WriteString(str)
-	}
-	return b.String()
-}
-
 // text is a multiline string as one string.
 func text(v any) string {
-	s, _ := joinLines(v).(string)
+	s, _ := lite.JoinLines(v).(string)
 	return s
 }
 
@@ -281,6 +242,8 @@ cells run in this browser: the tensornb instant engine, compiled to
 WebAssembly, interprets them in a Web Worker, with no server. Edit a cell
 and press Shift-Enter, or Run all; what a cell declares stays for the
 next cells until the engine restarts.</p>
+<p id="tnb-lab">Or open them in <a href="lab/index.html">JupyterLab</a>, running in this
+browser too (JupyterLite), with the same engine as their kernel.</p>
 <ul>
 {{range .}}<li><a href="{{.Page}}">{{.Title}}</a> <small>({{.Notebook}})</small></li>
 {{end}}</ul>

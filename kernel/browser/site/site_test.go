@@ -18,6 +18,7 @@ import (
 
 	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/kernel/browser"
+	"github.com/tensornb/tensornb/kernel/browser/lite"
 	"github.com/tensornb/tensornb/kernel/interp"
 )
 
@@ -55,7 +56,8 @@ type pageCell struct {
 // other. Then, on one page: a cell sees what an earlier one declared,
 // Interrupt ends an endless loop within 2 s, after which what the cells
 // declared is gone and cells run again (and after Restart); and the
-// explorer and the playground answer a click.
+// explorer and the playground answer a click. The same notebooks run
+// in the site's JupyterLab (JupyterLite, testLab).
 // The page raises no JavaScript error. The test prints the engine's
 // start-up, the first cell's time and the median cell's, beside the same
 // cells' median on the server's instant engine; screenshots go to
@@ -70,6 +72,13 @@ func TestSite(t *testing.T) {
 			}
 			t.Skip(msg)
 		}
+	}
+	if err := lite.Bundled(moduleDir); err != nil {
+		msg := err.Error() + " (scripts/test does it)"
+		if os.Getenv("TENSORNB_REQUIRE_BROWSER") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
 	}
 	paths, err := filepath.Glob(filepath.Join(moduleDir, "notebooks", "*.ipynb"))
 	if err != nil || len(paths) == 0 {
@@ -129,6 +138,7 @@ func TestSite(t *testing.T) {
 			}
 		})
 	}
+	t.Run("lab", func(t *testing.T) { testLab(t, ctx, srv.URL, paths) })
 	t.Run("index", func(t *testing.T) {
 		errs := browsertest.OpenURL(t, ctx, srv.URL+"/")
 		links := evaluate[[]string](t, ctx, `Array.from(document.querySelectorAll("li a"), a => a.getAttribute("href"))`)
@@ -138,6 +148,9 @@ func TestSite(t *testing.T) {
 		}
 		if !slices.Equal(links, want) {
 			t.Errorf("the index links to %q, want %q", links, want)
+		}
+		if got, want := evaluate[string](t, ctx, `(document.querySelector("#tnb-lab a") || {}).getAttribute?.("href") || ""`), lite.Dir+"/index.html"; got != want {
+			t.Errorf("the index links to JupyterLite at %q, want %q", got, want)
 		}
 		if e := errs.All(); len(e) > 0 {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
@@ -200,7 +213,7 @@ func TestSite(t *testing.T) {
 	}
 	t.Logf("all notebooks, cells after each notebook's first: median %.2f ms in the browser (%d cells), %.2f ms on the server's instant engine (%d cells)",
 		browsertest.Median(browserMS), len(browserMS), browsertest.Median(serverMS), len(serverMS))
-	for _, name := range []string{browser.EngineFile, "page.js"} {
+	for _, name := range []string{browser.EngineFile, "page.js", lite.Dir + "/build/lab.js"} {
 		raw, gz := browsertest.FileSizes(t, filepath.Join(dir, name))
 		t.Logf("%s: %.1f MB, %.1f MB gzipped", name, mb(raw), mb(gz))
 	}
@@ -261,7 +274,7 @@ func Comparable(outputs []map[string]any) string {
 	streams := map[string]string{}
 	others := []map[string]any{}
 	for _, o := range outputs {
-		o = JoinOutput(o)
+		o = lite.JoinOutput(o)
 		if o["output_type"] == "stream" {
 			name, _ := o["name"].(string)
 			s, _ := o["text"].(string)
@@ -321,11 +334,11 @@ func outputText(outputs []map[string]any) string {
 	return strings.Join(parts, "\n")
 }
 
-// JoinOutputs is JoinOutput of each output.
+// JoinOutputs is lite.JoinOutput of each output.
 func JoinOutputs(outputs []map[string]any) []map[string]any {
 	var out []map[string]any
 	for _, o := range outputs {
-		out = append(out, JoinOutput(o))
+		out = append(out, lite.JoinOutput(o))
 	}
 	return out
 }

@@ -149,7 +149,7 @@ export class TensornbKernel extends BaseKernel {
       status: "ok",
       protocol_version: "5.3",
       implementation: "tensornb",
-      implementation_version: PageConfig.getOption("tensornbVersion") || "dev",
+      implementation_version: "wasm",
       language_info: {
         name: "go",
         version: PageConfig.getOption("tensornbGoVersion") || "",
@@ -157,6 +157,7 @@ export class TensornbKernel extends BaseKernel {
         file_extension: ".go",
         codemirror_mode: "go",
         pygments_lexer: "go",
+        nbconvert_exporter: "script",
       },
       banner: "tensornb: Go with tensors, interpreted in this browser (WebAssembly)",
       help_links: [],

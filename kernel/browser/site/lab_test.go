@@ -1,0 +1,322 @@
+package site
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/tensornb/tensornb/internal/browsertest"
+	"github.com/tensornb/tensornb/kernel/browser/lite"
+)
+
+// labJS is what the lab test adds to the JupyterLite app's page, as
+// window.tnbLabTest: it opens a notebook's panel, records what the
+// notebook's kernel sends (each cell's outputs as the kernel sent them,
+// before a renderer sees them, and its execute_reply), runs all cells
+// with JupyterLab's own command, and runs code on the kernel.
+const labJS = `window.tnbLabTest = (() => {
+  const app = window.jupyterapp;
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  let panel = null;
+  let records = [];
+  const byMsg = new Map();
+  const kernel = () => panel.sessionContext.session.kernel;
+
+  function output(type, content) {
+    const o = { output_type: type, ...content };
+    delete o.transient;
+    return o;
+  }
+
+  // record applies a message the kernel sent to the record of the cell
+  // (the execute request) it answers.
+  function record(msg) {
+    const type = msg.header.msg_type;
+    const id = msg.parent_header && msg.parent_header.msg_id;
+    if (type === "execute_input") {
+      const r = { outputs: [], displays: new Map(), reply: null, clearNext: false };
+      byMsg.set(id, r);
+      records.push(r);
+      return;
+    }
+    const r = byMsg.get(id);
+    if (!r) {
+      return;
+    }
+    const c = msg.content;
+    const displayId = c.transient && c.transient.display_id;
+    switch (type) {
+      case "stream":
+      case "display_data":
+      case "execute_result":
+      case "error":
+        if (r.clearNext) {
+          r.outputs = [];
+          r.displays.clear();
+          r.clearNext = false;
+        }
+        r.outputs.push(output(type, c));
+        if (displayId && type === "display_data") {
+          r.displays.set(displayId, (r.displays.get(displayId) || []).concat([r.outputs.length - 1]));
+        }
+        break;
+      case "clear_output":
+        if (c.wait) {
+          r.clearNext = true;
+        } else {
+          r.outputs = [];
+          r.displays.clear();
+        }
+        break;
+      case "update_display_data":
+        for (const other of records) {
+          for (const i of other.displays.get(displayId) || []) {
+            other.outputs[i] = output("display_data", c);
+          }
+        }
+        break;
+      case "execute_reply":
+        r.reply = c;
+        break;
+    }
+  }
+
+  const codeCells = () => panel.content.widgets.map((c, index) => ({ c, index })).filter(({ c }) => c.model.type === "code");
+
+  return {
+    // open waits for the notebook at path to be open with its kernel
+    // ready, and returns the kernel's name.
+    async open(path) {
+      for (let i = 0; i < 600 && !panel; i++) {
+        panel = Array.from(app.shell.widgets("main")).find((w) => w.context && w.context.path === path) || null;
+        if (!panel) {
+          await sleep(100);
+        }
+      }
+      if (!panel) {
+        throw new Error(path + " did not open");
+      }
+      await panel.context.ready;
+      await panel.sessionContext.ready;
+      panel.sessionContext.session.kernel.anyMessage.connect((_, { msg, direction }) => {
+        if (direction === "recv") {
+          record(msg);
+        }
+      });
+      app.shell.activateById(panel.id);
+      return kernel().name;
+    },
+    // runAll runs every cell with JupyterLab's Run All Cells.
+    runAll() {
+      records = [];
+      byMsg.clear();
+      app.shell.activateById(panel.id);
+      void app.commands.execute("notebook:run-all-cells");
+      return true;
+    },
+    // done says whether every code cell has run (or was dropped).
+    done() {
+      const cells = codeCells();
+      const running = cells.some(({ c }) => c.model.executionState === "running");
+      return !running && kernel().status === "idle" && records.length === cells.length && records.every((r) => r.reply);
+    },
+    // cells gives each code cell's index among all cells, tags, the
+    // outputs its kernel sent, its reply and how many outputs JupyterLab
+    // shows.
+    cells() {
+      return codeCells().map(({ c, index }, i) => ({
+        index,
+        tags: c.model.getMetadata("tags") || [],
+        outputs: records[i] ? records[i].outputs : [],
+        reply: records[i] ? records[i].reply : null,
+        shown: c.model.outputs.length,
+      }));
+    },
+    // execute runs code on the notebook's kernel, as a cell would, and
+    // resolves to its outputs' text: streams, the text/plain of results,
+    // errors as ENAME: EVALUE.
+    async execute(code) {
+      const future = kernel().requestExecute({ code });
+      const parts = [];
+      future.onIOPub = (msg) => {
+        const c = msg.content;
+        switch (msg.header.msg_type) {
+          case "stream":
+            parts.push(c.text);
+            break;
+          case "execute_result":
+          case "display_data":
+            parts.push(c.data["text/plain"] || "");
+            break;
+          case "error":
+            parts.push(c.ename + ": " + c.evalue);
+            break;
+        }
+      };
+      await future.done;
+      return parts.join("\n");
+    },
+    // interrupt runs an endless loop, interrupts the kernel once the
+    // loop has started and resolves to the cell's outputs and the time
+    // from the interrupt to its reply, in ms.
+    async interrupt() {
+      const future = kernel().requestExecute({ code: 'fmt.Println("looping")\nfor {\n}' });
+      const parts = [];
+      let started = false;
+      future.onIOPub = (msg) => {
+        const c = msg.content;
+        if (msg.header.msg_type === "stream") {
+          started = started || c.text.includes("looping");
+          parts.push(c.text);
+        } else if (msg.header.msg_type === "error") {
+          parts.push(c.ename + ": " + c.evalue);
+        }
+      };
+      for (let i = 0; i < 600 && !started; i++) {
+        await sleep(100);
+      }
+      if (!started) {
+        throw new Error("the endless loop did not start within a minute");
+      }
+      await sleep(300);
+      const t0 = performance.now();
+      await panel.sessionContext.session.kernel.interrupt();
+      const reply = await Promise.race([future.done.then(() => "reply"), sleep(10000).then(() => "no reply within 10 s")]);
+      return { ms: performance.now() - t0, reply, text: parts.join("\n") };
+    },
+    // leave marks the notebooks unchanged, so that JupyterLab lets the
+    // page go without asking (a question no one would answer here).
+    leave() {
+      for (const w of app.shell.widgets("main")) {
+        if (w.context) {
+          w.context.model.dirty = false;
+        }
+      }
+      return true;
+    },
+  };
+})();
+true`
+
+// A labCell is what tnbLabTest.cells() gives for a code cell.
+type labCell struct {
+	Index   int              `json:"index"`
+	Tags    []string         `json:"tags"`
+	Outputs []map[string]any `json:"outputs"`
+	Reply   map[string]any   `json:"reply"`
+	Shown   int              `json:"shown"`
+}
+
+// testLab opens each notebook in the site's JupyterLite app, served at
+// site, runs all its cells with JupyterLab's Run All Cells through the
+// tensornb kernel, and checks that each cell's outputs, as the kernel
+// sent them, equal the stored ones (with an error exactly in the cells
+// tagged raises-exception: they do not stop Run all) and that JupyterLab
+// shows them. On the first notebook it also checks that a cell sees
+// what an earlier one declared and that interrupting an endless loop
+// ends it within 2 s, after which the session is empty and cells run.
+// No page raises a JavaScript error or loads a file from elsewhere.
+func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
+	for i, path := range paths {
+		nb, err := ReadNotebook(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(path)
+		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
+			start := time.Now()
+			errs := browsertest.OpenURL(t, ctx, site+"/"+lite.NotebookURL(name))
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.tnbLab === "restored" || (document.body.dataset.tnbLab === "failed" && (() => { throw new Error("the app did not start") })())`,
+				chromedp.WithPollingTimeout(time.Minute))); err != nil {
+				t.Fatalf("JupyterLite did not start: %v\n%s", err, strings.Join(errs.All(), "\n"))
+			}
+			evaluate[bool](t, ctx, labJS)
+			kernel, err := chromedp.Run(ctx, chromedp.Evaluate[string](`tnbLabTest.open(`+jsString(name)+`)`, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatalf("opening %s: %v\n%s", name, err, strings.Join(errs.All(), "\n"))
+			}
+			if kernel != lite.KernelName {
+				t.Fatalf("%s opened with the kernel %q, want %q", name, kernel, lite.KernelName)
+			}
+			opened := time.Since(start)
+			evaluate[bool](t, ctx, "tnbLabTest.runAll()")
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("tnbLabTest.done()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(4*time.Minute))); err != nil {
+				t.Fatalf("Run All Cells did not end: %v\n%s", err, jsonText(evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")))
+			}
+			cells := evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")
+			t.Logf("%s: open with its kernel ready %.1f s after the navigation; Run All Cells took %.1f s more", name, opened.Seconds(), time.Since(start).Seconds()-opened.Seconds())
+			var page []pageCell
+			for _, c := range cells {
+				page = append(page, pageCell{Index: c.Index, Tags: c.Tags, Outputs: c.Outputs, Reply: c.Reply})
+				if (c.Shown == 0) != (len(c.Outputs) == 0) {
+					t.Errorf("cell %d: the kernel sent %d outputs, JupyterLab shows %d", c.Index, len(c.Outputs), c.Shown)
+				}
+				tagged := slices.Contains(c.Tags, "raises-exception")
+				if status, _ := c.Reply["status"].(string); (status == "ok") == tagged {
+					t.Errorf("cell %d (tagged raises-exception: %v) replied %q", c.Index, tagged, status)
+				}
+			}
+			checkOutputs(t, nb, page)
+			if i == 0 {
+				checkLabSession(t, ctx)
+			}
+			if name == "02-strides-and-storage.ipynb" {
+				browsertest.CheckExplorerClick(t, ctx)
+			}
+			checkLocal(t, ctx, site)
+			screenshot(t, ctx, "lab-"+strings.TrimSuffix(name, ".ipynb")+".png")
+			evaluate[bool](t, ctx, "tnbLabTest.leave()")
+			if e := errs.All(); len(e) > 0 {
+				t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+			}
+		})
+	}
+}
+
+// checkLabSession checks, on the open notebook's kernel, that a cell
+// sees what an earlier one declared, and that an interrupt ends an
+// endless loop within 2 s, saying that the session is gone, after which
+// cells run again in an empty session.
+func checkLabSession(t *testing.T, ctx context.Context) {
+	t.Helper()
+	exec := func(code string) string {
+		out, err := chromedp.Run(ctx, chromedp.Evaluate[string](`tnbLabTest.execute(`+jsString(code)+`)`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("running %q: %v", code, err)
+		}
+		return out
+	}
+	if out := exec("probe := 41"); out != "" {
+		t.Errorf("probe := 41 shows %q", out)
+	}
+	if out := exec("probe + 1"); out != "42" {
+		t.Errorf("probe + 1, after probe := 41 in another cell, shows %q, want 42", out)
+	}
+	type interrupted struct {
+		MS    float64
+		Reply string
+		Text  string
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[interrupted](`tnbLabTest.interrupt()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("interrupting an endless loop: %v", err)
+	}
+	t.Logf("the endless loop ended %.0f ms after the interrupt", got.MS)
+	if got.Reply != "reply" || got.MS > 2000 {
+		t.Errorf("the interrupted loop: %s after %.0f ms, want a reply within 2 s", got.Reply, got.MS)
+	}
+	if !strings.Contains(got.Text, "Interrupted: ") || !strings.Contains(got.Text, "what the cells declared is gone") {
+		t.Errorf("the interrupted cell shows %q, want an Interrupted error that says the session is gone", got.Text)
+	}
+	if out := exec("probe + 1"); !strings.Contains(out, "CompileError") || !strings.Contains(out, "undefined: probe") {
+		t.Errorf("probe + 1 after the interrupt shows %q, want a compile error: undefined: probe", out)
+	}
+	if out := exec("answer := 6 * 7\nanswer"); out != "42" {
+		t.Errorf("6 * 7 after the interrupt shows %q", out)
+	}
+}
