@@ -189,6 +189,23 @@ const labJS = `window.tnbLabTest = (() => {
       const reply = await Promise.race([future.done.then(() => "reply"), sleep(10000).then(() => "no reply within 10 s")]);
       return { ms: performance.now() - t0, reply, text: parts.join("\n") };
     },
+    // scrollTo scrolls the first element that matches selector into
+    // view and resolves once it has stayed in place for a few frames.
+    async scrollTo(selector) {
+      const node = document.querySelector(selector);
+      if (!node) {
+        throw new Error("no " + selector + " on the page");
+      }
+      node.scrollIntoView({ block: "center" });
+      let last = null;
+      for (let still = 0, i = 0; still < 5 && i < 200; i++) {
+        await new Promise((r) => requestAnimationFrame(r));
+        const top = node.getBoundingClientRect().top;
+        still = top === last ? still + 1 : 0;
+        last = top;
+      }
+      return true;
+    },
     // leave marks the notebooks unchanged, so that JupyterLab lets the
     // page go without asking (a question no one would answer here).
     leave() {
@@ -266,6 +283,13 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 				checkLabSession(t, ctx)
 			}
 			if name == "02-strides-and-storage.ipynb" {
+				// Run all left the notebook scrolled to its end; the
+				// explorer is brought into view first, as a reader would
+				// scroll to it, and clicked once the notebook (which lays
+				// out the cells that come into view) has stopped moving.
+				if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`tnbLabTest.scrollTo(".tnb-explorer")`, chromedp.EvalAwaitPromise)); err != nil {
+					t.Fatalf("scrolling to the explorer: %v", err)
+				}
 				browsertest.CheckExplorerClick(t, ctx)
 			}
 			checkLocal(t, ctx, site)
