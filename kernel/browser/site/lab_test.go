@@ -189,6 +189,11 @@ const labJS = `window.tnbLabTest = (() => {
       const reply = await Promise.race([future.done.then(() => "reply"), sleep(10000).then(() => "no reply within 10 s")]);
       return { ms: performance.now() - t0, reply, text: parts.join("\n") };
     },
+    // count is the number of elements in the notebook's panel that
+    // match selector.
+    count(selector) {
+      return panel.node.querySelectorAll(selector).length;
+    },
     // scrollTo scrolls the first element that matches selector into
     // view and resolves once it has stayed in place for a few frames.
     async scrollTo(selector) {
@@ -279,6 +284,22 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 				}
 			}
 			checkOutputs(t, nb, page)
+			// JupyterLab's renderers draw the notebook: the markdown's display
+			// math typeset by MathJax, the Mermaid diagrams drawn by Mermaid
+			// (the notebook draws its cells as they come into view: these
+			// wait a little).
+			raw := string(nb.raw)
+			for _, want := range []struct{ in, selector, what string }{
+				{`$$`, "mjx-container", "the markdown's math is not typeset by MathJax"},
+				{`text/vnd.mermaid`, ".jp-RenderedMermaid figure[data-jp-mermaid-version] img", "no Mermaid diagram is drawn"},
+			} {
+				if !strings.Contains(raw, want.in) {
+					continue
+				}
+				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`tnbLabTest.count(`+jsString(want.selector)+`) > 0`, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+					t.Errorf("%s (%v)", want.what, err)
+				}
+			}
 			if i == 0 {
 				checkLabSession(t, ctx)
 			}

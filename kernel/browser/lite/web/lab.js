@@ -67,6 +67,11 @@ const lab = [
   require("@jupyterlab/ui-components-extension"),
 ];
 
+// The renderer extensions (JupyterLab's mime extensions), which the
+// application registers itself: Mermaid's, which draws the diagrams of
+// text/vnd.mermaid outputs.
+const mime = [require("@jupyterlab/mermaid-extension/lib/mime.js")];
+
 // JupyterLite's: the services that run in the browser (contents in the
 // browser's storage over the site's files, kernels, sessions, settings)
 // and the plugins that make the shell work without a server.
@@ -134,7 +139,8 @@ async function main() {
   ]);
   registry.registerPlugins(all);
   const serviceManager = await registry.resolveRequiredService(IServiceManager);
-  const app = new JupyterLab({ pluginRegistry: registry, serviceManager, availablePlugins: all });
+  const mimeExtensions = mime.flatMap(plugins);
+  const app = new JupyterLab({ pluginRegistry: registry, serviceManager, mimeExtensions, availablePlugins: all });
   app.name = "JupyterLite";
   window.jupyterapp = app;
   await app.start({ bubblingKeydown: true });
