@@ -303,15 +303,17 @@ func NotebookURL(name string) string {
 	return Dir + "/index.html?path=" + strings.ReplaceAll(name, " ", "%20")
 }
 
-// The page: the configuration, made absolute where it is relative (the
-// app reads it through PageConfig, which caches it on first use, so this
-// runs before the bundle), then the bundle.
+// The page: no icon (the browser would ask the site for /favicon.ico),
+// the configuration, made absolute where it is relative (the app reads
+// it through PageConfig, which caches it on first use, so this runs
+// before the bundle), then the bundle.
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>tensornb notebooks — JupyterLite</title>
+<link rel="icon" href="data:,">
 <script id="jupyter-config-data" type="application/json">{{.}}</script>
 <script>
 (function () {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 
 	"github.com/tensornb/tensornb/internal/browsertest"
@@ -251,6 +253,16 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 		}
 		name := filepath.Base(path)
 		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
+			// Each notebook opens as on a first visit: JupyterLite keeps the
+			// open tabs (each with its kernel) and edited files in the
+			// browser's storage, which is cleared.
+			clear := chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+				_, err := cdp.Call(ctx, target, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: site, StorageTypes: "all"})
+				return err
+			})
+			if err := chromedp.Do(ctx, clear); err != nil {
+				t.Fatalf("clearing the site's storage in the browser: %v", err)
+			}
 			start := time.Now()
 			errs := browsertest.OpenURL(t, ctx, site+"/"+lite.NotebookURL(name))
 			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.tnbLab === "restored" || (document.body.dataset.tnbLab === "failed" && (() => { throw new Error("the app did not start") })())`,
@@ -266,12 +278,14 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 				t.Fatalf("%s opened with the kernel %q, want %q", name, kernel, lite.KernelName)
 			}
 			opened := time.Since(start)
+			restored := evaluate[float64](t, ctx, "window.tnbLabRestoredMS")
 			evaluate[bool](t, ctx, "tnbLabTest.runAll()")
 			if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("tnbLabTest.done()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(4*time.Minute))); err != nil {
 				t.Fatalf("Run All Cells did not end: %v\n%s", err, jsonText(evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")))
 			}
 			cells := evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")
-			t.Logf("%s: open with its kernel ready %.1f s after the navigation; Run All Cells took %.1f s more", name, opened.Seconds(), time.Since(start).Seconds()-opened.Seconds())
+			t.Logf("%s: JupyterLab started %.1f s after the navigation, the notebook was open with its kernel %.1f s after it; Run All Cells took %.1f s more",
+				name, restored/1000, opened.Seconds(), time.Since(start).Seconds()-opened.Seconds())
 			var page []pageCell
 			for _, c := range cells {
 				page = append(page, pageCell{Index: c.Index, Tags: c.Tags, Outputs: c.Outputs, Reply: c.Reply})
@@ -314,6 +328,10 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 				browsertest.CheckExplorerClick(t, ctx)
 			}
 			checkLocal(t, ctx, site)
+			// Every file the app asks for is in the site.
+			if missing := evaluate[[]string](t, ctx, `performance.getEntriesByType("resource").filter(e => e.responseStatus >= 400).map(e => e.responseStatus + " " + e.name)`); len(missing) > 0 {
+				t.Errorf("the app asked for files the site does not have:\n%s", strings.Join(missing, "\n"))
+			}
 			screenshot(t, ctx, "lab-"+strings.TrimSuffix(name, ".ipynb")+".png")
 			evaluate[bool](t, ctx, "tnbLabTest.leave()")
 			if e := errs.All(); len(e) > 0 {

@@ -7,7 +7,9 @@
 // started. The page (written by package kernel/browser/lite) holds the
 // configuration, in <script id="jupyter-config-data">.
 //
-// window.jupyterapp is the application, for tests and the console.
+// window.jupyterapp is the application, for tests and the console;
+// window.tnbLabRestoredMS the time from the page's navigation to the
+// application's start, with its layout restored.
 import { JupyterLab } from "@jupyterlab/application";
 import { IServiceManager } from "@jupyterlab/services";
 import { PluginRegistry } from "@lumino/coreutils";
@@ -145,6 +147,7 @@ async function main() {
   window.jupyterapp = app;
   await app.start({ bubblingKeydown: true });
   await app.restored;
+  window.tnbLabRestoredMS = performance.now(); // since the navigation started
   document.body.dataset.tnbLab = "restored";
 }
 
