@@ -163,6 +163,17 @@ const labJS = `window.tnbLabTest = (() => {
       await future.done;
       return parts.join("\n");
     },
+    // complete and inspect ask the kernel what JupyterLab's completer
+    // (Tab) and tooltip (Shift-Tab) ask it, at the end of code: the
+    // matches, and the text of what the name there is.
+    async complete(code) {
+      const reply = await kernel().requestComplete({ code, cursor_pos: code.length });
+      return reply.content.matches || [];
+    },
+    async inspect(code) {
+      const reply = await kernel().requestInspect({ code, cursor_pos: code.length, detail_level: 0 });
+      return reply.content.found ? reply.content.data["text/plain"] : "";
+    },
     // interrupt runs an endless loop, interrupts the kernel once the
     // loop has started and resolves to the cell's outputs and the time
     // from the interrupt to its reply, in ms.
@@ -342,9 +353,10 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 }
 
 // checkLabSession checks, on the open notebook's kernel, that a cell
-// sees what an earlier one declared, and that an interrupt ends an
-// endless loop within 2 s, saying that the session is gone, after which
-// cells run again in an empty session.
+// sees what an earlier one declared, that the kernel completes and
+// inspects names, and that an interrupt ends an endless loop within
+// 2 s, saying that the session is gone, after which cells run again in
+// an empty session.
 func checkLabSession(t *testing.T, ctx context.Context) {
 	t.Helper()
 	exec := func(code string) string {
@@ -359,6 +371,14 @@ func checkLabSession(t *testing.T, ctx context.Context) {
 	}
 	if out := exec("probe + 1"); out != "42" {
 		t.Errorf("probe + 1, after probe := 41 in another cell, shows %q, want 42", out)
+	}
+	matches, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`tnbLabTest.complete("display.Ca")`, chromedp.EvalAwaitPromise))
+	if err != nil || !slices.Contains(matches, "Card") {
+		t.Errorf("completing display.Ca: %q (%v), want Card among the matches", matches, err)
+	}
+	doc, err := chromedp.Run(ctx, chromedp.Evaluate[string](`tnbLabTest.inspect("display.Card")`, chromedp.EvalAwaitPromise))
+	if err != nil || !strings.Contains(doc, "func Card") {
+		t.Errorf("inspecting display.Card: %q (%v), want its declaration", doc, err)
 	}
 	type interrupted struct {
 		MS    float64
