@@ -1,11 +1,13 @@
 // Command tensornb-site builds tensornb's static site, the notebooks as
-// pages whose cells run in the browser (package kernel/browser/site), and
-// serves it for a preview:
+// pages whose cells run in the browser (package kernel/browser/site) and
+// in JupyterLab running in the browser (JupyterLite, package
+// kernel/browser/lite), and serves it for a preview:
 //
 //	tensornb-site [-module DIR] build SITE    write the site into SITE
 //	tensornb-site serve SITE [PORT]           serve SITE on 127.0.0.1:PORT (8000)
 //
-// scripts/site bundles the page script with npm first, then runs it.
+// scripts/site bundles the page script and the JupyterLite app with npm
+// first, then runs it.
 package main
 
 import (
