@@ -44,8 +44,8 @@ const Dir = "lab"
 // notebooks' kernelspec metadata names it.
 const KernelName = "tensornb"
 
-// The bundle's files that must exist (the rest are the fonts and images
-// they load, the theme and the schemas).
+// The bundle's files that must exist (beside them, in assets/, lie the
+// fonts and images the styles load).
 var bundleFiles = []string{"lab.js", "lab.css", "schemas/all.json", "themes/@jupyterlab/theme-light-extension/index.css"}
 
 // Write writes the app into siteDir (lab/, api/ and files/) from the

@@ -10,6 +10,8 @@
 //                                                        extensions in package.json
 //
 // Package kernel/browser/lite copies dist/ into the site's lab/build/.
+// With TNB_META=FILE, the build also writes esbuild's metafile (which
+// package adds what to lab.js) to FILE.
 import * as esbuild from "esbuild";
 import fs from "node:fs";
 import path from "node:path";
