@@ -1,0 +1,122 @@
+package lite
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Write lays out the app as JupyterLite reads it: the listing names
+// every notebook of the module, each notebook is written as a Jupyter
+// server gives it (its multiline strings joined, its code cells
+// trusted), and the page holds the configuration. The bundle is a
+// stand-in here; the site's test runs the real one in a browser.
+func TestWrite(t *testing.T) {
+	module := t.TempDir()
+	for _, name := range bundleFiles {
+		path := filepath.Join(module, BundleDir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("[]"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nb := `{"cells": [
+ {"cell_type": "markdown", "metadata": {}, "source": ["# A\n", "b"]},
+ {"cell_type": "code", "metadata": {"tags": ["raises-exception"]}, "execution_count": 1, "source": ["x := 1\n", "x"],
+  "outputs": [{"output_type": "execute_result", "execution_count": 1, "metadata": {},
+   "data": {"text/plain": ["1\n", "2"], "application/json": {"a": ["b", "c"]}}},
+   {"output_type": "stream", "name": "stdout", "text": ["p\n", "q\n"]}]}
+ ], "metadata": {"kernelspec": {"name": "tensornb"}}, "nbformat": 4, "nbformat_minor": 5}`
+	if err := os.MkdirAll(filepath.Join(module, "notebooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"b.ipynb", "a.ipynb"} {
+		if err := os.WriteFile(filepath.Join(module, "notebooks", name), []byte(nb), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site := t.TempDir()
+	if err := Write(module, site); err != nil {
+		t.Fatal(err)
+	}
+
+	var listing struct {
+		Type    string `json:"type"`
+		Content []struct {
+			Name, Path, Type string
+		} `json:"content"`
+	}
+	readJSON(t, filepath.Join(site, "api/contents/all.json"), &listing)
+	var names []string
+	for _, m := range listing.Content {
+		if m.Type != "notebook" || m.Path != m.Name {
+			t.Errorf("the listing's entry %+v is not a notebook at the root", m)
+		}
+		names = append(names, m.Name)
+	}
+	if listing.Type != "directory" || !slices.Equal(names, []string{"a.ipynb", "b.ipynb"}) {
+		t.Errorf("the listing is a %q of %q, want a directory of a.ipynb and b.ipynb", listing.Type, names)
+	}
+
+	var written struct {
+		Cells []struct {
+			Source   any            `json:"source"`
+			Metadata map[string]any `json:"metadata"`
+			Outputs  []struct {
+				Text any            `json:"text"`
+				Data map[string]any `json:"data"`
+			} `json:"outputs"`
+		} `json:"cells"`
+	}
+	readJSON(t, filepath.Join(site, "files", "a.ipynb"), &written)
+	if len(written.Cells) != 2 {
+		t.Fatalf("the written notebook has %d cells, want 2", len(written.Cells))
+	}
+	md, code := written.Cells[0], written.Cells[1]
+	if md.Source != "# A\nb" || code.Source != "x := 1\nx" {
+		t.Errorf("the cells' sources are %q and %q, want them joined", md.Source, code.Source)
+	}
+	if code.Metadata["trusted"] != true || md.Metadata["trusted"] != nil {
+		t.Errorf("trusted: code cell %v, markdown cell %v; want only the code cell trusted", code.Metadata["trusted"], md.Metadata["trusted"])
+	}
+	if got := code.Outputs[0].Data["text/plain"]; got != "1\n2" {
+		t.Errorf("text/plain is %q, want the lines joined", got)
+	}
+	if got, _ := json.Marshal(code.Outputs[0].Data["application/json"]); string(got) != `{"a":["b","c"]}` {
+		t.Errorf("application/json is %s, want it as it was", got)
+	}
+	if got := code.Outputs[1].Text; got != "p\nq\n" {
+		t.Errorf("the stream's text is %q, want the lines joined", got)
+	}
+
+	page, err := os.ReadFile(filepath.Join(site, Dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"defaultKernelName":"tensornb"`, `"tensornbWorkerUrl":"../worker.js"`, `"baseUrl":"../"`, `src="build/lab.js"`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	for _, name := range []string{"build/lab.js", "build/schemas/all.json"} {
+		if _, err := os.Stat(filepath.Join(site, Dir, name)); err != nil {
+			t.Errorf("the bundle was not copied: %v", err)
+		}
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
