@@ -29,9 +29,9 @@ import (
 	"github.com/tensornb/tensornb/kernel/browser"
 )
 
-// The page script and its styles, in web/dist, and where they go in the
-// site.
-var bundleFiles = []string{"page.js", "page.css"}
+// The page script, its styles and the scripts it loads on first use
+// (web/lazy.js), in web/dist, and their names in the site.
+var bundleFiles = []string{"page.js", "page.css", "lazy-mermaid.js", "lazy-mathjax.js"}
 
 // BundleDir is the bundle's directory, relative to the module's.
 const BundleDir = "kernel/browser/site/web/dist"

@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -45,6 +46,7 @@ type pageCell struct {
 	Reply   map[string]any   `json:"reply"`
 	MS      float64          `json:"ms"`
 	Wall    float64          `json:"wall"`
+	At      float64          `json:"at"`
 }
 
 // The site, built and served from loopback, runs every notebook in
@@ -92,7 +94,7 @@ func TestSite(t *testing.T) {
 	serverMS := <-server
 
 	ctx := browsertest.Start(t, 10*time.Minute)
-	var browserMS, loadMS []float64
+	var browserMS, loadMS, firstMS []float64
 	for _, path := range paths {
 		nb, err := ReadNotebook(path)
 		if err != nil {
@@ -110,18 +112,23 @@ func TestSite(t *testing.T) {
 			browserMS = append(browserMS, ms[1:]...)
 			engine := evaluate[struct{ ReadyMS, LoadMS float64 }](t, ctx, "tnb.engine()")
 			loadMS = append(loadMS, engine.LoadMS)
-			t.Logf("%s: the engine ready %.0f ms after the page's navigation started (%.0f ms after the worker's start); the first cell's reply %.0f ms after Run all (it ran %.0f ms); median of the other %d cells %.2f ms",
-				name, engine.LoadMS, engine.ReadyMS, cells[0].Wall, ms[0], len(ms)-1, browsertest.Median(ms[1:]))
+			firstMS = append(firstMS, cells[0].At)
+			t.Logf("%s: the engine ready %.0f ms after the page's navigation started (%.0f ms after the worker's start); the first cell's reply %.0f ms after the navigation started, %.0f ms after Run all (it ran %.0f ms); median of the other %d cells %.2f ms",
+				name, engine.LoadMS, engine.ReadyMS, cells[0].At, cells[0].Wall, ms[0], len(ms)-1, browsertest.Median(ms[1:]))
 			if name == "02-strides-and-storage" {
 				browsertest.CheckExplorerClick(t, ctx)
 				checkPlaygroundClick(t, ctx)
 			}
 			checkLocal(t, ctx, srv.URL)
 			if strings.Contains(string(nb.raw), "$$") {
-				// The display math of the markdown, typeset by MathJax.
-				if n := evaluate[int](t, ctx, `document.querySelectorAll(".tnb-markdown mjx-container").length`); n == 0 {
-					t.Error("the markdown's math is not typeset")
-				}
+				// The display math of the markdown, typeset by MathJax,
+				// which the page loads on first use.
+				checkShown(t, ctx, ".tnb-markdown mjx-container", "the markdown's math is not typeset")
+			}
+			if strings.Contains(string(nb.raw), `"text/vnd.mermaid"`) {
+				// The diagrams, drawn by JupyterLab's Mermaid renderer,
+				// which the page loads on first use.
+				checkShown(t, ctx, ".jp-RenderedMermaid img[src^='data:image/svg+xml']", "the Mermaid diagrams are not drawn")
 			}
 			screenshot(t, ctx, name+".png")
 			if e := errs.All(); len(e) > 0 {
@@ -197,12 +204,24 @@ func TestSite(t *testing.T) {
 	if len(loadMS) > 1 {
 		t.Logf("from a page's navigation to its engine's start: %.0f ms for the first page (a fresh browser profile), a median of %.0f ms for the %d others (the browser's caches warm)",
 			loadMS[0], browsertest.Median(loadMS[1:]), len(loadMS)-1)
+		t.Logf("from a page's navigation to its first cell's reply, Run all clicked once the page loaded: %.0f ms for the first page, a median of %.0f ms for the others",
+			firstMS[0], browsertest.Median(firstMS[1:]))
 	}
 	t.Logf("all notebooks, cells after each notebook's first: median %.2f ms in the browser (%d cells), %.2f ms on the server's instant engine (%d cells)",
 		browsertest.Median(browserMS), len(browserMS), browsertest.Median(serverMS), len(serverMS))
-	for _, name := range []string{browser.EngineFile, "page.js"} {
+	for _, name := range append([]string{browser.EngineFile}, bundleFiles...) {
 		raw, gz := browsertest.FileSizes(t, filepath.Join(dir, name))
 		t.Logf("%s: %.1f MB, %.1f MB gzipped", name, mb(raw), mb(gz))
+	}
+}
+
+// checkShown waits up to 10 s for the page to show an element that
+// matches selector, and reports problem if it does not.
+func checkShown(t *testing.T, ctx context.Context, selector, problem string) {
+	t.Helper()
+	js := fmt.Sprintf("document.querySelector(%q) !== null", selector)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Errorf("%s: no %s on the page after 10 s (%v)", problem, selector, err)
 	}
 }
 

@@ -5,8 +5,9 @@
 //
 // Markdown cells are rendered by JupyterLab's markdown renderer (with
 // marked as its parser, and its formulas typeset by JupyterLab's MathJax
-// typesetter); each code cell is a text area with a Run button
-// above a JupyterLab OutputArea, which shows the notebook's stored
+// typesetter, which loads on first use, as the Mermaid renderer does: see
+// lazy.js); each code cell is a text area with a Run button above a
+// JupyterLab OutputArea, which shows the notebook's stored
 // outputs until the cell runs. A cell's outputs reach its OutputArea as
 // they reach it in JupyterLab: through a kernel future whose onIOPub the
 // area sets, so that streams are joined, clear_output and
@@ -21,8 +22,7 @@
 import { OutputArea, OutputAreaModel } from "@jupyterlab/outputarea";
 import { RenderMimeRegistry, MimeModel, standardRendererFactories } from "@jupyterlab/rendermime";
 import { Sanitizer } from "@jupyterlab/apputils";
-import { MermaidManager, RenderedMermaid, rendererFactory as mermaidFactory } from "@jupyterlab/mermaid";
-import { MathJaxTypesetter } from "@jupyterlab/mathjax-extension";
+import { LazyTypesetter, lazyFactory } from "./lazy.js";
 import { Widget } from "@lumino/widgets";
 import { marked } from "marked";
 
@@ -42,14 +42,13 @@ const mermaidRank = 61;
 const interruptedText = "the cell was interrupted; the engine was restarted, and what the cells declared is gone: run them again";
 const RAISES = "raises-exception";
 
-RenderedMermaid.manager = new MermaidManager();
 const rendermime = new RenderMimeRegistry({
   initialFactories: standardRendererFactories,
   sanitizer: new Sanitizer(),
   markdownParser: { render: (source) => Promise.resolve(marked.parse(source)) },
-  latexTypesetter: new MathJaxTypesetter(),
+  latexTypesetter: new LazyTypesetter("mathjax"),
 });
-rendermime.addFactory(mermaidFactory, mermaidRank);
+rendermime.addFactory(lazyFactory("mermaid", ["text/vnd.mermaid"]), mermaidRank);
 
 // A Future stands for one cell's execution, as a kernel future does in
 // JupyterLab: its owner (an OutputArea) sets onIOPub and onReply.
@@ -139,7 +138,7 @@ class Engine {
     } else if (m.type === "reply") {
       this.cells.delete(m.id);
       cell.future.onReply({ header: { msg_type: "execute_reply" }, content: m.content });
-      cell.future.resolve({ reply: m.content, ms: m.ms, wall: performance.now() - cell.sent });
+      cell.future.resolve({ reply: m.content, ms: m.ms, wall: performance.now() - cell.sent, at: performance.now() });
       this.status();
     }
   }
@@ -175,7 +174,7 @@ class Engine {
       const evalue = this.broken;
       Promise.resolve().then(() => {
         this.fail(future, "EngineError", evalue);
-        future.resolve({ reply: { status: "error", ename: "EngineError", evalue, traceback: [] }, ms: 0, wall: 0 });
+        future.resolve({ reply: { status: "error", ename: "EngineError", evalue, traceback: [] }, ms: 0, wall: 0, at: performance.now() });
       });
       return future;
     }
@@ -531,8 +530,9 @@ window.addEventListener("DOMContentLoaded", () => {
     // cells: for each code cell, its index among all cells, its tags,
     // its outputs as JupyterLab would save them, and its last run.
     // ms is how long it ran in the engine, wall from the page's sending
-    // it to its reply (a first cell waits for the engine).
-    cells: () => page.cells.map((c) => ({ index: c.index, tags: c.tags, outputs: c.outputs(), reply: c.ran && c.ran.reply, ms: c.ran ? c.ran.ms : -1, wall: c.ran ? c.ran.wall : -1 })),
+    // it to its reply (a first cell waits for the engine), at from the
+    // page's navigation to its reply.
+    cells: () => page.cells.map((c) => ({ index: c.index, tags: c.tags, outputs: c.outputs(), reply: c.ran && c.ran.reply, ms: c.ran ? c.ran.ms : -1, wall: c.ran ? c.ran.wall : -1, at: c.ran ? c.ran.at : -1 })),
     lastRunAll: () => page.lastRunAll,
     // readyMS is from the worker's start to the engine's, loadMS from the
     // page's navigation to the engine's start.
