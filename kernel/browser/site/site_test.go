@@ -77,11 +77,17 @@ func TestSite(t *testing.T) {
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no notebooks (%v)", err)
 	}
+	notebooks := make([]*Notebook, len(paths))
+	for i, path := range paths {
+		if notebooks[i], err = ReadNotebook(path); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	// The server's engine runs the same cells meanwhile, for their times,
 	// and is done before the browser starts.
 	server := make(chan []float64, 1)
-	go func() { server <- serverTimes(t, paths) }()
+	go func() { server <- serverTimes(notebooks) }()
 
 	dir := t.TempDir()
 	start := time.Now()
@@ -95,11 +101,8 @@ func TestSite(t *testing.T) {
 
 	ctx := browsertest.Start(t, 10*time.Minute)
 	var browserMS, loadMS, firstMS []float64
-	for _, path := range paths {
-		nb, err := ReadNotebook(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for i, path := range paths {
+		nb := notebooks[i]
 		name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
 		t.Run(name, func(t *testing.T) {
 			errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(path))
@@ -419,18 +422,12 @@ func checkLocal(t *testing.T, ctx context.Context, site string) {
 	}
 }
 
-// serverTimes runs the code cells of the notebooks at paths on the
-// server's instant engine (a worker process, a new one for each
-// notebook) and returns the times of the cells after each notebook's
-// first, in ms.
-func serverTimes(t *testing.T, paths []string) []float64 {
+// serverTimes runs the code cells of the notebooks on the server's
+// instant engine (a worker process, a new one for each notebook) and
+// returns the times of the cells after each notebook's first, in ms.
+func serverTimes(notebooks []*Notebook) []float64 {
 	var ms []float64
-	for _, path := range paths {
-		nb, err := ReadNotebook(path)
-		if err != nil {
-			t.Error(err)
-			return nil
-		}
+	for _, nb := range notebooks {
 		e := interp.NewEngine(os.Args[0], "-test.run=^$")
 		e.Env = []string{"TENSORNB_TEST_WORKER=1"}
 		count := 0

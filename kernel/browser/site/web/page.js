@@ -196,21 +196,15 @@ class Engine {
     if (this.worker) {
       this.worker.terminate();
     }
-    let first = true;
-    for (const { future } of this.cells.values()) {
-      if (first && why === "interrupted") {
-        this.fail(future, "Interrupted", interruptedText);
-      }
-      future.reject(new Error(why));
-      first = false;
-    }
+    this.endCells(why, why === "interrupted" ? { ename: "Interrupted", evalue: interruptedText } : null);
     this.start(why);
   }
 
   // crashed restarts an engine that ended: the cell it was running fails.
   crashed(text) {
     this.worker.terminate();
-    this.failAll(text + "; it was restarted, and what the cells declared is gone: run them again");
+    const evalue = text + "; it was restarted, and what the cells declared is gone: run them again";
+    this.endCells(evalue, { ename: "EngineError", evalue });
     this.start("ended: " + text);
   }
 
@@ -221,22 +215,23 @@ class Engine {
       this.worker.terminate();
     }
     this.broken = "the engine could not start: " + text + " (a page of the site must be served over HTTP: scripts/site --serve DIR)";
-    this.failAll(this.broken);
-    this.cells.clear();
+    this.endCells(this.broken, { ename: "EngineError", evalue: this.broken });
     this.status();
   }
 
-  // failAll ends the cells sent to the engine: the first, which was
-  // running, with an error that says why.
-  failAll(text) {
+  // endCells ends the cells sent to the engine, their futures rejected
+  // with why; the first, which was running, shows error (if not null):
+  // {ename, evalue}.
+  endCells(why, error) {
     let first = true;
     for (const { future } of this.cells.values()) {
-      if (first) {
-        this.fail(future, "EngineError", text);
+      if (first && error) {
+        this.fail(future, error.ename, error.evalue);
       }
-      future.reject(new Error(text));
+      future.reject(new Error(why));
       first = false;
     }
+    this.cells.clear();
   }
 
   fail(future, ename, evalue) {
