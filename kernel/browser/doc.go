@@ -39,5 +39,7 @@
 //	               {id, type: "inspect_reply", content}    the inspect_reply's content: the declaration
 //	                                                        and its doc comment, as text/plain and
 //	                                                        text/markdown
-//	               {type: "exit", code}                    the engine ended (a crash), and with it the session
+//	               {type: "exit", code, fatal}             the engine ended (a crash), and with it the session;
+//	                                                        fatal is the Go runtime's "fatal error: …" or
+//	                                                        "panic: …" line, if it wrote one
 package browser

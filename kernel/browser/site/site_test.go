@@ -199,6 +199,7 @@ func TestSite(t *testing.T) {
 		if out := runCell(t, ctx, 1, "answer"); !strings.Contains(out, "undefined: answer") {
 			t.Errorf("answer after Restart shows %q, want a compile error: undefined: answer", out)
 		}
+		outOfMemory(t, ctx, 2)
 		screenshot(t, ctx, "interrupted.png")
 		if e := errs.All(); len(e) > 0 {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
@@ -394,6 +395,31 @@ func interrupt(t *testing.T, ctx context.Context, i int) {
 	status := evaluate[string](t, ctx, `document.getElementById("tnb-status").textContent`)
 	if !strings.Contains(status, "interrupted") {
 		t.Errorf("after the interrupt the status line says %q", status)
+	}
+}
+
+// outOfMemory runs a cell in code cell i that allocates until the engine
+// has all the memory WebAssembly can address, and checks that the cell
+// ends with a MemoryError, as on the server, and that cells run again
+// (in a new engine).
+func outOfMemory(t *testing.T, ctx context.Context, i int) {
+	t.Helper()
+	setEditor(t, ctx, i, "var hoard [][]byte\nfor {\n\thoard = append(hoard, make([]byte, 16<<20))\n}")
+	start := time.Now()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
+		t.Fatal(err)
+	}
+	ended := `tnb.cells()[` + strconv.Itoa(i) + `].outputs.some(o => o.output_type === "error")`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](ended, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatalf("a cell that takes all memory shows no error: %v", err)
+	}
+	t.Logf("the cell that takes all memory ended %.1f s after it started", time.Since(start).Seconds())
+	out := outputText(evaluate[[]pageCell](t, ctx, "tnb.cells()")[i].Outputs)
+	if !strings.HasPrefix(out, "MemoryError: the cell ran out of memory (a page's engine has at most 4 GiB") || !strings.Contains(out, "the engine was restarted") {
+		t.Errorf("a cell that takes all memory shows %q, want a MemoryError", out)
+	}
+	if out := runCell(t, ctx, 0, "6 * 7"); out != "42" {
+		t.Errorf("6 * 7 after a cell ran out of memory shows %q", out)
 	}
 }
 

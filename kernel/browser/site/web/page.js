@@ -41,6 +41,8 @@ const mermaidRank = 61;
 // words of the server's instant engine (kernel/interp's Local).
 const interruptedText = "the cell was interrupted; the engine was restarted, and what the cells declared is gone: run them again";
 const RAISES = "raises-exception";
+// What bounds the engine's memory: WebAssembly's 32-bit addresses.
+const memoryLimit = "a page's engine has at most 4 GiB, all that WebAssembly can address";
 
 const rendermime = new RenderMimeRegistry({
   initialFactories: standardRendererFactories,
@@ -126,7 +128,7 @@ class Engine {
         this.cannotStart(m.message);
         return;
       case "exit":
-        this.crashed("the engine ended (exit code " + m.code + ")");
+        this.crashed(m.code, m.fatal);
         return;
     }
     const cell = this.cells.get(m.id);
@@ -200,12 +202,22 @@ class Engine {
     this.start(why);
   }
 
-  // crashed restarts an engine that ended: the cell it was running fails.
-  crashed(text) {
+  // crashed restarts an engine that ended, with exit code code and the Go
+  // runtime's fatal error (or ""): the cell it was running fails, with a
+  // MemoryError if the engine ran out of memory, as on the server.
+  crashed(code, fatal) {
     this.worker.terminate();
-    const evalue = text + "; it was restarted, and what the cells declared is gone: run them again";
-    this.endCells(evalue, { ename: "EngineError", evalue });
-    this.start("ended: " + text);
+    let ename = "EngineError";
+    let why = "the engine ended (exit code " + code + (fatal ? ": " + fatal : "") + ")";
+    let detail = "";
+    if (/out of memory/.test(fatal)) {
+      ename = "MemoryError";
+      why = "the cell ran out of memory";
+      detail = " (" + memoryLimit + ")";
+    }
+    const evalue = why + detail + "; the engine was restarted, and what the cells declared is gone: run them again";
+    this.endCells(evalue, { ename, evalue });
+    this.start("ended: " + why);
   }
 
   // cannotStart gives up on an engine that could not start: the cells
