@@ -171,6 +171,18 @@ func TestSite(t *testing.T) {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
 		}
 	})
+	t.Run("anchors", func(t *testing.T) {
+		// A link to a heading's anchor shows the heading below the
+		// toolbar, opened from elsewhere or clicked on the page (its ¶,
+		// which JupyterLab's CSS shows while the mouse is on the heading).
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/02-strides-and-storage.html#What-a-transpose-does")
+		checkHeadingShown(t, ctx, "What-a-transpose-does")
+		evaluate[bool](t, ctx, `(document.querySelector('[data-jupyter-id="Handle,-tensor,-storage"] a.jp-InternalAnchorLink').click(), true)`)
+		checkHeadingShown(t, ctx, "Handle,-tensor,-storage")
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
 	t.Run("state and interrupt", func(t *testing.T) {
 		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(paths[0]))
 		if out := runCell(t, ctx, 0, "probe := 41"); out != "" {
@@ -395,6 +407,21 @@ func interrupt(t *testing.T, ctx context.Context, i int) {
 	status := evaluate[string](t, ctx, `document.getElementById("tnb-status").textContent`)
 	if !strings.Contains(status, "interrupted") {
 		t.Errorf("after the interrupt the status line says %q", status)
+	}
+}
+
+// checkHeadingShown waits until the heading whose anchor is id is at the
+// top of the window, below the toolbar.
+func checkHeadingShown(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	js := fmt.Sprintf(`(() => {
+		const h = document.querySelector('[data-jupyter-id=%q]');
+		const bar = document.querySelector(".tnb-toolbar").getBoundingClientRect();
+		return h !== null && h.getBoundingClientRect().top >= bar.bottom && h.getBoundingClientRect().top < bar.bottom + 100;
+	})()`, id)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		top := evaluate[float64](t, ctx, fmt.Sprintf(`(document.querySelector('[data-jupyter-id=%q]') || {getBoundingClientRect: () => ({top: -1})}).getBoundingClientRect().top`, id))
+		t.Errorf("the heading #%s is not shown below the toolbar (its top at %.0f px): %v", id, top, err)
 	}
 }
 

@@ -312,6 +312,18 @@ class Record {
   }
 }
 
+// scrollToAnchor shows the heading the page's address names after its #,
+// as JupyterLab does: the markdown renderer gives each heading its
+// anchor, its text with dashes for spaces, as data-jupyter-id (the
+// sanitizer keeps ids out of untrusted HTML), and a ¶ link to it.
+function scrollToAnchor() {
+  const id = decodeURIComponent(location.hash.slice(1));
+  const heading = id && document.querySelector(`[data-jupyter-id="${CSS.escape(id)}"]`);
+  if (heading) {
+    heading.scrollIntoView();
+  }
+}
+
 // linkNotebooks points links to the notebooks at their pages.
 function linkNotebooks(markdown) {
   return markdown.replace(/(\]\(|href=")((?:\.\/)?[\w.-]+)\.ipynb\b/g, "$1$2.html");
@@ -465,6 +477,7 @@ class Page {
     const main = document.createElement("main");
     main.className = "tnb-notebook";
     document.body.append(main);
+    const rendered = [];
     for (const [index, cell] of notebook.cells.entries()) {
       if (cell.cell_type === "code") {
         const c = new CodeCell(this, cell, index);
@@ -473,21 +486,25 @@ class Page {
         main.append(c.node);
         c.attach();
       } else if (cell.cell_type === "markdown") {
-        main.append(this.markdown(cell.source));
+        const node = document.createElement("div");
+        main.append(node);
+        rendered.push(this.markdown(node, cell.source));
       }
     }
+    Promise.all(rendered).then(scrollToAnchor);
+    window.addEventListener("hashchange", scrollToAnchor);
   }
 
-  markdown(source) {
-    const node = document.createElement("div");
+  // markdown renders a markdown cell into node, and resolves when it is
+  // shown.
+  markdown(node, source) {
     node.className = "tnb-cell tnb-markdown";
     const renderer = rendermime.createRenderer("text/markdown");
     // Untrusted, as JupyterLab renders a markdown cell: its HTML goes
     // through the sanitizer.
-    renderer.renderModel(new MimeModel({ data: { "text/markdown": linkNotebooks(source) }, trusted: false })).then(() => {
+    return renderer.renderModel(new MimeModel({ data: { "text/markdown": linkNotebooks(source) }, trusted: false })).then(() => {
       Widget.attach(renderer, node);
     });
-    return node;
   }
 
   focusAfter(cell) {
