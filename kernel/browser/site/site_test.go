@@ -108,16 +108,21 @@ func TestSite(t *testing.T) {
 			errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(path))
 			cells := runAll(t, ctx)
 			checkOutputs(t, nb, cells)
+			// The page makes the editors once the engine started, when idle.
+			checkShown(t, ctx, fmt.Sprintf("#tnb-code-%d .cm-content", len(cells)-1), "the last cell's editor is not made")
+			if n := evaluate[int](t, ctx, `document.querySelectorAll(".tnb-source").length`); n > 0 {
+				t.Errorf("%d cells still show their source instead of an editor", n)
+			}
 			var ms []float64
 			for _, c := range cells {
 				ms = append(ms, c.MS)
 			}
 			browserMS = append(browserMS, ms[1:]...)
-			engine := evaluate[struct{ ReadyMS, LoadMS float64 }](t, ctx, "tnb.engine()")
+			engine := evaluate[struct{ ReadyMS, LoadMS, BuildMS float64 }](t, ctx, "tnb.engine()")
 			loadMS = append(loadMS, engine.LoadMS)
 			firstMS = append(firstMS, cells[0].At)
-			t.Logf("%s: the engine ready %.0f ms after the page's navigation started (%.0f ms after the worker's start); the first cell's reply %.0f ms after the navigation started, %.0f ms after Run all (it ran %.0f ms); median of the other %d cells %.2f ms",
-				name, engine.LoadMS, engine.ReadyMS, cells[0].At, cells[0].Wall, ms[0], len(ms)-1, browsertest.Median(ms[1:]))
+			t.Logf("%s: the engine ready %.0f ms after the page's navigation started (%.0f ms after the worker's start); the first cell's reply %.0f ms after the navigation started, %.0f ms after Run all (it ran %.0f ms); median of the other %d cells %.2f ms; the page built its cells in %.0f ms",
+				name, engine.LoadMS, engine.ReadyMS, cells[0].At, cells[0].Wall, ms[0], len(ms)-1, browsertest.Median(ms[1:]), engine.BuildMS)
 			if name == "02-strides-and-storage" {
 				browsertest.CheckExplorerClick(t, ctx)
 				checkPlaygroundClick(t, ctx)
@@ -190,12 +195,13 @@ func TestSite(t *testing.T) {
 		}
 		// Shift-Enter runs a cell, as in Jupyter.
 		setEditor(t, ctx, 1, "probe + 1")
-		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#tnb-code-1 textarea")), chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#tnb-code-1 .cm-content")), chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
 			t.Fatal(err)
 		}
 		if out := waitCell(t, ctx, 1); out != "42" {
 			t.Errorf("probe + 1, after probe := 41 in another cell, shows %q, want 42", out)
 		}
+		checkCompletion(t, ctx, 1)
 		interrupt(t, ctx, 2)
 		// The engine restarted: what the cells declared is gone, and cells run.
 		if out := runCell(t, ctx, 1, "probe + 1"); !strings.Contains(out, "CompileError") || !strings.Contains(out, "undefined: probe") {
@@ -319,7 +325,7 @@ func Comparable(outputs []map[string]any) string {
 // displays, its streams and errors (as ENAME: EVALUE).
 func runCell(t *testing.T, ctx context.Context, i int, code string) string {
 	t.Helper()
-	editor := chromedp.CSS("#tnb-code-" + strconv.Itoa(i) + " textarea")
+	editor := chromedp.CSS("#tnb-code-" + strconv.Itoa(i) + " .cm-content")
 	setEditor(t, ctx, i, "")
 	if err := chromedp.Do(ctx, chromedp.SendKeys(editor, code), chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
 		t.Fatal(err)
@@ -368,7 +374,7 @@ func JoinOutputs(outputs []map[string]any) []map[string]any {
 // setEditor sets the text of code cell i, once the page is built.
 func setEditor(t *testing.T, ctx context.Context, i int, code string) {
 	t.Helper()
-	js := `window.tnb && (tnb.page.cells[` + strconv.Itoa(i) + `].editor.value = ` + jsString(code) + `, true)`
+	js := `window.tnb && (tnb.page.cells[` + strconv.Itoa(i) + `].editor.source = ` + jsString(code) + `, true)`
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(time.Minute))); err != nil {
 		t.Fatal(err)
 	}
@@ -408,6 +414,46 @@ func interrupt(t *testing.T, ctx context.Context, i int) {
 	if !strings.Contains(status, "interrupted") {
 		t.Errorf("after the interrupt the status line says %q", status)
 	}
+}
+
+// checkCompletion checks, in code cell i, once probe := 41 ran, that Tab
+// completes the student's variable in place (one match), lists a
+// package's names to pick from (several), and that Shift-Tab shows what
+// the engine knows of the variable.
+func checkCompletion(t *testing.T, ctx context.Context, i int) {
+	t.Helper()
+	content := chromedp.CSS("#tnb-code-" + strconv.Itoa(i) + " .cm-content")
+	source := `tnb.page.cells[` + strconv.Itoa(i) + `].editor.source`
+	press := func(key string, modifiers ...chromedp.Modifier) {
+		t.Helper()
+		if focused := evaluate[bool](t, ctx, `document.activeElement === document.querySelector("#tnb-code-`+strconv.Itoa(i)+` .cm-content")`); !focused {
+			if err := chromedp.Do(ctx, chromedp.Focus(content)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(key, chromedp.KeyModifiers(modifiers...))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor := func(js, what string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+			t.Errorf("%s: %v (the editor holds %q)", what, err, evaluate[string](t, ctx, source))
+		}
+	}
+	setEditor(t, ctx, i, "x := pro")
+	press(kb.Tab)
+	waitFor(source+` === "x := probe"`, "Tab after pro, with probe declared, does not complete probe")
+
+	setEditor(t, ctx, i, "fmt.Sprin")
+	press(kb.Tab)
+	waitFor(`[...document.querySelectorAll(".cm-tooltip-autocomplete li")].map(li => li.textContent).join(" ").includes("Sprintf")`, "Tab after fmt.Sprin does not list fmt.Sprintf")
+	press(kb.Tab) // Enter picks too, but chromedp sends it as a character as well
+	waitFor(source+` === "fmt.Sprint"`, "Tab in the list of fmt.Sprin's completions does not pick the first, Sprint")
+
+	setEditor(t, ctx, i, "probe")
+	press(kb.Tab, chromedp.ModifierShift)
+	waitFor(`[...document.querySelectorAll(".tnb-inspection")].some(e => e.textContent.includes("int"))`, "Shift-Tab on probe does not show its type")
 }
 
 // checkHeadingShown waits until the heading whose anchor is id is at the

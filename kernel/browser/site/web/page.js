@@ -6,7 +6,8 @@
 // Markdown cells are rendered by JupyterLab's markdown renderer (with
 // marked as its parser, and its formulas typeset by JupyterLab's MathJax
 // typesetter, which loads on first use, as the Mermaid renderer does: see
-// lazy.js); each code cell is a text area with a Run button above a
+// lazy.js); each code cell is an editor (CodeMirror, with completion and
+// inspection from the engine: editor.js) with a Run button, above a
 // JupyterLab OutputArea, which shows the notebook's stored
 // outputs until the cell runs. A cell's outputs reach its OutputArea as
 // they reach it in JupyterLab: through a kernel future whose onIOPub the
@@ -23,6 +24,7 @@ import { OutputArea, OutputAreaModel } from "@jupyterlab/outputarea";
 import { RenderMimeRegistry, MimeModel, standardRendererFactories } from "@jupyterlab/rendermime";
 import { Sanitizer } from "@jupyterlab/apputils";
 import { LazyTypesetter, lazyFactory } from "./lazy.js";
+import { CodeEditor, makeWhenIdle } from "./editor.js";
 import { Widget } from "@lumino/widgets";
 import { marked } from "marked";
 
@@ -76,6 +78,8 @@ class Engine {
   constructor(onStatus) {
     this.onStatus = onStatus;
     this.displays = new Map(); // display id → the futures whose cells showed it
+    this.requests = new Map(); // id → the resolve of a completion's or an inspection's reply
+    this.firstReady = new Promise((resolve) => (this.resolveFirstReady = resolve));
     this.start("loading");
   }
 
@@ -85,6 +89,10 @@ class Engine {
     this.readyMS = null;
     this.broken = null; // why the engine could not start
     this.cells = new Map(); // id → {future, sent}
+    for (const resolve of this.requests.values()) {
+      resolve({ status: "error", ename: "EngineError", evalue: "the engine " + why, traceback: [] });
+    }
+    this.requests.clear();
     this.next = 0;
     this.displays.clear();
     this.why = why;
@@ -119,6 +127,7 @@ class Engine {
   receive(m) {
     switch (m.type) {
       case "ready":
+        this.resolveFirstReady();
         this.ready = true;
         this.readyMS = performance.now() - this.started;
         this.loadMS = performance.now(); // since the page's navigation started
@@ -130,6 +139,14 @@ class Engine {
       case "exit":
         this.crashed(m.code, m.fatal);
         return;
+    }
+    if (m.type === "complete_reply" || m.type === "inspect_reply") {
+      const resolve = this.requests.get(m.id);
+      this.requests.delete(m.id);
+      if (resolve) {
+        resolve(m.content);
+      }
+      return;
     }
     const cell = this.cells.get(m.id);
     if (!cell) {
@@ -185,6 +202,25 @@ class Engine {
     this.worker.postMessage({ id, code });
     this.status();
     return future;
+  }
+
+  // complete and inspect ask the engine for a complete_reply's or an
+  // inspect_reply's content, at cursorPos (in characters) in code.
+  complete(code, cursorPos) {
+    return this.request({ type: "complete", code, cursor_pos: cursorPos });
+  }
+
+  inspect(code, cursorPos) {
+    return this.request({ type: "inspect", code, cursor_pos: cursorPos, detail_level: 0 });
+  }
+
+  request(message) {
+    if (this.broken || !this.worker) {
+      return Promise.resolve({ status: "error", ename: "EngineError", evalue: this.broken || "no engine", traceback: [] });
+    }
+    const id = ++this.next;
+    this.worker.postMessage({ id, ...message });
+    return new Promise((resolve) => this.requests.set(id, resolve));
   }
 
   get busy() {
@@ -348,24 +384,18 @@ class CodeCell {
     this.run.title = "Run this cell (Shift-Enter)";
     this.run.textContent = "▶";
     this.run.addEventListener("click", () => this.execute().catch(() => {}));
-    this.editor = document.createElement("textarea");
-    this.editor.className = "tnb-editor";
-    this.editor.spellcheck = false;
-    this.editor.wrap = "off"; // long lines scroll, as in a code editor
-    this.editor.value = cell.source;
-    this.editor.addEventListener("input", () => this.grow());
-    this.editor.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" && e.shiftKey) {
-        e.preventDefault();
+    const editorNode = document.createElement("div");
+    editorNode.className = "tnb-editor";
+    this.editor = new CodeEditor({
+      parent: editorNode,
+      doc: cell.source,
+      engine: page.engine,
+      run: () => {
         this.execute().catch(() => {});
         page.focusAfter(this);
-      } else if (e.key === "Tab" && !e.shiftKey) {
-        e.preventDefault();
-        this.editor.setRangeText("\t", this.editor.selectionStart, this.editor.selectionEnd, "end");
-        this.grow();
-      }
+      },
     });
-    input.append(this.prompt, this.run, this.editor);
+    input.append(this.prompt, this.run, editorNode);
 
     this.model = new OutputAreaModel({ trusted: true });
     this.model.fromJSON(cell.outputs || []);
@@ -380,13 +410,6 @@ class CodeCell {
 
   attach() {
     Widget.attach(this.area, this.outputsNode);
-    this.grow();
-  }
-
-  grow() {
-    this.editor.style.height = "auto";
-    // The height of the text, its borders and a scroll bar, if any.
-    this.editor.style.height = this.editor.scrollHeight + this.editor.offsetHeight - this.editor.clientHeight + "px";
   }
 
   setPrompt(text) {
@@ -396,7 +419,7 @@ class CodeCell {
   // execute runs the cell and resolves to {reply, ms}, or rejects if the
   // engine was interrupted or restarted before the cell finished.
   execute() {
-    const future = this.page.engine.execute(this.editor.value);
+    const future = this.page.engine.execute(this.editor.source);
     this.area.future = future; // clears the outputs, as JupyterLab does
     // The record keeps the outputs as the engine sent them: a renderer
     // may change its output's data (the Mermaid renderer adds the SVG it
@@ -492,6 +515,8 @@ class Page {
       }
     }
     Promise.all(rendered).then(scrollToAnchor);
+    // The editors are made once the engine has started, not to slow it.
+    this.engine.firstReady.then(() => makeWhenIdle(this.cells.map((c) => c.editor)));
     window.addEventListener("hashchange", scrollToAnchor);
   }
 
@@ -547,7 +572,9 @@ class Page {
 
 window.addEventListener("DOMContentLoaded", () => {
   const notebook = JSON.parse(document.getElementById("tnb-notebook").textContent);
+  const building = performance.now();
   const page = new Page(notebook);
+  const buildMS = performance.now() - building;
   window.tnb = {
     page,
     runAll: () => page.runAll(),
@@ -560,6 +587,7 @@ window.addEventListener("DOMContentLoaded", () => {
     lastRunAll: () => page.lastRunAll,
     // readyMS is from the worker's start to the engine's, loadMS from the
     // page's navigation to the engine's start.
-    engine: () => ({ ready: page.engine.ready, readyMS: page.engine.readyMS, loadMS: page.engine.loadMS, busy: page.engine.busy }),
+    // buildMS is how long the page took to build its cells.
+    engine: () => ({ ready: page.engine.ready, readyMS: page.engine.readyMS, loadMS: page.engine.loadMS, busy: page.engine.busy, buildMS }),
   };
 });
