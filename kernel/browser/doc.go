@@ -21,7 +21,7 @@
 // worker.js runs the engine in a Web Worker and speaks with the page in
 // messages:
 //
-//	page → worker  {id, code}                              run a cell
+//	page → worker  {id, code, count}                       run a cell, as execution count count (if given)
 //	               {id, type: "complete", code, cursor_pos} the completions at cursor_pos (in characters)
 //	               {id, type: "inspect", code, cursor_pos,  what is known of the name at cursor_pos
 //	                detail_level}

@@ -3,7 +3,7 @@
 // kernel/browser); the messages it exchanges with the page are in that
 // package's doc:
 //
-//   page → worker  {id, code}                              run a cell
+//   page → worker  {id, code, count}                       run a cell, as execution count count (if given)
 //                  {id, type: "complete", code, cursor_pos} complete at cursor_pos (characters)
 //                  {id, type: "inspect", code, cursor_pos,  inspect the name there
 //                   detail_level}
@@ -95,7 +95,7 @@ onmessage = (event) => {
     const start = performance.now();
     const content = await tensornb.execute(code, (msgType, content) => {
       postMessage({id, type: "iopub", msg_type: msgType, content});
-    });
+    }, event.data.count);
     postMessage({id, type: "reply", content, ms: performance.now() - start});
   }).catch((e) => {
     const evalue = String(e);

@@ -203,9 +203,10 @@ func TestSite(t *testing.T) {
 		}
 		checkCompletion(t, ctx, 1)
 		interrupt(t, ctx, 2)
-		// The engine restarted: what the cells declared is gone, and cells run.
-		if out := runCell(t, ctx, 1, "probe + 1"); !strings.Contains(out, "CompileError") || !strings.Contains(out, "undefined: probe") {
-			t.Errorf("probe + 1 after the interrupt shows %q, want a compile error: undefined: probe", out)
+		// The engine restarted, and the next cell first replays the cells
+		// that ran without an error (In [1] and [2]), as on the server.
+		if out := runCell(t, ctx, 1, "probe + 1"); !strings.Contains(out, "tensornb: a cell was interrupted; the interpreter was restarted. Replaying what had run without an error, In [1], [2], with outputs hidden… done in ") || !strings.HasSuffix(out, "\n42") {
+			t.Errorf("probe + 1 after the interrupt shows %q, want the replay's note and 42", out)
 		}
 		if out := runCell(t, ctx, 0, "answer := 6 * 7\nanswer"); out != "42" {
 			t.Errorf("6 * 7 after the interrupt shows %q", out)
@@ -488,10 +489,11 @@ func outOfMemory(t *testing.T, ctx context.Context, i int) {
 	}
 	t.Logf("the cell that takes all memory ended %.1f s after it started", time.Since(start).Seconds())
 	out := outputText(evaluate[[]pageCell](t, ctx, "tnb.cells()")[i].Outputs)
-	if !strings.HasPrefix(out, "MemoryError: the cell ran out of memory (a page's engine has at most 4 GiB") || !strings.Contains(out, "the engine was restarted") {
+	if !strings.HasPrefix(out, "MemoryError: the cell ran out of memory (a page's engine has at most 4 GiB") || !strings.Contains(out, "the interpreter was restarted, and the next cell first replays") {
 		t.Errorf("a cell that takes all memory shows %q, want a MemoryError", out)
 	}
-	if out := runCell(t, ctx, 0, "6 * 7"); out != "42" {
+	// Since the last Restart no cell ran without an error: nothing to replay.
+	if out := runCell(t, ctx, 0, "6 * 7"); out != "tensornb: the last cell ran out of memory; the interpreter was restarted, and no earlier cell had run without an error, so there was nothing to replay.\n\n42" {
 		t.Errorf("6 * 7 after a cell ran out of memory shows %q", out)
 	}
 }

@@ -16,8 +16,9 @@
 // trusted: the site is built from notebooks its builder vouches for, so
 // the interactive pictures run their scripts.
 //
-// The engine cannot be stopped inside WebAssembly: Interrupt ends the
-// worker and starts a new one, whose session is empty.
+// The engine (engine.js) cannot be stopped inside WebAssembly: Interrupt
+// ends the worker and starts a new one, in which the next cell first
+// replays the cells that had run without an error.
 //
 // window.tnb is for tests: the cells, the engine's timings, runAll.
 import { OutputArea, OutputAreaModel } from "@jupyterlab/outputarea";
@@ -25,6 +26,7 @@ import { RenderMimeRegistry, MimeModel, standardRendererFactories } from "@jupyt
 import { Sanitizer } from "@jupyterlab/apputils";
 import { LazyTypesetter, lazyFactory } from "./lazy.js";
 import { CodeEditor, makeWhenIdle } from "./editor.js";
+import { Engine } from "./engine.js";
 import { Widget } from "@lumino/widgets";
 import { marked } from "marked";
 
@@ -39,12 +41,7 @@ import "./page.css";
 // JupyterLab's mermaid extension registers the factory at rank 61.
 const mermaidRank = 61;
 
-// What a cell shows when an interrupt ended the engine under it, in the
-// words of the server's instant engine (kernel/interp's Local).
-const interruptedText = "the cell was interrupted; the engine was restarted, and what the cells declared is gone: run them again";
 const RAISES = "raises-exception";
-// What bounds the engine's memory: WebAssembly's 32-bit addresses.
-const memoryLimit = "a page's engine has at most 4 GiB, all that WebAssembly can address";
 
 const rendermime = new RenderMimeRegistry({
   initialFactories: standardRendererFactories,
@@ -53,263 +50,6 @@ const rendermime = new RenderMimeRegistry({
   latexTypesetter: new LazyTypesetter("mathjax"),
 });
 rendermime.addFactory(lazyFactory("mermaid", ["text/vnd.mermaid"]), mermaidRank);
-
-// A Future stands for one cell's execution, as a kernel future does in
-// JupyterLab: its owner (an OutputArea) sets onIOPub and onReply.
-class Future {
-  constructor() {
-    this.onIOPub = () => {};
-    this.onReply = () => {};
-    this.onStdin = () => {};
-    this.isDisposed = false;
-    this.done = new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-    this.done.catch(() => {});
-  }
-  dispose() {
-    this.isDisposed = true;
-  }
-}
-
-// The Engine runs cells in a worker.js Web Worker, one after another.
-class Engine {
-  constructor(onStatus) {
-    this.onStatus = onStatus;
-    this.displays = new Map(); // display id → the futures whose cells showed it
-    this.requests = new Map(); // id → the resolve of a completion's or an inspection's reply
-    this.firstReady = new Promise((resolve) => (this.resolveFirstReady = resolve));
-    this.start("loading");
-  }
-
-  start(why) {
-    this.started = performance.now();
-    this.ready = false;
-    this.readyMS = null;
-    this.broken = null; // why the engine could not start
-    this.cells = new Map(); // id → {future, sent}
-    for (const resolve of this.requests.values()) {
-      resolve({ status: "error", ename: "EngineError", evalue: "the engine " + why, traceback: [] });
-    }
-    this.requests.clear();
-    this.next = 0;
-    this.displays.clear();
-    this.why = why;
-    // The page's first engine was started by the page itself, before this
-    // script loaded (see site.go's page); it is adopted once.
-    const early = window.tnbEarlyEngine;
-    window.tnbEarlyEngine = null;
-    if (early) {
-      this.worker = early.worker;
-      this.started = early.started;
-    } else {
-      try {
-        this.worker = new Worker("worker.js");
-      } catch (e) {
-        // A page opened from a file may not start workers.
-        this.worker = null;
-        this.cannotStart(String(e));
-        return;
-      }
-    }
-    this.worker.onmessage = ({ data: m }) => this.receive(m);
-    this.worker.onerror = (e) => {
-      e.preventDefault();
-      this.cannotStart(e.message || "worker.js failed to load");
-    };
-    this.status();
-    for (const m of early ? early.messages : []) {
-      this.receive(m);
-    }
-  }
-
-  receive(m) {
-    switch (m.type) {
-      case "ready":
-        this.resolveFirstReady();
-        this.ready = true;
-        this.readyMS = performance.now() - this.started;
-        this.loadMS = performance.now(); // since the page's navigation started
-        this.status();
-        return;
-      case "error":
-        this.cannotStart(m.message);
-        return;
-      case "exit":
-        this.crashed(m.code, m.fatal);
-        return;
-    }
-    if (m.type === "complete_reply" || m.type === "inspect_reply") {
-      const resolve = this.requests.get(m.id);
-      this.requests.delete(m.id);
-      if (resolve) {
-        resolve(m.content);
-      }
-      return;
-    }
-    const cell = this.cells.get(m.id);
-    if (!cell) {
-      return;
-    }
-    if (m.type === "iopub") {
-      this.iopub(cell.future, m.msg_type, m.content);
-    } else if (m.type === "reply") {
-      this.cells.delete(m.id);
-      cell.future.onReply({ header: { msg_type: "execute_reply" }, content: m.content });
-      cell.future.resolve({ reply: m.content, ms: m.ms, wall: performance.now() - cell.sent, at: performance.now() });
-      this.status();
-    }
-  }
-
-  // iopub hands a message to the futures that should see it, as
-  // JupyterLab's kernel connection does: an update of a display goes to
-  // the cells that showed it, everything else to the cell that made it.
-  iopub(future, msgType, content) {
-    const msg = { header: { msg_type: msgType }, parent_header: {}, metadata: {}, content, channel: "iopub" };
-    const displayId = content.transient && content.transient.display_id;
-    if (displayId && (msgType === "display_data" || msgType === "update_display_data")) {
-      const owners = (this.displays.get(displayId) || []).filter((f) => !f.isDisposed);
-      if (msgType === "display_data" && !owners.includes(future)) {
-        owners.push(future);
-      }
-      this.displays.set(displayId, owners);
-      if (msgType === "update_display_data") {
-        for (const f of owners) {
-          f.onIOPub(msg);
-        }
-        return;
-      }
-    }
-    future.onIOPub(msg);
-  }
-
-  // execute sends a cell's code and returns its future, done with
-  // {reply, ms} when the cell has run.
-  execute(code) {
-    const future = new Future();
-    if (this.broken) {
-      // Once the cell's output area has taken the future.
-      const evalue = this.broken;
-      Promise.resolve().then(() => {
-        this.fail(future, "EngineError", evalue);
-        future.resolve({ reply: { status: "error", ename: "EngineError", evalue, traceback: [] }, ms: 0, wall: 0, at: performance.now() });
-      });
-      return future;
-    }
-    const id = ++this.next;
-    this.cells.set(id, { future, sent: performance.now() });
-    this.worker.postMessage({ id, code });
-    this.status();
-    return future;
-  }
-
-  // complete and inspect ask the engine for a complete_reply's or an
-  // inspect_reply's content, at cursorPos (in characters) in code.
-  complete(code, cursorPos) {
-    return this.request({ type: "complete", code, cursor_pos: cursorPos });
-  }
-
-  inspect(code, cursorPos) {
-    return this.request({ type: "inspect", code, cursor_pos: cursorPos, detail_level: 0 });
-  }
-
-  request(message) {
-    if (this.broken || !this.worker) {
-      return Promise.resolve({ status: "error", ename: "EngineError", evalue: this.broken || "no engine", traceback: [] });
-    }
-    const id = ++this.next;
-    this.worker.postMessage({ id, ...message });
-    return new Promise((resolve) => this.requests.set(id, resolve));
-  }
-
-  get busy() {
-    return this.cells.size > 0;
-  }
-
-  // restart ends the worker, and with it every cell sent to it: the one
-  // running fails with an interrupt (why "interrupted") or an engine
-  // error, the ones waiting are dropped. Then a new worker starts.
-  restart(why) {
-    if (this.worker) {
-      this.worker.terminate();
-    }
-    this.endCells(why, why === "interrupted" ? { ename: "Interrupted", evalue: interruptedText } : null);
-    this.start(why);
-  }
-
-  // crashed restarts an engine that ended, with exit code code and the Go
-  // runtime's fatal error (or ""): the cell it was running fails, with a
-  // MemoryError if the engine ran out of memory, as on the server.
-  crashed(code, fatal) {
-    this.worker.terminate();
-    let ename = "EngineError";
-    let why = "the engine ended (exit code " + code + (fatal ? ": " + fatal : "") + ")";
-    let detail = "";
-    if (/out of memory/.test(fatal)) {
-      ename = "MemoryError";
-      why = "the cell ran out of memory";
-      detail = " (" + memoryLimit + ")";
-    }
-    const evalue = why + detail + "; the engine was restarted, and what the cells declared is gone: run them again";
-    this.endCells(evalue, { ename, evalue });
-    this.start("ended: " + why);
-  }
-
-  // cannotStart gives up on an engine that could not start: the cells
-  // sent to it fail, and so do the next ones, until Restart.
-  cannotStart(text) {
-    if (this.worker) {
-      this.worker.terminate();
-    }
-    this.broken = "the engine could not start: " + text + " (a page of the site must be served over HTTP: scripts/site --serve DIR)";
-    this.endCells(this.broken, { ename: "EngineError", evalue: this.broken });
-    this.status();
-  }
-
-  // endCells ends the cells sent to the engine, their futures rejected
-  // with why; the first, which was running, shows error (if not null):
-  // {ename, evalue}.
-  endCells(why, error) {
-    let first = true;
-    for (const { future } of this.cells.values()) {
-      if (first && error) {
-        this.fail(future, error.ename, error.evalue);
-      }
-      future.reject(new Error(why));
-      first = false;
-    }
-    this.cells.clear();
-  }
-
-  fail(future, ename, evalue) {
-    future.onIOPub({ header: { msg_type: "error" }, parent_header: {}, metadata: {}, content: { ename, evalue, traceback: [ename + ": " + evalue] }, channel: "iopub" });
-  }
-
-  status() {
-    let text;
-    if (this.broken) {
-      this.onStatus(this.broken + " — Restart tries again", "broken");
-      return;
-    }
-    if (!this.ready) {
-      text = "engine loading…";
-      if (this.why === "interrupted") {
-        text = "interrupted: the engine is restarting, and what the cells declared is gone — engine loading…";
-      } else if (this.why === "restarted") {
-        text = "restarted: what the cells declared is gone — engine loading…";
-      } else if (this.why.startsWith("ended")) {
-        text = this.why + " — engine loading…";
-      }
-    } else {
-      text = this.busy ? "engine busy" : "engine ready";
-      if (this.why !== "loading") {
-        text += " (" + (this.why === "interrupted" || this.why === "restarted" ? this.why : this.why.replace(/^ended: /, "")) + ": what the cells declared before is gone)";
-      }
-    }
-    this.onStatus(text, !this.ready ? "loading" : this.busy ? "busy" : "ready");
-  }
-}
 
 // A Record applies a cell's messages to an OutputAreaModel that no
 // renderer sees, as an OutputArea applies them to its own: outputs added
@@ -561,12 +301,12 @@ class Page {
       return;
     }
     this.runs++;
-    this.engine.restart("interrupted");
+    this.engine.interrupt();
   }
 
   restart() {
     this.runs++;
-    this.engine.restart("restarted");
+    this.engine.restart();
   }
 }
 
