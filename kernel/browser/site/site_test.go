@@ -188,6 +188,37 @@ func TestSite(t *testing.T) {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
 		}
 	})
+	t.Run("replay interrupted", func(t *testing.T) {
+		// An interrupt during the replay stops it: the cell it was for
+		// says so and does not run, and the next cell replays nothing.
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(paths[0]))
+		setEditor(t, ctx, 0, "slow := 1\ntime.Sleep(3 * time.Second)")
+		if out := waitRun(t, ctx, 0); out != "" {
+			t.Errorf("the slow cell shows %q", out)
+		}
+		interrupt(t, ctx, 1)
+		setEditor(t, ctx, 2, "slow + 1")
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#tnb-code-2 .tnb-run"))); err != nil {
+			t.Fatal(err)
+		}
+		replaying := `tnb.cells()[2].outputs.some(o => o.output_type === "stream" && o.text.includes("Replaying"))`
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](replaying, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+			t.Fatalf("the cell after the interrupt does not say it replays: %v", err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tnb-interrupt"))); err != nil {
+			t.Fatal(err)
+		}
+		if out := waitCell(t, ctx, 2); !strings.Contains(out, "with outputs hidden… interrupted during In [1].") ||
+			!strings.HasSuffix(out, "Interrupted: the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again") {
+			t.Errorf("the cell whose replay was interrupted shows %q", out)
+		}
+		if out := runCell(t, ctx, 0, "slow"); !strings.Contains(out, "undefined: slow") || strings.Contains(out, "Replaying") {
+			t.Errorf("after the interrupted replay, slow shows %q, want a compile error and no replay", out)
+		}
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
 	t.Run("state and interrupt", func(t *testing.T) {
 		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(paths[0]))
 		if out := runCell(t, ctx, 0, "probe := 41"); out != "" {
@@ -329,6 +360,16 @@ func runCell(t *testing.T, ctx context.Context, i int, code string) string {
 	editor := chromedp.CSS("#tnb-code-" + strconv.Itoa(i) + " .cm-content")
 	setEditor(t, ctx, i, "")
 	if err := chromedp.Do(ctx, chromedp.SendKeys(editor, code), chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
+		t.Fatal(err)
+	}
+	return waitCell(t, ctx, i)
+}
+
+// waitRun clicks code cell i's ▶ and returns its outputs' text once it
+// has run.
+func waitRun(t *testing.T, ctx context.Context, i int) string {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
 		t.Fatal(err)
 	}
 	return waitCell(t, ctx, i)
