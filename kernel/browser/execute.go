@@ -66,13 +66,9 @@ type output struct {
 }
 
 func (o output) Stream(name, text string) {
-	keep, notice := o.limit.Cut(text)
-	if keep != "" {
-		o.publish("stream", front.StreamContent(name, keep))
-	}
-	if notice != "" {
-		o.publish("stream", front.StreamContent("stderr", notice))
-	}
+	o.limit.Publish(name, text, func(name, text string) {
+		o.publish("stream", front.StreamContent(name, text))
+	})
 }
 
 func (o output) Display(data, metadata map[string]any, id string, update bool) {

@@ -49,13 +49,14 @@ async function fetchBytes(url) {
 // The Go runtime writes why it ends (out of memory, a panic outside any
 // cell) to file descriptor 2 with fs.writeSync, which the engine's
 // capture of the cells' output does not see; the first 64 KB of it are
-// kept, for the exit message to say why.
+// kept, for the exit message to say why (nothing else writes there, and
+// the line that says why comes first, before the goroutines' stacks).
 let runtimeErrors = "";
 const writeSync = fs.writeSync;
 const decoder = new TextDecoder();
 fs.writeSync = function (fd, buf) {
   if (fd === 2 && runtimeErrors.length < 65536) {
-    runtimeErrors += decoder.decode(buf);
+    runtimeErrors += decoder.decode(buf, {stream: true});
   }
   return writeSync.call(this, fd, buf);
 };

@@ -20,9 +20,9 @@ type StreamLimit struct {
 	dropped  int64 // text dropped
 }
 
-// Cut returns what of text to publish, cut between characters, and the
+// cut returns what of text to publish, cut between characters, and the
 // notice to publish after it the first time text is dropped ("" if none).
-func (s *StreamLimit) Cut(text string) (keep, notice string) {
+func (s *StreamLimit) cut(text string) (keep, notice string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := len(text)
@@ -38,6 +38,18 @@ func (s *StreamLimit) Cut(text string) (keep, notice string) {
 	s.streamed += int64(n)
 	s.dropped += int64(len(text) - n)
 	return text[:n], notice
+}
+
+// Publish passes to stream what of text (printed on the stream name) to
+// publish, then the notice, on stderr, the first time text is dropped.
+func (s *StreamLimit) Publish(name, text string, stream func(name, text string)) {
+	keep, notice := s.cut(text)
+	if keep != "" {
+		stream(name, keep)
+	}
+	if notice != "" {
+		stream("stderr", notice)
+	}
 }
 
 // Dropped is the notice to publish when the cell ends, if it printed past

@@ -164,13 +164,9 @@ func (o *output) Stream(name, text string) {
 	if o.silent {
 		return
 	}
-	keep, notice := o.limit.Cut(text)
-	if keep != "" {
-		o.k.publish(o.request, "stream", StreamContent(name, keep))
-	}
-	if notice != "" {
-		o.k.publish(o.request, "stream", StreamContent("stderr", notice))
-	}
+	o.limit.Publish(name, text, func(name, text string) {
+		o.k.publish(o.request, "stream", StreamContent(name, text))
+	})
 }
 
 // finish says how much of the cell's output was dropped, if any.

@@ -279,8 +279,9 @@ var indexTemplate = template.Must(template.New("index").Parse(`<!doctype html>
 <p>Notebooks that teach how a tensor lives in memory, in Go. Their code
 cells run in this browser: the tensornb instant engine, compiled to
 WebAssembly, interprets them in a Web Worker, with no server. Edit a cell
-and press Shift-Enter, or Run all; what a cell declares stays for the
-next cells until the engine restarts.</p>
+and press Shift-Enter, or Run all; Tab completes, Shift-Tab shows what a
+name is. What a cell declares stays for the next cells until Restart
+(after an interrupt, the next cell runs the earlier ones again).</p>
 <ul>
 {{range .}}<li><a href="{{.Page}}">{{.Title}}</a> <small>({{.Notebook}})</small></li>
 {{end}}</ul>

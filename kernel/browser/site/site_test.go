@@ -55,9 +55,13 @@ type pageCell struct {
 // the notebook's stored outputs (compared as the notebooks' freshness
 // check compares them); the cells tagged raises-exception raise, and no
 // other. Then, on one page: a cell sees what an earlier one declared,
-// Interrupt ends an endless loop within 2 s, after which what the cells
-// declared is gone and cells run again (and after Restart); and the
-// explorer and the playground answer a click.
+// Tab completes a variable and a package's names and Shift-Tab inspects,
+// Interrupt ends an endless loop within 2 s, after which the next cell
+// replays the cells that ran without an error (an interrupt of the
+// replay stops it), Restart empties the session, and a cell that takes
+// all memory ends with a MemoryError; a link to a heading's anchor shows
+// it; the explorer and the playground answer a click; and a page opened
+// from a file says why its engine cannot start.
 // The page raises no JavaScript error. The test prints the engine's
 // start-up, the first cell's time and the median cell's, beside the same
 // cells' median on the server's instant engine; screenshots go to
@@ -191,16 +195,30 @@ func TestSite(t *testing.T) {
 	t.Run("replay interrupted", func(t *testing.T) {
 		// An interrupt during the replay stops it: the cell it was for
 		// says so and does not run, and the next cell replays nothing.
-		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(paths[0]))
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/02-strides-and-storage.html") // a page of more than four code cells
 		setEditor(t, ctx, 0, "slow := 1\ntime.Sleep(3 * time.Second)")
 		if out := waitRun(t, ctx, 0); out != "" {
 			t.Errorf("the slow cell shows %q", out)
 		}
+		// A cell run while the replay goes on waits for it, and for the
+		// cell the replay is for.
 		interrupt(t, ctx, 1)
 		setEditor(t, ctx, 2, "slow + 1")
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#tnb-code-2 .tnb-run"))); err != nil {
-			t.Fatal(err)
+		setEditor(t, ctx, 3, "slow + 2")
+		clickRun(t, ctx, 2)
+		clickRun(t, ctx, 3)
+		if out := waitCell(t, ctx, 3); out != "3" {
+			t.Errorf("slow + 2, run during the replay, shows %q, want 3", out)
 		}
+		if out := waitCell(t, ctx, 2); !strings.HasSuffix(out, "a replay runs everything again, sleeps and long loops too.\n\n2") {
+			t.Errorf("slow + 1, after the interrupt, shows %q, want the replay's note on the slow cell and 2", out)
+		}
+		if cells := evaluate[[]pageCell](t, ctx, "tnb.cells()"); cells[3].At < cells[2].At {
+			t.Errorf("slow + 2, run during the replay, ended %.0f ms before slow + 1, the cell the replay was for", cells[2].At-cells[3].At)
+		}
+		// An interrupt during the replay stops it.
+		interrupt(t, ctx, 1)
+		clickRun(t, ctx, 2)
 		replaying := `tnb.cells()[2].outputs.some(o => o.output_type === "stream" && o.text.includes("Replaying"))`
 		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](replaying, chromedp.WithPollingTimeout(time.Minute))); err != nil {
 			t.Fatalf("the cell after the interrupt does not say it replays: %v", err)
@@ -212,7 +230,7 @@ func TestSite(t *testing.T) {
 			!strings.HasSuffix(out, "Interrupted: the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again") {
 			t.Errorf("the cell whose replay was interrupted shows %q", out)
 		}
-		if out := runCell(t, ctx, 0, "slow"); !strings.Contains(out, "undefined: slow") || strings.Contains(out, "Replaying") {
+		if out := runCell(t, ctx, 0, "slow"); !strings.Contains(out, "undefined: slow") || strings.Contains(out, "tensornb:") {
 			t.Errorf("after the interrupted replay, slow shows %q, want a compile error and no replay", out)
 		}
 		if e := errs.All(); len(e) > 0 {
@@ -359,19 +377,26 @@ func runCell(t *testing.T, ctx context.Context, i int, code string) string {
 	t.Helper()
 	editor := chromedp.CSS("#tnb-code-" + strconv.Itoa(i) + " .cm-content")
 	setEditor(t, ctx, i, "")
-	if err := chromedp.Do(ctx, chromedp.SendKeys(editor, code), chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.SendKeys(editor, code)); err != nil {
 		t.Fatal(err)
 	}
+	clickRun(t, ctx, i)
 	return waitCell(t, ctx, i)
+}
+
+// clickRun clicks code cell i's ▶.
+func clickRun(t *testing.T, ctx context.Context, i int) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // waitRun clicks code cell i's ▶ and returns its outputs' text once it
 // has run.
 func waitRun(t *testing.T, ctx context.Context, i int) string {
 	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
-		t.Fatal(err)
-	}
+	clickRun(t, ctx, i)
 	return waitCell(t, ctx, i)
 }
 
@@ -432,9 +457,7 @@ func jsString(s string) string {
 func interrupt(t *testing.T, ctx context.Context, i int) {
 	t.Helper()
 	setEditor(t, ctx, i, "for {\n}")
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
-		t.Fatal(err)
-	}
+	clickRun(t, ctx, i)
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.engine === "busy"`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
 		t.Fatal(err)
 	}
@@ -490,6 +513,9 @@ func checkCompletion(t *testing.T, ctx context.Context, i int) {
 	setEditor(t, ctx, i, "fmt.Sprin")
 	press(kb.Tab)
 	waitFor(`[...document.querySelectorAll(".cm-tooltip-autocomplete li")].map(li => li.textContent).join(" ").includes("Sprintf")`, "Tab after fmt.Sprin does not list fmt.Sprintf")
+	// CodeMirror ignores a pick within 75 ms of the list's opening
+	// (interactionDelay), which a person's Tab never is.
+	time.Sleep(300 * time.Millisecond)
 	press(kb.Tab) // Enter picks too, but chromedp sends it as a character as well
 	waitFor(source+` === "fmt.Sprint"`, "Tab in the list of fmt.Sprin's completions does not pick the first, Sprint")
 
@@ -521,20 +547,24 @@ func outOfMemory(t *testing.T, ctx context.Context, i int) {
 	t.Helper()
 	setEditor(t, ctx, i, "var hoard [][]byte\nfor {\n\thoard = append(hoard, make([]byte, 16<<20))\n}")
 	start := time.Now()
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
-		t.Fatal(err)
-	}
+	clickRun(t, ctx, i)
 	ended := `tnb.cells()[` + strconv.Itoa(i) + `].outputs.some(o => o.output_type === "error")`
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](ended, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
 		t.Fatalf("a cell that takes all memory shows no error: %v", err)
 	}
 	t.Logf("the cell that takes all memory ended %.1f s after it started", time.Since(start).Seconds())
-	out := outputText(evaluate[[]pageCell](t, ctx, "tnb.cells()")[i].Outputs)
-	if !strings.HasPrefix(out, "MemoryError: the cell ran out of memory (a page's engine has at most 4 GiB") || !strings.Contains(out, "the interpreter was restarted, and the next cell first replays") {
+	outputs := evaluate[[]pageCell](t, ctx, "tnb.cells()")[i].Outputs
+	const limit = "out of memory (a page's engine has at most 4 GiB, all that WebAssembly can address)"
+	if out := outputText(outputs); out != "MemoryError: the cell ran "+limit {
 		t.Errorf("a cell that takes all memory shows %q, want a MemoryError", out)
 	}
+	// Its traceback's last line says what the next cell does, in the
+	// server's words.
+	if tb := fmt.Sprint(outputs[len(outputs)-1]["traceback"]); !strings.Contains(tb, "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one)") {
+		t.Errorf("the MemoryError's traceback is %s", tb)
+	}
 	// Since the last Restart no cell ran without an error: nothing to replay.
-	if out := runCell(t, ctx, 0, "6 * 7"); out != "tensornb: the last cell ran out of memory; the interpreter was restarted, and no earlier cell had run without an error, so there was nothing to replay.\n\n42" {
+	if out := runCell(t, ctx, 0, "6 * 7"); out != "tensornb: the last cell ran "+limit+"; the interpreter was restarted, and no earlier cell had run without an error, so there was nothing to replay.\n\n42" {
 		t.Errorf("6 * 7 after a cell ran out of memory shows %q", out)
 	}
 }

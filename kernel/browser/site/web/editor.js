@@ -61,6 +61,12 @@ function showHighlighted(node, code) {
   );
 }
 
+// whenIdle calls f when the page is idle, with a deadline, or after a
+// second; where there is no requestIdleCallback (Safari), after 50 ms.
+const whenIdle = window.requestIdleCallback
+  ? (f) => requestIdleCallback(f, { timeout: 1000 })
+  : (f) => setTimeout(() => f({ timeRemaining: () => 0 }), 50);
+
 // makeWhenIdle makes the editors, a few at a time, when the page is idle
 // (or has not been for a second).
 export function makeWhenIdle(editors) {
@@ -70,11 +76,11 @@ export function makeWhenIdle(editors) {
       rest.shift().make();
     } while (rest.length > 0 && deadline.timeRemaining() > 10);
     if (rest.length > 0) {
-      requestIdleCallback(next, { timeout: 1000 });
+      whenIdle(next);
     }
   };
   if (rest.length > 0) {
-    requestIdleCallback(next, { timeout: 1000 });
+    whenIdle(next);
   }
 }
 
@@ -96,15 +102,17 @@ export class CodeEditor {
     this.placeholder.tabIndex = 0;
     this.placeholder.title = "Click to edit";
     showHighlighted(this.placeholder, doc);
-    const make = () => {
-      this.make();
-      this.view.focus();
-    };
+    // A click puts the cursor where it was, in the editor it makes.
     this.placeholder.addEventListener("mousedown", (e) => {
       e.preventDefault();
-      make();
+      this.make();
+      const pos = this.view.posAtCoords({ x: e.clientX, y: e.clientY });
+      if (pos !== null) {
+        this.view.dispatch({ selection: { anchor: pos } });
+      }
+      this.view.focus();
     });
-    this.placeholder.addEventListener("focus", make);
+    this.placeholder.addEventListener("focus", () => this.focus());
     parent.append(this.placeholder);
   }
 

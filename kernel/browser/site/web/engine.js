@@ -13,9 +13,17 @@
 // What bounds the engine's memory: WebAssembly's 32-bit addresses.
 const memoryLimit = "a page's engine has at most 4 GiB, all that WebAssembly can address";
 
-// What the next cell does, said in the error of a cell that ended the
-// engine.
+// What the next cell does, said in the error of an interrupted cell, and
+// at the end of the error of a cell that ended the engine: the server's
+// engine's words.
 const replayNext = "the interpreter was restarted, and the next cell first replays the cells that had run without an error, to rebuild what they declared";
+const restartNote = "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one), to rebuild what they declared.";
+
+// How long a replay may take, as on the server (DefaultReplayLimit), and
+// the reason the worker ends when it takes longer.
+const tooLong = "the replay took too long";
+const replayLimitMS = 60000;
+const replayLimitText = "1m0s";
 
 // A Future stands for one cell's execution, as a kernel future does in
 // JupyterLab: its owner (an OutputArea) sets onIOPub and onReply. done
@@ -70,6 +78,7 @@ export class Engine {
     this.count = 0; // the last execution count given
     this.completed = []; // {code, count} of the cells that ran without an error, to replay
     this.replay = null; // {why, cells} for the next cell to replay first, after the worker ended
+    this.replaying = null; // the Promise of a replay and its cell, which later cells wait for
     this.firstReady = new Promise((resolve) => (this.resolveFirstReady = resolve));
     this.start("loading");
   }
@@ -80,12 +89,7 @@ export class Engine {
     this.readyMS = null;
     this.broken = null; // why the engine could not start
     this.cells = new Map(); // id → {future, sent, code, count}
-    for (const resolve of this.requests.values()) {
-      resolve({ status: "error", ename: "EngineError", evalue: "the engine " + why, traceback: [] });
-    }
-    this.requests.clear();
     this.next = 0;
-    this.displays.clear();
     this.why = why;
     // The page's first engine was started by the page itself, before its
     // script loaded (see site.go's page); it is adopted once.
@@ -180,36 +184,48 @@ export class Engine {
   }
 
   // execute runs a cell's code, after replaying the earlier cells if the
-  // worker was replaced, and returns its future.
+  // worker was replaced, and returns its future. Cells run in the order
+  // they were given, after the replay too.
   execute(code) {
     const future = new Future();
-    if (this.broken) {
-      // Once the cell's output area has taken the future.
-      const evalue = this.broken;
-      Promise.resolve().then(() => {
-        this.fail(future, "EngineError", evalue);
-        future.resolve({ reply: { status: "error", ename: "EngineError", evalue, traceback: [] }, ms: 0, wall: 0, at: performance.now() });
-      });
-      return future;
-    }
     const count = ++this.count;
     const replay = this.replay;
     this.replay = null;
-    if (replay) {
+    if (replay && !this.broken) {
       this.completed = []; // the replayed cells are recorded again as they complete
-      this.replayThen(replay, code, count, future);
+      const replaying = this.replayThen(replay, code, count, future).finally(() => {
+        if (this.replaying === replaying) {
+          this.replaying = null;
+        }
+      });
+      this.replaying = replaying;
+    } else if (this.replaying) {
+      this.replaying.then(() => this.send(code, count, future));
     } else {
       this.send(code, count, future);
     }
     return future;
   }
 
-  // send sends a cell to the worker.
+  // send sends a cell to the worker; with no worker to take it, the cell
+  // fails, saying why.
   send(code, count, future) {
+    if (this.broken || !this.worker) {
+      // Once the cell's output area has taken the future.
+      const evalue = this.broken || "the engine is not running";
+      Promise.resolve().then(() => this.failNow(future, "EngineError", evalue));
+      return;
+    }
     const id = ++this.next;
     this.cells.set(id, { future, sent: performance.now(), code, count });
     this.worker.postMessage({ id, code, count });
     this.status();
+  }
+
+  // failNow ends a cell that did not run with an error.
+  failNow(future, ename, evalue) {
+    this.fail(future, ename, evalue);
+    future.resolve({ reply: { status: "error", ename, evalue, traceback: [ename + ": " + evalue] }, ms: 0, wall: 0, at: performance.now() });
   }
 
   // replayThen replays the cells of replay with their outputs hidden,
@@ -226,38 +242,57 @@ export class Engine {
     }
     note("tensornb: " + why + "; the interpreter was restarted. Replaying what had run without an error, " + names(cells) + ", with outputs hidden… ");
     const start = performance.now();
-    for (const [i, cell] of cells.entries()) {
-      const replayed = new Future();
-      this.send(cell.code, cell.count, replayed);
-      let run;
-      try {
-        run = await replayed.done;
-      } catch (e) {
-        if (e.message === "restarted") {
-          future.reject(e);
-          return;
-        }
-        if (e.message === "interrupted") {
-          note("interrupted during " + names([cell]) + ".\n");
+    const limit = setTimeout(() => this.end(tooLong, null), replayLimitMS);
+    let slowest = 0;
+    let slowestMS = 0;
+    try {
+      for (const [i, cell] of cells.entries()) {
+        const replayed = new Future();
+        const cellStart = performance.now();
+        this.send(cell.code, cell.count, replayed);
+        let run;
+        try {
+          run = await replayed.done;
+        } catch (e) {
+          if (e.message === "restarted") {
+            future.reject(e);
+            return;
+          }
+          if (e.message === "interrupted") {
+            note("interrupted during " + names([cell]) + ".\n");
+            this.forget();
+            this.failNow(future, "Interrupted", "the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again");
+            return;
+          }
+          if (e.message === tooLong) {
+            note("stopped: the replay took longer than " + replayLimitText + ", its limit, during " + names([cell]) + ", so what earlier cells declared is gone: run them again.\n");
+          } else {
+            note("stopped: " + names([cell]) + " ended the interpreter when replayed (" + e.message + "), so what earlier cells declared is gone: run them again.\n");
+          }
+          // The worker ended: the cell runs in the new, empty one.
           this.forget();
-          const evalue = "the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again";
-          this.fail(future, "Interrupted", evalue);
-          future.resolve({ reply: { status: "error", ename: "Interrupted", evalue, traceback: [] }, ms: 0, wall: 0, at: performance.now() });
+          this.send(code, count, future);
           return;
         }
-        // The worker ended: the cell runs in the new, empty one.
-        note("stopped: " + names([cell]) + " ended the interpreter when replayed (" + e.message + "), so what earlier cells declared is gone: run them again.\n");
-        this.forget();
-        this.send(code, count, future);
-        return;
+        if (performance.now() - cellStart > slowestMS) {
+          slowest = i;
+          slowestMS = performance.now() - cellStart;
+        }
+        if (run.reply.status !== "ok") {
+          note("stopped: " + names([cell]) + " failed when replayed (" + run.reply.ename + ": " + run.reply.evalue + "), so what " + names(cells.slice(i)) + " declared is missing: run them again.\n");
+          this.send(code, count, future);
+          return;
+        }
       }
-      if (run.reply.status !== "ok") {
-        note("stopped: " + names([cell]) + " failed when replayed (" + run.reply.ename + ": " + run.reply.evalue + "), so what " + names(cells.slice(i)) + " declared is missing: run them again.\n");
-        this.send(code, count, future);
-        return;
-      }
+    } finally {
+      clearTimeout(limit);
     }
-    note("done in " + ((performance.now() - start) / 1000).toFixed(2) + " s.\n");
+    const took = performance.now() - start;
+    if (took > 2000 && slowestMS > took / 2) {
+      note("done in " + (took / 1000).toFixed(1) + " s, " + (slowestMS / 1000).toFixed(1) + " s of it in " + names(cells.slice(slowest, slowest + 1)) + ": a replay runs everything again, sleeps and long loops too.\n");
+    } else {
+      note("done in " + (took / 1000).toFixed(2) + " s.\n");
+    }
     this.send(code, count, future);
   }
 
@@ -265,6 +300,7 @@ export class Engine {
   forget() {
     this.completed = [];
     this.replay = null;
+    this.status();
   }
 
   // complete and inspect ask the engine for a complete_reply's or an
@@ -321,16 +357,17 @@ export class Engine {
   // MemoryError if the engine ran out of memory, as on the server, and
   // the next cell replays the cells that had completed.
   crashed(code, fatal) {
-    let ename = "EngineError";
-    let evalue = "the engine ended (exit code " + code + (fatal ? ": " + fatal : "") + ")";
+    const status = "the interpreter ended (exit code " + code + ")";
+    let error = { ename: "InterpreterDied", evalue: fatal || status, traceback: ["InterpreterDied: " + status, ...(fatal ? [fatal] : []), restartNote] };
     let why = this.busy ? "the interpreter ended while running a cell" : "the interpreter ended between cells" + (fatal ? " (" + fatal + ")" : "");
     if (/out of memory/.test(fatal)) {
-      ename = "MemoryError";
-      evalue = "the cell ran out of memory (" + memoryLimit + ")";
-      why = "the last cell ran out of memory";
+      const line = "out of memory (" + memoryLimit + ")";
+      const evalue = "the cell ran " + line;
+      error = { ename: "MemoryError", evalue, traceback: ["MemoryError: " + evalue, restartNote] };
+      why = this.busy ? "the last cell ran " + line : "the interpreter ran " + line + " between cells";
     }
     this.replay = { why, cells: this.completed };
-    this.end(evalue, { ename, evalue: evalue + "; " + replayNext });
+    this.end(error.evalue, error);
   }
 
   // cannotStart gives up on an engine that could not start: the cells
@@ -346,21 +383,26 @@ export class Engine {
 
   // endCells ends the cells sent to the engine, their futures rejected
   // with why; the first, which was running, shows error (if not null):
-  // {ename, evalue}.
+  // {ename, evalue, traceback (optional)}. The completions and
+  // inspections asked for get an error reply.
   endCells(why, error) {
     let first = true;
     for (const { future } of this.cells.values()) {
       if (first && error) {
-        this.fail(future, error.ename, error.evalue);
+        this.fail(future, error.ename, error.evalue, error.traceback);
       }
       future.reject(new Error(why));
       first = false;
     }
     this.cells.clear();
+    for (const resolve of this.requests.values()) {
+      resolve({ status: "error", ename: "EngineError", evalue: "the engine ended before it answered (" + why + ")", traceback: [] });
+    }
+    this.requests.clear();
   }
 
-  fail(future, ename, evalue) {
-    future.onIOPub({ header: { msg_type: "error" }, parent_header: {}, metadata: {}, content: { ename, evalue, traceback: [ename + ": " + evalue] }, channel: "iopub" });
+  fail(future, ename, evalue, traceback = [ename + ": " + evalue]) {
+    future.onIOPub({ header: { msg_type: "error" }, parent_header: {}, metadata: {}, content: { ename, evalue, traceback }, channel: "iopub" });
   }
 
   status() {

@@ -35,11 +35,12 @@ class LazyRenderer extends Panel {
   }
 
   async renderModel(model) {
-    if (!this.renderer) {
-      this.renderer = (await this.factory()).createRenderer(this.options);
-      this.addWidget(this.renderer);
-    }
-    return this.renderer.renderModel(model);
+    this.made ??= this.factory().then((factory) => {
+      const renderer = factory.createRenderer(this.options);
+      this.addWidget(renderer);
+      return renderer;
+    });
+    return (await this.made).renderModel(model);
   }
 }
 

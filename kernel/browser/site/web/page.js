@@ -226,7 +226,7 @@ class Page {
           () => Object.assign(record, { done: true }),
         );
       }),
-      button("tnb-interrupt", "Interrupt", "Stop the running cell: the engine restarts, and what the cells declared is gone", () => this.interrupt()),
+      button("tnb-interrupt", "Interrupt", "Stop the running cell: the engine restarts, and the next cell first replays the cells that ran without an error", () => this.interrupt()),
       button("tnb-restart", "Restart", "Start a new engine: what the cells declared is gone", () => this.restart()),
       this.statusNode,
     );
