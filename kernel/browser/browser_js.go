@@ -28,11 +28,13 @@ import (
 // session was made and when it had imported the packages cells use most
 // (fmt, tensor, display), after which it is ready;
 //
-//	tensornb.execute(code, publish)
+//	tensornb.execute(code, publish, count)
 //
-// runs a cell after those before it, calls publish(msgType, content) for
-// each of its outputs as it is made, and returns a Promise of its
-// execute_reply's content;
+// runs a cell after those before it, as execution count count (if given;
+// the next of the engine's own otherwise: a page that restarts engines
+// keeps the count going, as a Jupyter kernel does across an interrupt),
+// calls publish(msgType, content) for each of its outputs as it is made,
+// and returns a Promise of its execute_reply's content;
 //
 //	tensornb.complete(code, cursorPos)
 //	tensornb.inspect(code, cursorPos, detailLevel)
@@ -112,6 +114,10 @@ func (k *kernel) execute(_ js.Value, args []js.Value) any {
 	if len(args) > 1 {
 		publish = args[1]
 	}
+	count := 0
+	if len(args) > 2 && args[2].Type() == js.TypeNumber {
+		count = args[2].Int()
+	}
 	return promise(func() (any, error) {
 		k.mu.Lock()
 		defer k.mu.Unlock()
@@ -119,6 +125,9 @@ func (k *kernel) execute(_ js.Value, args []js.Value) any {
 			return nil, fmt.Errorf("tensornb.start was not called")
 		}
 		k.count++
+		if count > 0 {
+			k.count = count
+		}
 		reply := Execute(context.Background(), k.engine, code, k.count, func(msgType string, content map[string]any) {
 			if publish.Type() == js.TypeFunction {
 				publish.Invoke(msgType, toJS(content))

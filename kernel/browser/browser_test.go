@@ -173,6 +173,7 @@ func TestCellsInABrowser(t *testing.T) {
 			t.Errorf("cell %q: %s; want Unsupported: %s…", c.code, jsonText(run.Reply), c.evalue)
 		}
 	}
+	checkOutputLimit(t, ctx)
 	var warm []float64
 	for range 21 {
 		run, err := chromedp.Run(ctx, chromedp.Evaluate[cellRun]("runCell("+jsString(warmCell)+")", chromedp.EvalAwaitPromise))
@@ -223,6 +224,37 @@ func TestCellsInABrowser(t *testing.T) {
 		t.Logf("cell %d, %.0f ms: %q", i+1, got[i].MS, code)
 	}
 	t.Logf("median of %d runs of %q: %.2f ms (from the page's message to the reply)", len(warm), warmCell, browsertest.Median(warm))
+}
+
+// checkOutputLimit runs a cell that prints 9 MiB in the browser: it
+// shows the first 8 MiB (OutputLimit), then says that the rest is
+// dropped, and at its end how much was.
+func checkOutputLimit(t *testing.T, ctx context.Context) {
+	t.Helper()
+	code := "chunk := strings.Repeat(\"tensors\\n\", 1<<17) // 1 MiB\nfor i := 0; i < 9; i++ {\n\tfmt.Print(chunk)\n}"
+	run, err := chromedp.Run(ctx, chromedp.Evaluate[cellRun]("runCell("+jsString(code)+")", chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("cell %q in the browser: %v", code, err)
+	}
+	var stdout, stderr strings.Builder
+	for _, m := range run.IOPub {
+		if m.MsgType != "stream" {
+			continue
+		}
+		text, _ := m.Content["text"].(string)
+		if m.Content["name"] == "stdout" {
+			stdout.WriteString(text)
+		} else {
+			stderr.WriteString(text)
+		}
+	}
+	if run.Reply["status"] != "ok" || stdout.Len() != OutputLimit || strings.Trim(stdout.String(), "tensor\n") != "" {
+		t.Errorf("a cell that printed 9 MiB: status %v, %d bytes of stdout, want %d of it", run.Reply["status"], stdout.Len(), OutputLimit)
+	}
+	if !strings.Contains(stderr.String(), "this cell printed more than 8.0 MiB; what it prints from here on is dropped") ||
+		!strings.Contains(stderr.String(), "tensornb: 1.0 MiB of this cell's output was dropped, past the limit of 8.0 MiB.") {
+		t.Errorf("a cell that printed 9 MiB: stderr %q, want the notices of the output limit", stderr.String())
+	}
 }
 
 // runOnServer runs the cells on the server's engine, a worker process.

@@ -3,7 +3,6 @@
 package browser
 
 import (
-	"bufio"
 	"bytes"
 	_ "embed"
 	"encoding/json"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -93,33 +91,26 @@ func supportScript(goroot string) ([]byte, error) {
 func writeExports(moduleDir string, env []string, dir, docsDir string) error {
 	// -trimpath as the engine was built, so that the packages it compiled
 	// are not compiled again.
-	args := append([]string{"list", "-trimpath", "-export", "-f", "{{.ImportPath}}\t{{.Export}}\t{{.Dir}}\t{{join .GoFiles \"\\t\"}}"}, interp.BrowserPackages()...)
-	out, err := goCommand(moduleDir, env, args...)
+	listed, err := interp.ListPackages(moduleDir, env, append([]string{"-trimpath"}, interp.BrowserPackages()...)...)
 	if err != nil {
-		return err
+		return fmt.Errorf("go list -export of the browser's packages: %w", err)
 	}
-	lines := bufio.NewScanner(strings.NewReader(out))
-	for lines.Scan() {
-		fields := strings.Split(lines.Text(), "\t")
-		path, file := fields[0], ""
-		if len(fields) >= 3 {
-			file = fields[1]
-			if err := writeDocs(docsDir, path, fields[2], slices.DeleteFunc(fields[3:], func(f string) bool { return f == "" })); err != nil {
-				return err
-			}
+	for _, p := range listed {
+		if p.Export == "" {
+			return fmt.Errorf("go list -export gave no export data for %s", p.ImportPath)
 		}
-		if file == "" {
-			return fmt.Errorf("go list -export gave no export data for %s", path)
+		if err := writeDocs(docsDir, p.ImportPath, p.Dir, p.GoFiles); err != nil {
+			return err
 		}
-		data, err := os.ReadFile(file)
+		data, err := os.ReadFile(p.Export)
 		if err != nil {
 			return err
 		}
 		def, err := packageDefinition(data)
 		if err != nil {
-			return fmt.Errorf("the export data of %s: %w", path, err)
+			return fmt.Errorf("the export data of %s: %w", p.ImportPath, err)
 		}
-		name := filepath.Join(dir, filepath.FromSlash(path)+".a")
+		name := filepath.Join(dir, filepath.FromSlash(p.ImportPath)+".a")
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return err
 		}
@@ -127,7 +118,7 @@ func writeExports(moduleDir string, env []string, dir, docsDir string) error {
 			return err
 		}
 	}
-	return lines.Err()
+	return nil
 }
 
 // writeDocs writes into dir, as PATH.json, the doc comments of the Go

@@ -21,7 +21,7 @@
 // worker.js runs the engine in a Web Worker and speaks with the page in
 // messages:
 //
-//	page → worker  {id, code}                              run a cell
+//	page → worker  {id, code, count}                       run a cell, as execution count count (if given)
 //	               {id, type: "complete", code, cursor_pos} the completions at cursor_pos (in characters)
 //	               {id, type: "inspect", code, cursor_pos,  what is known of the name at cursor_pos
 //	                detail_level}
@@ -39,5 +39,7 @@
 //	               {id, type: "inspect_reply", content}    the inspect_reply's content: the declaration
 //	                                                        and its doc comment, as text/plain and
 //	                                                        text/markdown
-//	               {type: "exit", code}                    the engine ended (a crash), and with it the session
+//	               {type: "exit", code, fatal}             the engine ended (a crash), and with it the session;
+//	                                                        fatal is the Go runtime's "fatal error: …" or
+//	                                                        "panic: …" line, if it wrote one
 package browser

@@ -3,7 +3,7 @@
 // kernel/browser); the messages it exchanges with the page are in that
 // package's doc:
 //
-//   page → worker  {id, code}                              run a cell
+//   page → worker  {id, code, count}                       run a cell, as execution count count (if given)
 //                  {id, type: "complete", code, cursor_pos} complete at cursor_pos (characters)
 //                  {id, type: "inspect", code, cursor_pos,  inspect the name there
 //                   detail_level}
@@ -15,7 +15,9 @@
 //                                                          the kernel's front sends it
 //                  {id, type: "inspect_reply", content}    the inspect_reply's content (with
 //                                                          the doc comment, from docs/PATH.json)
-//                  {type: "exit", code}                    the engine ended
+//                  {type: "exit", code, fatal}             the engine ended; fatal is the Go
+//                                                          runtime's "fatal error: ..." or
+//                                                          "panic: ..." line, if it wrote one
 //                  {type: "error", message}                it could not start
 "use strict";
 
@@ -44,8 +46,26 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+// The Go runtime writes why it ends (out of memory, a panic outside any
+// cell) to file descriptor 2 with fs.writeSync, which the engine's
+// capture of the cells' output does not see; the first 64 KB of it are
+// kept, for the exit message to say why (nothing else writes there, and
+// the line that says why comes first, before the goroutines' stacks).
+let runtimeErrors = "";
+const writeSync = fs.writeSync;
+const decoder = new TextDecoder();
+fs.writeSync = function (fd, buf) {
+  if (fd === 2 && runtimeErrors.length < 65536) {
+    runtimeErrors += decoder.decode(buf, {stream: true});
+  }
+  return writeSync.call(this, fd, buf);
+};
+
 const go = new Go();
-go.exit = (code) => postMessage({type: "exit", code});
+go.exit = (code) => {
+  const fatal = /^(fatal error|panic): .*$/m.exec(runtimeErrors);
+  postMessage({type: "exit", code, fatal: fatal ? fatal[0] : ""});
+};
 
 const ready = WebAssembly.instantiateStreaming(fetch("tensornb.wasm"), go.importObject).then(async ({instance}) => {
   const compiled = performance.now() - started;
@@ -76,7 +96,7 @@ onmessage = (event) => {
     const start = performance.now();
     const content = await tensornb.execute(code, (msgType, content) => {
       postMessage({id, type: "iopub", msg_type: msgType, content});
-    });
+    }, event.data.count);
     postMessage({id, type: "reply", content, ms: performance.now() - start});
   }).catch((e) => {
     const evalue = String(e);

@@ -8,9 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tensornb/tensornb/kernel/wire"
 	"github.com/tensornb/tensornb/kernel/zsock"
@@ -134,7 +132,7 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (stop bool) {
 	if !req.Silent {
 		k.publish(m, "execute_input", map[string]any{"code": req.Code, "execution_count": count})
 	}
-	out := &output{k: k, request: m, count: count, silent: req.Silent, allowStdin: req.AllowStdin == nil || *req.AllowStdin, limit: k.outputLimit}
+	out := &output{k: k, request: m, count: count, silent: req.Silent, allowStdin: req.AllowStdin == nil || *req.AllowStdin, limit: &StreamLimit{Limit: k.outputLimit, Hint: outputLimitHint}}
 	err := k.engine.Execute(cellCtx, req.Code, out)
 	out.finish()
 	if err == nil {
@@ -157,10 +155,7 @@ type output struct {
 	silent     bool
 	allowStdin bool
 
-	mu       sync.Mutex
-	limit    int64 // of the stream text published, in bytes; 0 for none
-	streamed int64 // stream text published
-	dropped  int64 // stream text dropped past the limit
+	limit *StreamLimit
 }
 
 // Stream publishes text the cell printed, up to the kernel's output
@@ -169,43 +164,20 @@ func (o *output) Stream(name, text string) {
 	if o.silent {
 		return
 	}
-	o.mu.Lock()
-	keep := len(text)
-	if o.limit > 0 && o.streamed+int64(keep) > o.limit {
-		keep = int(o.limit - o.streamed)
-		for keep > 0 && !utf8.RuneStart(text[keep]) {
-			keep-- // cut between characters
-		}
-	}
-	first := keep < len(text) && o.dropped == 0
-	o.streamed += int64(keep)
-	o.dropped += int64(len(text) - keep)
-	o.mu.Unlock()
-	if keep > 0 {
-		o.k.publish(o.request, "stream", StreamContent(name, text[:keep]))
-	}
-	if first {
-		o.k.publish(o.request, "stream", StreamContent("stderr", fmt.Sprintf(
-			"\ntensornb: this cell printed more than %s; what it prints from here on is dropped (the cell goes on running). %s\n", mib(o.limit), outputLimitHint)))
-	}
+	o.limit.Publish(name, text, func(name, text string) {
+		o.k.publish(o.request, "stream", StreamContent(name, text))
+	})
 }
 
 // finish says how much of the cell's output was dropped, if any.
 func (o *output) finish() {
-	o.mu.Lock()
-	dropped := o.dropped
-	o.mu.Unlock()
-	if dropped > 0 {
-		o.k.publish(o.request, "stream", StreamContent("stderr", fmt.Sprintf(
-			"tensornb: %s of this cell's output was dropped, past the limit of %s. %s\n", mib(dropped), mib(o.limit), outputLimitHint)))
+	if notice := o.limit.Dropped(); notice != "" {
+		o.k.publish(o.request, "stream", StreamContent("stderr", notice))
 	}
 }
 
 // outputLimitHint says how to change the output limit.
 const outputLimitHint = "To change the limit, set TENSORNB_OUTPUT_LIMIT (MiB; 0 for none) in the kernel's environment (kernel.json's \"env\") and restart the kernel."
-
-// mib writes a number of bytes in MiB.
-func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 func (o *output) Display(data, metadata map[string]any, id string, update bool) {
 	if o.silent {

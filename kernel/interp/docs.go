@@ -17,19 +17,16 @@ import (
 // parsed (or its index read) once, the first time one of its names is
 // inspected.
 type docs struct {
-	// source returns a package's directory and Go files.
-	source func(path string) (dir string, files []string, ok bool)
-	// indexed, if set, returns a package's index made elsewhere
-	// (PackageDocs, which Build writes for a browser, where there is no
-	// source), in place of source.
-	indexed func(path string) (map[string]string, bool)
+	// index returns a package's doc comments, as PackageDocs indexes
+	// them, or nil.
+	index func(path string) map[string]string
 
 	mu        sync.Mutex
 	byPackage map[string]map[string]string // import path → docKey → doc
 }
 
-func newDocs(source func(path string) (string, []string, bool)) *docs {
-	return &docs{source: source, byPackage: map[string]map[string]string{}}
+func newDocs(index func(path string) map[string]string) *docs {
+	return &docs{index: index, byPackage: map[string]map[string]string{}}
 }
 
 // of returns the doc comment of obj, or "".
@@ -49,25 +46,10 @@ func (d *docs) lookup(path, key string) string {
 	defer d.mu.Unlock()
 	index, ok := d.byPackage[path]
 	if !ok {
-		index = d.parse(path)
+		index = d.index(path)
 		d.byPackage[path] = index
 	}
 	return index[key]
-}
-
-// parse indexes the doc comments of a package's files.
-func (d *docs) parse(path string) map[string]string {
-	if d.indexed != nil {
-		if index, ok := d.indexed(path); ok {
-			return index
-		}
-		return map[string]string{}
-	}
-	dir, files, ok := d.source(path)
-	if !ok {
-		return map[string]string{}
-	}
-	return PackageDocs(dir, files)
 }
 
 // PackageDocs indexes the doc comments of a package's Go files, in dir,

@@ -581,8 +581,10 @@ func TestGoroutineStacksCountAsMemory(t *testing.T) {
 	e := newEngine(t)
 	e.Env = append(e.Env, smallMemory)
 	// Each goroutine's stack holds a thousand interpreted calls, about a
-	// megabyte; 400 of them pass the limit, with little heap.
-	outOfMemory(t, e, "func deep(n int) int {\n\tif n == 0 {\n\t\tselect {}\n\t}\n\treturn deep(n-1) + 1\n}\nfor i := 0; i < 400; i++ {\n\tgo deep(1000)\n}\ntime.Sleep(3 * time.Second)", "(limit 256 MiB)")
+	// megabyte; 400 of them pass the limit, with little heap. The cell
+	// waits long enough for them to get there on a loaded machine (3 s
+	// was not, once): the limit ends it as soon as they do.
+	outOfMemory(t, e, "func deep(n int) int {\n\tif n == 0 {\n\t\tselect {}\n\t}\n\treturn deep(n-1) + 1\n}\nfor i := 0; i < 400; i++ {\n\tgo deep(1000)\n}\ntime.Sleep(90 * time.Second)", "(limit 256 MiB)")
 }
 
 // A goroutine that panics after its cell ended ends the worker. The next

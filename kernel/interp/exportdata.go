@@ -61,20 +61,24 @@ func newExportDataPackages(fset *token.FileSet, data ExportData, docs DocData) e
 	return exportDataPackages{gc: importer.ForCompiler(fset, "gc", importer.Lookup(data)), docs: docs}
 }
 
-// indexed reads the doc comments of the package at path.
-func (p exportDataPackages) indexed(path string) (map[string]string, bool) {
+// docIndex reads the doc comments of the package at path from DocData.
+func (p exportDataPackages) docIndex(path string) map[string]string {
+	if p.docs == nil {
+		return nil
+	}
 	r, err := p.docs(path)
 	if err != nil {
-		return nil, false
+		return nil
 	}
 	defer r.Close()
 	var index map[string]string
 	if err := json.NewDecoder(r).Decode(&index); err != nil {
-		return nil, false
+		return nil
 	}
-	return index, true
+	return index
 }
 
-func (p exportDataPackages) Import(path string) (*types.Package, error) { return p.gc.Import(path) }
+// docsAtHand is false: DocData may fetch across a network.
+func (exportDataPackages) docsAtHand() bool { return false }
 
-func (exportDataPackages) source(string) (string, []string, bool) { return "", nil, false }
+func (p exportDataPackages) Import(path string) (*types.Package, error) { return p.gc.Import(path) }

@@ -60,45 +60,71 @@ func (e *exportImporter) Import(path string) (*types.Package, error) {
 // list asks the go command for the export data of path and of every
 // package it depends on, and where their source files are.
 func (e *exportImporter) list(path string) error {
-	cmd := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Export,Dir,GoFiles", path)
-	cmd.Dir = e.dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	listed, err := ListPackages(e.dir, nil, "-deps", path)
 	if err != nil {
-		return fmt.Errorf("package %s is not available: %s", path, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("package %s is not available: %w", path, err)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var p struct {
-			ImportPath, Export, Dir string
-			GoFiles                 []string
-		}
-		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
-			return nil
-		} else if err != nil {
-			return err
-		}
+	for _, p := range listed {
 		if p.Export != "" {
 			e.files[p.ImportPath] = p.Export
 		}
 		e.sources[p.ImportPath] = append([]string{p.Dir}, p.GoFiles...)
 	}
+	return nil
 }
 
-// source returns the directory of the package at path and its Go files,
-// once the package was imported.
-func (e *exportImporter) source(path string) (dir string, files []string, ok bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s, ok := e.sources[path]
-	if !ok {
-		return "", nil, false
-	}
-	return s[0], s[1:], true
+// A ListedPackage is what `go list -export` says of a package: its import
+// path, the file of its export data (empty if it has none), its directory
+// and its Go files there.
+type ListedPackage struct {
+	ImportPath, Export, Dir string
+	GoFiles                 []string
 }
+
+// ListPackages runs `go list -export` in dir with the flags and packages
+// of args, in the environment env (the process's if nil), and returns
+// what it says of each package. Its error is what the go command wrote.
+func ListPackages(dir string, env []string, args ...string) ([]ListedPackage, error) {
+	cmd := exec.Command("go", append([]string{"list", "-export", "-json=ImportPath,Export,Dir,GoFiles"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, errors.New(msg)
+		}
+		return nil, err
+	}
+	var listed []ListedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p ListedPackage
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			return listed, nil
+		} else if err != nil {
+			return nil, err
+		}
+		listed = append(listed, p)
+	}
+}
+
+// docIndex indexes the doc comments of the Go files of the package at
+// path, once the package was imported.
+func (e *exportImporter) docIndex(path string) map[string]string {
+	e.mu.Lock()
+	s, ok := e.sources[path]
+	e.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return PackageDocs(s[0], s[1:])
+}
+
+func (e *exportImporter) docsAtHand() bool { return true }
 
 func (e *exportImporter) lookup(path string) (io.ReadCloser, error) {
 	e.mu.Lock()

@@ -6,10 +6,10 @@ import (
 	"go/token"
 	"io"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/front"
+	"github.com/tensornb/tensornb/kernel/textpipe"
 )
 
 // A Local runs cells in this process, in one Session: the engine of a
@@ -218,7 +218,7 @@ type streamWriter struct {
 func (w *streamWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	buf := append(w.partial, p...)
-	cut := wholeCharacters(buf)
+	cut := len(buf) - textpipe.HeldBack(buf)
 	text := string(buf[:cut])
 	w.partial = append([]byte(nil), buf[cut:]...)
 	w.mu.Unlock()
@@ -239,19 +239,4 @@ func (w *streamWriter) send(text string) {
 	if text != "" {
 		w.l.emit(func(out front.Output) { out.Stream(w.name, text) })
 	}
-}
-
-// wholeCharacters is the length of the longest start of p that does not
-// end inside a UTF-8 character: all of p, unless its last bytes begin a
-// character that more bytes would complete.
-func wholeCharacters(p []byte) int {
-	for i := len(p) - 1; i >= 0 && i >= len(p)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(p[i]) {
-			if utf8.FullRune(p[i:]) {
-				return len(p)
-			}
-			return i
-		}
-	}
-	return len(p)
 }

@@ -47,7 +47,8 @@ type Session struct {
 	in         *interp.Interpreter
 	check      *checker
 	docs       *docs
-	statements int // statements run so far, to name their functions
+	warmDocs   bool // whether Warm reads tensor's doc comments (not fetched ones)
+	statements int  // statements run so far, to name their functions
 	// genericDone is whether the interpreter has compiled deferredGeneric.
 	genericDone bool
 	// usedLazy are the packages whose lazy tables the interpreter has.
@@ -61,10 +62,16 @@ type Session struct {
 var warmPackages = []string{"fmt", "github.com/tensornb/tensornb/tensor", "github.com/tensornb/tensornb/display"}
 
 // packages give the checker the types of the packages cells import, and
-// the docs their source files, where there are any.
+// the docs their doc comments, which the types lack.
 type packages interface {
 	types.Importer
-	source(path string) (dir string, files []string, ok bool)
+	// docIndex returns the doc comments of the package at path, as
+	// PackageDocs indexes them, or nil if there are none.
+	docIndex(path string) map[string]string
+	// docsAtHand reports whether docIndex reads files at hand, rather
+	// than fetching them, so that Warm may read tensor's before anyone
+	// asks.
+	docsAtHand() bool
 }
 
 // openSession returns a session with the standard library, tensor and
@@ -91,11 +98,7 @@ func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Wr
 	imp := newPackages(fset)
 	ready := make(chan struct{})
 	close(ready)
-	d := newDocs(imp.source)
-	if p, ok := imp.(exportDataPackages); ok && p.docs != nil {
-		d.indexed = p.indexed
-	}
-	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: d, stderr: stderr, ready: ready}, nil
+	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.docIndex), warmDocs: imp.docsAtHand(), stderr: stderr, ready: ready}, nil
 }
 
 // Warm imports, in the background, the packages cells use most for
@@ -110,7 +113,7 @@ func (s *Session) Warm() {
 		for _, p := range warmPackages {
 			_, _ = s.check.imp.Import(p) // a failure is the cell's to report
 		}
-		if s.docs.indexed == nil { // fetched ones wait for an inspection
+		if s.warmDocs {
 			s.docs.lookup(warmPackages[1], "")
 		}
 	}()

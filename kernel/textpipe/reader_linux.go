@@ -6,7 +6,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -84,7 +83,7 @@ func (r *Reader) read() {
 				r.pass(pending)
 				return
 			}
-			keep := heldBack(pending)
+			keep := HeldBack(pending)
 			r.pass(pending[:len(pending)-keep])
 			pending = append(pending[:0], pending[len(pending)-keep:]...)
 		}
@@ -133,18 +132,4 @@ func (r *Reader) pass(text []byte) {
 	if len(text) > 0 {
 		r.send(text)
 	}
-}
-
-// heldBack is how many bytes at the end of p may be the start of a UTF-8
-// sequence that is not complete yet.
-func heldBack(p []byte) int {
-	for k := 1; k <= min(utf8.UTFMax-1, len(p)); k++ {
-		if utf8.RuneStart(p[len(p)-k]) {
-			if !utf8.FullRune(p[len(p)-k:]) {
-				return k
-			}
-			break
-		}
-	}
-	return 0
 }

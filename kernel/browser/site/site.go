@@ -31,9 +31,9 @@ import (
 	"github.com/tensornb/tensornb/kernel/browser/lite"
 )
 
-// The page script and its styles, in web/dist, and where they go in the
-// site.
-var bundleFiles = []string{"page.js", "page.css"}
+// The page script, its styles and the scripts it loads on first use
+// (web/lazy.js), in web/dist, and their names in the site.
+var bundleFiles = []string{"page.js", "page.css", "lazy-mermaid.js", "lazy-mathjax.js"}
 
 // BundleDir is the bundle's directory, relative to the module's.
 const BundleDir = "kernel/browser/site/web/dist"
@@ -240,8 +240,9 @@ var indexTemplate = template.Must(template.New("index").Parse(`<!doctype html>
 <p>Notebooks that teach how a tensor lives in memory, in Go. Their code
 cells run in this browser: the tensornb instant engine, compiled to
 WebAssembly, interprets them in a Web Worker, with no server. Edit a cell
-and press Shift-Enter, or Run all; what a cell declares stays for the
-next cells until the engine restarts.</p>
+and press Shift-Enter, or Run all; Tab completes, Shift-Tab shows what a
+name is. What a cell declares stays for the next cells until Restart
+(after an interrupt, the next cell runs the earlier ones again).</p>
 <p id="tnb-lab">Or open them in <a href="lab/index.html">JupyterLab</a>, running in this
 browser too (JupyterLite), with the same engine as their kernel.</p>
 <ul>

@@ -5,8 +5,10 @@
 //
 // Markdown cells are rendered by JupyterLab's markdown renderer (with
 // marked as its parser, and its formulas typeset by JupyterLab's MathJax
-// typesetter); each code cell is a text area with a Run button
-// above a JupyterLab OutputArea, which shows the notebook's stored
+// typesetter, which loads on first use, as the Mermaid renderer does: see
+// lazy.js); each code cell is an editor (CodeMirror, with completion and
+// inspection from the engine: editor.js) with a Run button, above a
+// JupyterLab OutputArea, which shows the notebook's stored
 // outputs until the cell runs. A cell's outputs reach its OutputArea as
 // they reach it in JupyterLab: through a kernel future whose onIOPub the
 // area sets, so that streams are joined, clear_output and
@@ -14,15 +16,17 @@
 // trusted: the site is built from notebooks its builder vouches for, so
 // the interactive pictures run their scripts.
 //
-// The engine cannot be stopped inside WebAssembly: Interrupt ends the
-// worker and starts a new one, whose session is empty.
+// The engine (engine.js) cannot be stopped inside WebAssembly: Interrupt
+// ends the worker and starts a new one, in which the next cell first
+// replays the cells that had run without an error.
 //
 // window.tnb is for tests: the cells, the engine's timings, runAll.
 import { OutputArea, OutputAreaModel } from "@jupyterlab/outputarea";
 import { RenderMimeRegistry, MimeModel, standardRendererFactories } from "@jupyterlab/rendermime";
 import { Sanitizer } from "@jupyterlab/apputils";
-import { MermaidManager, RenderedMermaid, rendererFactory as mermaidFactory } from "@jupyterlab/mermaid";
-import { MathJaxTypesetter } from "@jupyterlab/mathjax-extension";
+import { LazyTypesetter, lazyFactory } from "./lazy.js";
+import { CodeEditor, makeWhenIdle } from "./editor.js";
+import { Engine } from "./engine.js";
 import { Widget } from "@lumino/widgets";
 import { marked } from "marked";
 
@@ -37,237 +41,15 @@ import "./page.css";
 // JupyterLab's mermaid extension registers the factory at rank 61.
 const mermaidRank = 61;
 
-// What a cell shows when an interrupt ended the engine under it, in the
-// words of the server's instant engine (kernel/interp's Local).
-const interruptedText = "the cell was interrupted; the engine was restarted, and what the cells declared is gone: run them again";
 const RAISES = "raises-exception";
 
-RenderedMermaid.manager = new MermaidManager();
 const rendermime = new RenderMimeRegistry({
   initialFactories: standardRendererFactories,
   sanitizer: new Sanitizer(),
   markdownParser: { render: (source) => Promise.resolve(marked.parse(source)) },
-  latexTypesetter: new MathJaxTypesetter(),
+  latexTypesetter: new LazyTypesetter("mathjax"),
 });
-rendermime.addFactory(mermaidFactory, mermaidRank);
-
-// A Future stands for one cell's execution, as a kernel future does in
-// JupyterLab: its owner (an OutputArea) sets onIOPub and onReply.
-class Future {
-  constructor() {
-    this.onIOPub = () => {};
-    this.onReply = () => {};
-    this.onStdin = () => {};
-    this.isDisposed = false;
-    this.done = new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-    this.done.catch(() => {});
-  }
-  dispose() {
-    this.isDisposed = true;
-  }
-}
-
-// The Engine runs cells in a worker.js Web Worker, one after another.
-class Engine {
-  constructor(onStatus) {
-    this.onStatus = onStatus;
-    this.displays = new Map(); // display id → the futures whose cells showed it
-    this.start("loading");
-  }
-
-  start(why) {
-    this.started = performance.now();
-    this.ready = false;
-    this.readyMS = null;
-    this.broken = null; // why the engine could not start
-    this.cells = new Map(); // id → {future, sent}
-    this.next = 0;
-    this.displays.clear();
-    this.why = why;
-    // The page's first engine was started by the page itself, before this
-    // script loaded (see site.go's page); it is adopted once.
-    const early = window.tnbEarlyEngine;
-    window.tnbEarlyEngine = null;
-    if (early) {
-      this.worker = early.worker;
-      this.started = early.started;
-    } else {
-      try {
-        this.worker = new Worker("worker.js");
-      } catch (e) {
-        // A page opened from a file may not start workers.
-        this.worker = null;
-        this.cannotStart(String(e));
-        return;
-      }
-    }
-    this.worker.onmessage = ({ data: m }) => this.receive(m);
-    this.worker.onerror = (e) => {
-      e.preventDefault();
-      this.cannotStart(e.message || "worker.js failed to load");
-    };
-    this.status();
-    for (const m of early ? early.messages : []) {
-      this.receive(m);
-    }
-  }
-
-  receive(m) {
-    switch (m.type) {
-      case "ready":
-        this.ready = true;
-        this.readyMS = performance.now() - this.started;
-        this.loadMS = performance.now(); // since the page's navigation started
-        this.status();
-        return;
-      case "error":
-        this.cannotStart(m.message);
-        return;
-      case "exit":
-        this.crashed("the engine ended (exit code " + m.code + ")");
-        return;
-    }
-    const cell = this.cells.get(m.id);
-    if (!cell) {
-      return;
-    }
-    if (m.type === "iopub") {
-      this.iopub(cell.future, m.msg_type, m.content);
-    } else if (m.type === "reply") {
-      this.cells.delete(m.id);
-      cell.future.onReply({ header: { msg_type: "execute_reply" }, content: m.content });
-      cell.future.resolve({ reply: m.content, ms: m.ms, wall: performance.now() - cell.sent });
-      this.status();
-    }
-  }
-
-  // iopub hands a message to the futures that should see it, as
-  // JupyterLab's kernel connection does: an update of a display goes to
-  // the cells that showed it, everything else to the cell that made it.
-  iopub(future, msgType, content) {
-    const msg = { header: { msg_type: msgType }, parent_header: {}, metadata: {}, content, channel: "iopub" };
-    const displayId = content.transient && content.transient.display_id;
-    if (displayId && (msgType === "display_data" || msgType === "update_display_data")) {
-      const owners = (this.displays.get(displayId) || []).filter((f) => !f.isDisposed);
-      if (msgType === "display_data" && !owners.includes(future)) {
-        owners.push(future);
-      }
-      this.displays.set(displayId, owners);
-      if (msgType === "update_display_data") {
-        for (const f of owners) {
-          f.onIOPub(msg);
-        }
-        return;
-      }
-    }
-    future.onIOPub(msg);
-  }
-
-  // execute sends a cell's code and returns its future, done with
-  // {reply, ms} when the cell has run.
-  execute(code) {
-    const future = new Future();
-    if (this.broken) {
-      // Once the cell's output area has taken the future.
-      const evalue = this.broken;
-      Promise.resolve().then(() => {
-        this.fail(future, "EngineError", evalue);
-        future.resolve({ reply: { status: "error", ename: "EngineError", evalue, traceback: [] }, ms: 0, wall: 0 });
-      });
-      return future;
-    }
-    const id = ++this.next;
-    this.cells.set(id, { future, sent: performance.now() });
-    this.worker.postMessage({ id, code });
-    this.status();
-    return future;
-  }
-
-  get busy() {
-    return this.cells.size > 0;
-  }
-
-  // restart ends the worker, and with it every cell sent to it: the one
-  // running fails with an interrupt (why "interrupted") or an engine
-  // error, the ones waiting are dropped. Then a new worker starts.
-  restart(why) {
-    if (this.worker) {
-      this.worker.terminate();
-    }
-    let first = true;
-    for (const { future } of this.cells.values()) {
-      if (first && why === "interrupted") {
-        this.fail(future, "Interrupted", interruptedText);
-      }
-      future.reject(new Error(why));
-      first = false;
-    }
-    this.start(why);
-  }
-
-  // crashed restarts an engine that ended: the cell it was running fails.
-  crashed(text) {
-    this.worker.terminate();
-    this.failAll(text + "; it was restarted, and what the cells declared is gone: run them again");
-    this.start("ended: " + text);
-  }
-
-  // cannotStart gives up on an engine that could not start: the cells
-  // sent to it fail, and so do the next ones, until Restart.
-  cannotStart(text) {
-    if (this.worker) {
-      this.worker.terminate();
-    }
-    this.broken = "the engine could not start: " + text + " (a page of the site must be served over HTTP: scripts/site --serve DIR)";
-    this.failAll(this.broken);
-    this.cells.clear();
-    this.status();
-  }
-
-  // failAll ends the cells sent to the engine: the first, which was
-  // running, with an error that says why.
-  failAll(text) {
-    let first = true;
-    for (const { future } of this.cells.values()) {
-      if (first) {
-        this.fail(future, "EngineError", text);
-      }
-      future.reject(new Error(text));
-      first = false;
-    }
-  }
-
-  fail(future, ename, evalue) {
-    future.onIOPub({ header: { msg_type: "error" }, parent_header: {}, metadata: {}, content: { ename, evalue, traceback: [ename + ": " + evalue] }, channel: "iopub" });
-  }
-
-  status() {
-    let text;
-    if (this.broken) {
-      this.onStatus(this.broken + " — Restart tries again", "broken");
-      return;
-    }
-    if (!this.ready) {
-      text = "engine loading…";
-      if (this.why === "interrupted") {
-        text = "interrupted: the engine is restarting, and what the cells declared is gone — engine loading…";
-      } else if (this.why === "restarted") {
-        text = "restarted: what the cells declared is gone — engine loading…";
-      } else if (this.why.startsWith("ended")) {
-        text = this.why + " — engine loading…";
-      }
-    } else {
-      text = this.busy ? "engine busy" : "engine ready";
-      if (this.why !== "loading") {
-        text += " (" + (this.why === "interrupted" || this.why === "restarted" ? this.why : this.why.replace(/^ended: /, "")) + ": what the cells declared before is gone)";
-      }
-    }
-    this.onStatus(text, !this.ready ? "loading" : this.busy ? "busy" : "ready");
-  }
-}
+rendermime.addFactory(lazyFactory("mermaid", ["text/vnd.mermaid"]), mermaidRank);
 
 // A Record applies a cell's messages to an OutputAreaModel that no
 // renderer sees, as an OutputArea applies them to its own: outputs added
@@ -306,6 +88,18 @@ class Record {
   }
 }
 
+// scrollToAnchor shows the heading the page's address names after its #,
+// as JupyterLab does: the markdown renderer gives each heading its
+// anchor, its text with dashes for spaces, as data-jupyter-id (the
+// sanitizer keeps ids out of untrusted HTML), and a ¶ link to it.
+function scrollToAnchor() {
+  const id = decodeURIComponent(location.hash.slice(1));
+  const heading = id && document.querySelector(`[data-jupyter-id="${CSS.escape(id)}"]`);
+  if (heading) {
+    heading.scrollIntoView();
+  }
+}
+
 // linkNotebooks points links to the notebooks at their pages.
 function linkNotebooks(markdown) {
   return markdown.replace(/(\]\(|href=")((?:\.\/)?[\w.-]+)\.ipynb\b/g, "$1$2.html");
@@ -330,24 +124,18 @@ class CodeCell {
     this.run.title = "Run this cell (Shift-Enter)";
     this.run.textContent = "▶";
     this.run.addEventListener("click", () => this.execute().catch(() => {}));
-    this.editor = document.createElement("textarea");
-    this.editor.className = "tnb-editor";
-    this.editor.spellcheck = false;
-    this.editor.wrap = "off"; // long lines scroll, as in a code editor
-    this.editor.value = cell.source;
-    this.editor.addEventListener("input", () => this.grow());
-    this.editor.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" && e.shiftKey) {
-        e.preventDefault();
+    const editorNode = document.createElement("div");
+    editorNode.className = "tnb-editor";
+    this.editor = new CodeEditor({
+      parent: editorNode,
+      doc: cell.source,
+      engine: page.engine,
+      run: () => {
         this.execute().catch(() => {});
         page.focusAfter(this);
-      } else if (e.key === "Tab" && !e.shiftKey) {
-        e.preventDefault();
-        this.editor.setRangeText("\t", this.editor.selectionStart, this.editor.selectionEnd, "end");
-        this.grow();
-      }
+      },
     });
-    input.append(this.prompt, this.run, this.editor);
+    input.append(this.prompt, this.run, editorNode);
 
     this.model = new OutputAreaModel({ trusted: true });
     this.model.fromJSON(cell.outputs || []);
@@ -362,13 +150,6 @@ class CodeCell {
 
   attach() {
     Widget.attach(this.area, this.outputsNode);
-    this.grow();
-  }
-
-  grow() {
-    this.editor.style.height = "auto";
-    // The height of the text, its borders and a scroll bar, if any.
-    this.editor.style.height = this.editor.scrollHeight + this.editor.offsetHeight - this.editor.clientHeight + "px";
   }
 
   setPrompt(text) {
@@ -378,7 +159,7 @@ class CodeCell {
   // execute runs the cell and resolves to {reply, ms}, or rejects if the
   // engine was interrupted or restarted before the cell finished.
   execute() {
-    const future = this.page.engine.execute(this.editor.value);
+    const future = this.page.engine.execute(this.editor.source);
     this.area.future = future; // clears the outputs, as JupyterLab does
     // The record keeps the outputs as the engine sent them: a renderer
     // may change its output's data (the Mermaid renderer adds the SVG it
@@ -445,7 +226,7 @@ class Page {
           () => Object.assign(record, { done: true }),
         );
       }),
-      button("tnb-interrupt", "Interrupt", "Stop the running cell: the engine restarts, and what the cells declared is gone", () => this.interrupt()),
+      button("tnb-interrupt", "Interrupt", "Stop the running cell: the engine restarts, and the next cell first replays the cells that ran without an error", () => this.interrupt()),
       button("tnb-restart", "Restart", "Start a new engine: what the cells declared is gone", () => this.restart()),
       this.statusNode,
     );
@@ -459,6 +240,7 @@ class Page {
     const main = document.createElement("main");
     main.className = "tnb-notebook";
     document.body.append(main);
+    const rendered = [];
     for (const [index, cell] of notebook.cells.entries()) {
       if (cell.cell_type === "code") {
         const c = new CodeCell(this, cell, index);
@@ -467,21 +249,27 @@ class Page {
         main.append(c.node);
         c.attach();
       } else if (cell.cell_type === "markdown") {
-        main.append(this.markdown(cell.source));
+        const node = document.createElement("div");
+        main.append(node);
+        rendered.push(this.markdown(node, cell.source));
       }
     }
+    Promise.all(rendered).then(scrollToAnchor);
+    // The editors are made once the engine has started, not to slow it.
+    this.engine.firstReady.then(() => makeWhenIdle(this.cells.map((c) => c.editor)));
+    window.addEventListener("hashchange", scrollToAnchor);
   }
 
-  markdown(source) {
-    const node = document.createElement("div");
+  // markdown renders a markdown cell into node, and resolves when it is
+  // shown.
+  markdown(node, source) {
     node.className = "tnb-cell tnb-markdown";
     const renderer = rendermime.createRenderer("text/markdown");
     // Untrusted, as JupyterLab renders a markdown cell: its HTML goes
     // through the sanitizer.
-    renderer.renderModel(new MimeModel({ data: { "text/markdown": linkNotebooks(source) }, trusted: false })).then(() => {
+    return renderer.renderModel(new MimeModel({ data: { "text/markdown": linkNotebooks(source) }, trusted: false })).then(() => {
       Widget.attach(renderer, node);
     });
-    return node;
   }
 
   focusAfter(cell) {
@@ -513,29 +301,33 @@ class Page {
       return;
     }
     this.runs++;
-    this.engine.restart("interrupted");
+    this.engine.interrupt();
   }
 
   restart() {
     this.runs++;
-    this.engine.restart("restarted");
+    this.engine.restart();
   }
 }
 
 window.addEventListener("DOMContentLoaded", () => {
   const notebook = JSON.parse(document.getElementById("tnb-notebook").textContent);
+  const building = performance.now();
   const page = new Page(notebook);
+  const buildMS = performance.now() - building;
   window.tnb = {
     page,
     runAll: () => page.runAll(),
     // cells: for each code cell, its index among all cells, its tags,
     // its outputs as JupyterLab would save them, and its last run.
     // ms is how long it ran in the engine, wall from the page's sending
-    // it to its reply (a first cell waits for the engine).
-    cells: () => page.cells.map((c) => ({ index: c.index, tags: c.tags, outputs: c.outputs(), reply: c.ran && c.ran.reply, ms: c.ran ? c.ran.ms : -1, wall: c.ran ? c.ran.wall : -1 })),
+    // it to its reply (a first cell waits for the engine), at from the
+    // page's navigation to its reply.
+    cells: () => page.cells.map((c) => ({ index: c.index, tags: c.tags, outputs: c.outputs(), reply: c.ran && c.ran.reply, ms: c.ran ? c.ran.ms : -1, wall: c.ran ? c.ran.wall : -1, at: c.ran ? c.ran.at : -1 })),
     lastRunAll: () => page.lastRunAll,
     // readyMS is from the worker's start to the engine's, loadMS from the
     // page's navigation to the engine's start.
-    engine: () => ({ ready: page.engine.ready, readyMS: page.engine.readyMS, loadMS: page.engine.loadMS, busy: page.engine.busy }),
+    // buildMS is how long the page took to build its cells.
+    engine: () => ({ ready: page.engine.ready, readyMS: page.engine.readyMS, loadMS: page.engine.loadMS, busy: page.engine.busy, buildMS }),
   };
 });
