@@ -42,4 +42,10 @@
 //	               {type: "exit", code, fatal}             the engine ended (a crash), and with it the session;
 //	                                                        fatal is the Go runtime's "fatal error: …" or
 //	                                                        "panic: …" line, if it wrote one
+//
+// engine.js is the page's side of worker.js, which the site's pages and
+// its JupyterLite kernel both bundle: it runs cells in order, ends the
+// worker to interrupt a cell, and then replays the cells that ran
+// without an error in the new one, as the server's engine (interp's
+// Engine) does.
 package browser

@@ -355,8 +355,8 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 // checkLabSession checks, on the open notebook's kernel, that a cell
 // sees what an earlier one declared, that the kernel completes and
 // inspects names, and that an interrupt ends an endless loop within
-// 2 s, saying that the session is gone, after which cells run again in
-// an empty session.
+// 2 s, after which the next cell first replays the cells that ran
+// without an error, as the server's instant engine does.
 func checkLabSession(t *testing.T, ctx context.Context) {
 	t.Helper()
 	exec := func(code string) string {
@@ -393,11 +393,11 @@ func checkLabSession(t *testing.T, ctx context.Context) {
 	if got.Reply != "reply" || got.MS > 2000 {
 		t.Errorf("the interrupted loop: %s after %.0f ms, want a reply within 2 s", got.Reply, got.MS)
 	}
-	if !strings.Contains(got.Text, "Interrupted: ") || !strings.Contains(got.Text, "what the cells declared is gone") {
-		t.Errorf("the interrupted cell shows %q, want an Interrupted error that says the session is gone", got.Text)
+	if !strings.Contains(got.Text, "Interrupted: the cell was interrupted; the interpreter was restarted, and the next cell first replays the cells that had run without an error") {
+		t.Errorf("the interrupted cell shows %q, want an Interrupted error that says the next cell replays", got.Text)
 	}
-	if out := exec("probe + 1"); !strings.Contains(out, "CompileError") || !strings.Contains(out, "undefined: probe") {
-		t.Errorf("probe + 1 after the interrupt shows %q, want a compile error: undefined: probe", out)
+	if out := exec("probe + 1"); !strings.Contains(out, "tensornb: a cell was interrupted; the interpreter was restarted. Replaying what had run without an error, In [") || !strings.HasSuffix(out, "42") {
+		t.Errorf("probe + 1 after the interrupt shows %q, want the replay's note and 42", out)
 	}
 	if out := exec("answer := 6 * 7\nanswer"); out != "42" {
 		t.Errorf("6 * 7 after the interrupt shows %q", out)

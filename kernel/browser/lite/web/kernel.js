@@ -10,99 +10,20 @@
 // kernel hands them to JupyterLite's kernel client, which passes them
 // to JupyterLab as a kernel on a server would.
 //
-// The engine cannot be stopped inside WebAssembly: an interrupt ends the
-// worker and starts a new one, whose session is empty, and the cell that
-// was running says so, in the words of the server's instant engine.
+// The worker and what the page does around it (an interrupt ends the
+// worker, and the next cell first replays the cells that ran without an
+// error, as the server's instant engine does) are the site pages'
+// Engine, kernel/browser/engine.js.
 import { PageConfig } from "@jupyterlab/coreutils";
 import { BaseKernel, IKernelSpecs, IKernelClient, LiteKernelClient } from "@jupyterlite/services";
 import { IServerSettings } from "@jupyterlab/services";
+import { Engine } from "../../engine.js";
 
 /** The kernel's name, as notebooks' kernelspec metadata names it. */
 export const KERNEL_NAME = "tensornb";
 
-// What the cell that an interrupt ended shows (kernel/interp's Local says
-// the same on the server).
-const interruptedText =
-  "the cell was interrupted; the engine was restarted, and what the cells declared is gone: run them again";
-
 // The running tensornb kernels, by id, for the kernel client's interrupt.
 const running = new Map();
-
-// An Engine is one worker.js Web Worker: it sends requests and routes the
-// worker's answers to them.
-class Engine {
-  constructor(url) {
-    this.pending = new Map(); // id → {onIOPub, resolve}
-    this.next = 0;
-    this.ready = new Promise((resolve, reject) => {
-      try {
-        this.worker = new Worker(url);
-      } catch (e) {
-        reject(new Error(String(e)));
-        return;
-      }
-      this.worker.onmessage = ({ data: m }) => {
-        switch (m.type) {
-          case "ready":
-            resolve(m);
-            return;
-          case "error":
-            reject(new Error(m.message));
-            return;
-          case "exit":
-            this.endAll("EngineError", "the engine ended (exit code " + m.code + "); it was restarted, and what the cells declared is gone: run them again");
-            this.onExit();
-            return;
-        }
-        const p = this.pending.get(m.id);
-        if (!p) {
-          return;
-        }
-        if (m.type === "iopub") {
-          p.onIOPub(m.msg_type, m.content);
-          return;
-        }
-        this.pending.delete(m.id);
-        p.resolve(m.content);
-      };
-      this.worker.onerror = (e) => {
-        e.preventDefault();
-        reject(new Error(e.message || url + " failed to load"));
-      };
-    });
-    this.ready.catch(() => {});
-    this.onExit = () => {};
-  }
-
-  // request sends a message to the worker and resolves to the content of
-  // its reply; onIOPub receives the outputs on the way.
-  async request(message, onIOPub = () => {}) {
-    await this.ready;
-    const id = ++this.next;
-    return new Promise((resolve) => {
-      this.pending.set(id, { onIOPub, resolve });
-      this.worker.postMessage({ id, ...message });
-    });
-  }
-
-  // endAll answers every pending request with an error, the first one
-  // (the running cell) also with an error output.
-  endAll(ename, evalue) {
-    let first = true;
-    for (const p of this.pending.values()) {
-      if (first) {
-        p.onIOPub("error", { ename, evalue, traceback: [ename + ": " + evalue] });
-      }
-      p.resolve({ status: "error", ename, evalue, traceback: [ename + ": " + evalue] });
-      first = false;
-    }
-    this.pending.clear();
-  }
-
-  terminate() {
-    this.worker && this.worker.terminate();
-  }
-}
 
 /**
  * TensornbKernel runs a notebook's cells in the tensornb instant engine.
@@ -110,29 +31,16 @@ class Engine {
 export class TensornbKernel extends BaseKernel {
   constructor(options, workerUrl) {
     super(options);
-    this.workerUrl = workerUrl;
-    this.engine = this.newEngine();
+    this.engine = new Engine(() => {}, { workerURL: workerUrl, routeDisplays: false });
     running.set(this.id, this);
   }
 
-  newEngine() {
-    const engine = new Engine(this.workerUrl);
-    engine.onExit = () => {
-      if (this.engine === engine) {
-        engine.terminate();
-        this.engine = this.newEngine();
-      }
-    };
-    return engine;
-  }
-
-  // interruptEngine ends the engine, and with it the running cell, and
-  // starts a new one.
+  // interruptEngine ends the engine under a running cell, which says so,
+  // and starts a new one.
   interruptEngine() {
-    const old = this.engine;
-    this.engine = this.newEngine();
-    old.terminate();
-    old.endAll("Interrupted", interruptedText);
+    if (this.engine.busy) {
+      this.engine.interrupt();
+    }
   }
 
   dispose() {
@@ -140,7 +48,7 @@ export class TensornbKernel extends BaseKernel {
       return;
     }
     running.delete(this.id);
-    this.engine.terminate();
+    this.engine.dispose();
     super.dispose();
   }
 
@@ -189,13 +97,14 @@ export class TensornbKernel extends BaseKernel {
           break;
       }
     };
+    const future = this.engine.execute(content.code, count);
+    future.onIOPub = (msg) => publish(msg.header.msg_type, msg.content);
     let reply;
     try {
-      reply = await this.engine.request({ code: content.code }, publish);
+      reply = (await future.done).reply;
     } catch (e) {
-      const evalue = "the engine could not start: " + e.message + " (the site must be served over HTTP: scripts/site --serve DIR)";
-      publish("error", { ename: "EngineError", evalue, traceback: ["EngineError: " + evalue] });
-      reply = { status: "error", ename: "EngineError", evalue, traceback: [] };
+      // The engine ended under the cell, which showed why.
+      reply = { status: "error", ename: e.message === "interrupted" ? "Interrupted" : "EngineError", evalue: e.message, traceback: [] };
     }
     if (reply.status === "error" && content.stop_on_error === false) {
       this.keepQueue = true; // see TensornbKernelClient
@@ -204,15 +113,13 @@ export class TensornbKernel extends BaseKernel {
   }
 
   async completeRequest(content) {
-    return this.engine
-      .request({ type: "complete", code: content.code, cursor_pos: content.cursor_pos })
-      .catch(() => ({ status: "ok", matches: [], cursor_start: content.cursor_pos, cursor_end: content.cursor_pos, metadata: {} }));
+    const reply = await this.engine.complete(content.code, content.cursor_pos);
+    return reply.status === "ok" ? reply : { status: "ok", matches: [], cursor_start: content.cursor_pos, cursor_end: content.cursor_pos, metadata: {} };
   }
 
   async inspectRequest(content) {
-    return this.engine
-      .request({ type: "inspect", code: content.code, cursor_pos: content.cursor_pos, detail_level: content.detail_level })
-      .catch(() => ({ status: "ok", found: false, data: {}, metadata: {} }));
+    const reply = await this.engine.inspect(content.code, content.cursor_pos, content.detail_level);
+    return reply.status === "ok" ? reply : { status: "ok", found: false, data: {}, metadata: {} };
   }
 
   async isCompleteRequest() {

@@ -26,7 +26,7 @@ import { RenderMimeRegistry, MimeModel, standardRendererFactories } from "@jupyt
 import { Sanitizer } from "@jupyterlab/apputils";
 import { LazyTypesetter, lazyFactory } from "./lazy.js";
 import { CodeEditor, makeWhenIdle } from "./editor.js";
-import { Engine } from "./engine.js";
+import { Engine } from "../../engine.js";
 import { Widget } from "@lumino/widgets";
 import { marked } from "marked";
 

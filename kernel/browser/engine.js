@@ -1,7 +1,8 @@
 // The page's side of the instant engine: an Engine runs cells in
 // worker.js, a Web Worker (kernel/browser's doc gives its messages),
 // and hands their outputs to kernel futures, as JupyterLab's kernel
-// connection hands a kernel's.
+// connection hands a kernel's. The site's pages (site/web/page.js) and
+// its JupyterLite kernel (lite/web/kernel.js) both bundle it.
 //
 // The engine cannot be stopped inside WebAssembly: an interrupt ends the
 // worker and starts a new one. Then the next cell first replays, with
@@ -69,10 +70,16 @@ export function names(cells) {
 
 // The Engine runs cells in a worker.js Web Worker, one after another.
 // onStatus(text, state) hears of its state: "loading", "ready", "busy" or
-// "broken" (it could not start).
+// "broken" (it could not start). Options: workerURL, worker.js's address;
+// routeDisplays, whether an update of a display goes to the futures of
+// the cells that showed it (a page of output areas), or, as everything
+// else, to the future of the cell that made it (a kernel, whose client
+// routes it).
 export class Engine {
-  constructor(onStatus) {
+  constructor(onStatus, { workerURL = "worker.js", routeDisplays = true } = {}) {
     this.onStatus = onStatus;
+    this.workerURL = workerURL;
+    this.routeDisplays = routeDisplays;
     this.displays = new Map(); // display id → the futures whose cells showed it
     this.requests = new Map(); // id → the resolve of a completion's or an inspection's reply
     this.count = 0; // the last execution count given
@@ -100,7 +107,7 @@ export class Engine {
       this.started = early.started;
     } else {
       try {
-        this.worker = new Worker("worker.js");
+        this.worker = new Worker(this.workerURL);
       } catch (e) {
         // A page opened from a file may not start workers.
         this.worker = null;
@@ -111,7 +118,7 @@ export class Engine {
     this.worker.onmessage = ({ data: m }) => this.receive(m);
     this.worker.onerror = (e) => {
       e.preventDefault();
-      this.cannotStart(e.message || "worker.js failed to load");
+      this.cannotStart(e.message || this.workerURL + " failed to load");
     };
     this.status();
     for (const m of early ? early.messages : []) {
@@ -167,7 +174,7 @@ export class Engine {
   iopub(future, msgType, content) {
     const msg = { header: { msg_type: msgType }, parent_header: {}, metadata: {}, content, channel: "iopub" };
     const displayId = content.transient && content.transient.display_id;
-    if (displayId && (msgType === "display_data" || msgType === "update_display_data")) {
+    if (this.routeDisplays && displayId && (msgType === "display_data" || msgType === "update_display_data")) {
       const owners = (this.displays.get(displayId) || []).filter((f) => !f.isDisposed);
       if (msgType === "display_data" && !owners.includes(future)) {
         owners.push(future);
@@ -183,12 +190,13 @@ export class Engine {
     future.onIOPub(msg);
   }
 
-  // execute runs a cell's code, after replaying the earlier cells if the
-  // worker was replaced, and returns its future. Cells run in the order
-  // they were given, after the replay too.
-  execute(code) {
+  // execute runs a cell's code as execution count count (the next one if
+  // not given), after replaying the earlier cells if the worker was
+  // replaced, and returns its future. Cells run in the order they were
+  // given, after the replay too.
+  execute(code, count = this.count + 1) {
     const future = new Future();
-    const count = ++this.count;
+    this.count = count;
     const replay = this.replay;
     this.replay = null;
     if (replay && !this.broken) {
@@ -309,8 +317,8 @@ export class Engine {
     return this.request({ type: "complete", code, cursor_pos: cursorPos });
   }
 
-  inspect(code, cursorPos) {
-    return this.request({ type: "inspect", code, cursor_pos: cursorPos, detail_level: 0 });
+  inspect(code, cursorPos, detailLevel = 0) {
+    return this.request({ type: "inspect", code, cursor_pos: cursorPos, detail_level: detailLevel });
   }
 
   request(message) {
@@ -324,6 +332,14 @@ export class Engine {
 
   get busy() {
     return this.cells.size > 0;
+  }
+
+  // dispose ends the worker for good.
+  dispose() {
+    if (this.worker) {
+      this.worker.terminate();
+    }
+    this.endCells("disposed", null);
   }
 
   // interrupt ends the worker under a running cell, which fails saying
