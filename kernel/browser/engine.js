@@ -262,7 +262,7 @@ export class Engine {
         try {
           run = await replayed.done;
         } catch (e) {
-          if (e.message === "restarted") {
+          if (e.message === "restarted" || e.message === "disposed") {
             future.reject(e);
             return;
           }
@@ -334,11 +334,12 @@ export class Engine {
     return this.cells.size > 0;
   }
 
-  // dispose ends the worker for good.
+  // dispose ends the worker for good: the cells sent later fail.
   dispose() {
     if (this.worker) {
       this.worker.terminate();
     }
+    this.broken = "the kernel was shut down";
     this.endCells("disposed", null);
   }
 
@@ -407,7 +408,7 @@ export class Engine {
       if (first && error) {
         this.fail(future, error.ename, error.evalue, error.traceback);
       }
-      future.reject(new Error(why));
+      future.reject(Object.assign(new Error(why), first && error ? { ename: error.ename, evalue: error.evalue } : {}));
       first = false;
     }
     this.cells.clear();

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -34,8 +35,8 @@ import (
 	"time"
 )
 
-// BundleDir is the bundle's directory, relative to the module's.
-const BundleDir = "kernel/browser/lite/web/dist"
+// bundleDir is the bundle's directory, relative to the module's.
+const bundleDir = "kernel/browser/lite/web/dist"
 
 // Dir is the directory of the app in the site.
 const Dir = "lab"
@@ -48,22 +49,19 @@ const KernelName = "tensornb"
 // fonts and images the styles load).
 var bundleFiles = []string{"lab.js", "lab.css", "schemas/all.json", "themes/@jupyterlab/theme-light-extension/index.css"}
 
-// Write writes the app into siteDir (lab/, api/ and files/) from the
-// tensornb module at moduleDir: the bundle, the page, and the notebooks
-// of notebooks/ as its contents. The engine (browser.Build) must be in
-// siteDir.
-func Write(moduleDir, siteDir string) error {
+// Write writes the app into siteDir from the tensornb module at
+// moduleDir: the bundle and the page in lab/, and the notebooks at paths
+// as its contents, in files/ and api/; it deletes what those three
+// directories held first. The engine (browser.Build) must be in siteDir
+// already.
+func Write(moduleDir, siteDir string, paths []string) error {
 	if err := Bundled(moduleDir); err != nil {
 		return err
 	}
-	bundle := filepath.Join(moduleDir, BundleDir)
-	paths, err := filepath.Glob(filepath.Join(moduleDir, "notebooks", "*.ipynb"))
-	if err != nil {
-		return err
+	if _, err := os.Stat(filepath.Join(siteDir, "worker.js")); err != nil {
+		return fmt.Errorf("the engine is not in %s (%v): build it there first (browser.Build; site.Write does both)", siteDir, err)
 	}
-	if len(paths) == 0 {
-		return fmt.Errorf("no notebooks in %s", filepath.Join(moduleDir, "notebooks"))
-	}
+	bundle := filepath.Join(moduleDir, bundleDir)
 	for _, name := range []string{Dir, "api", "files"} {
 		if err := os.RemoveAll(filepath.Join(siteDir, name)); err != nil {
 			return err
@@ -97,7 +95,7 @@ func Write(moduleDir, siteDir string) error {
 			return err
 		}
 	}
-	config, err := json.Marshal(Config())
+	config, err := json.Marshal(config())
 	if err != nil {
 		return err
 	}
@@ -116,19 +114,19 @@ func Write(moduleDir, siteDir string) error {
 // moduleDir, and if not, what to do.
 func Bundled(moduleDir string) error {
 	for _, name := range bundleFiles {
-		if _, err := os.Stat(filepath.Join(moduleDir, BundleDir, name)); err != nil {
+		if _, err := os.Stat(filepath.Join(moduleDir, bundleDir, name)); err != nil {
 			return fmt.Errorf("the JupyterLite app is not bundled (%v): run npm ci --prefix kernel/browser/lite/web and npm run --prefix kernel/browser/lite/web build, or scripts/site", err)
 		}
 	}
 	return nil
 }
 
-// Config is the app's page configuration (JupyterLab's PageConfig,
+// config is the app's page configuration (JupyterLab's PageConfig,
 // which JupyterLite's builder writes into jupyter-lite.json): the URLs
 // of the site's parts, relative to lab/index.html (the page makes the
 // ones that start with "." absolute before the app reads them), and the
 // kernel the notebooks run in.
-func Config() map[string]any {
+func config() map[string]any {
 	return map[string]any{
 		"appName":             "JupyterLite",
 		"appUrl":              "./",
@@ -141,9 +139,8 @@ func Config() map[string]any {
 		"tensornbWorkerUrl":   "../worker.js",
 		// The engine's Go, for the kernel's language_info (the engine is
 		// built by the go command that runs this).
-		"tensornbGoVersion":  strings.TrimPrefix(runtime.Version(), "go"),
-		"exposeAppInBrowser": "true",
-		"mode":               "multiple-document",
+		"tensornbGoVersion": strings.TrimPrefix(runtime.Version(), "go"),
+		"mode":              "multiple-document",
 	}
 }
 
@@ -300,7 +297,7 @@ func copyDir(from, to string) error {
 // NotebookURL is the address, relative to the site's root, at which the
 // app opens the notebook named name (a file of notebooks/).
 func NotebookURL(name string) string {
-	return Dir + "/index.html?path=" + strings.ReplaceAll(name, " ", "%20")
+	return Dir + "/index.html?path=" + url.QueryEscape(name)
 }
 
 // The page: no icon (the browser would ask the site for /favicon.ico),

@@ -17,7 +17,7 @@ import (
 func TestWrite(t *testing.T) {
 	module := t.TempDir()
 	for _, name := range bundleFiles {
-		path := filepath.Join(module, BundleDir, name)
+		path := filepath.Join(module, bundleDir, name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -35,13 +35,22 @@ func TestWrite(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(module, "notebooks"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	var paths []string
 	for _, name := range []string{"b.ipynb", "a.ipynb"} {
-		if err := os.WriteFile(filepath.Join(module, "notebooks", name), []byte(nb), 0o644); err != nil {
+		path := filepath.Join(module, "notebooks", name)
+		if err := os.WriteFile(path, []byte(nb), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		paths = append(paths, path)
 	}
 	site := t.TempDir()
-	if err := Write(module, site); err != nil {
+	if err := Write(module, site, paths); err == nil || !strings.Contains(err.Error(), "the engine is not in") {
+		t.Errorf("Write into a site without the engine: %v, want an error that says to build it first", err)
+	}
+	if err := os.WriteFile(filepath.Join(site, "worker.js"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(module, site, paths); err != nil {
 		t.Fatal(err)
 	}
 

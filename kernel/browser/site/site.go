@@ -44,10 +44,11 @@ const BundleDir = "kernel/browser/site/web/dist"
 // api/ and files/: package kernel/browser/lite) and index.html, which
 // lists them.
 func Write(moduleDir, dir string) error {
-	for _, name := range bundleFiles {
-		if _, err := os.Stat(filepath.Join(moduleDir, BundleDir, name)); err != nil {
-			return fmt.Errorf("the page script is not bundled (%v): run npm ci --prefix kernel/browser/site/web and npm run --prefix kernel/browser/site/web build, or scripts/site", err)
-		}
+	if err := Bundled(moduleDir); err != nil {
+		return err
+	}
+	if err := lite.Bundled(moduleDir); err != nil {
+		return err
 	}
 	paths, err := filepath.Glob(filepath.Join(moduleDir, "notebooks", "*.ipynb"))
 	if err != nil {
@@ -59,7 +60,7 @@ func Write(moduleDir, dir string) error {
 	if err := browser.Build(moduleDir, dir); err != nil {
 		return err
 	}
-	if err := lite.Write(moduleDir, dir); err != nil {
+	if err := lite.Write(moduleDir, dir, paths); err != nil {
 		return err
 	}
 	for _, name := range bundleFiles {
@@ -95,6 +96,17 @@ func Write(moduleDir, dir string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
+}
+
+// Bundled says whether the page script is bundled in the tensornb module
+// at moduleDir, and if not, what to do.
+func Bundled(moduleDir string) error {
+	for _, name := range bundleFiles {
+		if _, err := os.Stat(filepath.Join(moduleDir, BundleDir, name)); err != nil {
+			return fmt.Errorf("the page script is not bundled (%v): run npm ci --prefix kernel/browser/site/web and npm run --prefix kernel/browser/site/web build, or scripts/site", err)
+		}
+	}
+	return nil
 }
 
 type entry struct{ Page, Title, Notebook string }

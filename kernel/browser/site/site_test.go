@@ -70,21 +70,14 @@ type pageCell struct {
 // artifacts/site/.
 func TestSite(t *testing.T) {
 	browsertest.Require(t)
-	for _, name := range bundleFiles {
-		if _, err := os.Stat(filepath.Join(moduleDir, BundleDir, name)); err != nil {
-			msg := "the page script is not bundled: npm ci --prefix kernel/browser/site/web && npm run --prefix kernel/browser/site/web build (scripts/test does it)"
+	for _, bundled := range []func(string) error{Bundled, lite.Bundled} {
+		if err := bundled(moduleDir); err != nil {
+			msg := err.Error() + " (scripts/test does it)"
 			if os.Getenv("TENSORNB_REQUIRE_BROWSER") != "" {
 				t.Fatal(msg)
 			}
 			t.Skip(msg)
 		}
-	}
-	if err := lite.Bundled(moduleDir); err != nil {
-		msg := err.Error() + " (scripts/test does it)"
-		if os.Getenv("TENSORNB_REQUIRE_BROWSER") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
 	}
 	paths, err := filepath.Glob(filepath.Join(moduleDir, "notebooks", "*.ipynb"))
 	if err != nil || len(paths) == 0 {

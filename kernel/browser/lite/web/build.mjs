@@ -8,6 +8,8 @@
 //                                                        JupyterLab loads by URL
 //   dist/schemas/all.json                               the settings schemas of the
 //                                                        extensions in package.json
+//   dist/schemas/all_federated.json                     the (empty) list of federated
+//                                                        extensions JupyterLite asks for
 //
 // Package kernel/browser/lite copies dist/ into the site's lab/build/.
 // With TNB_META=FILE, the build also writes esbuild's metafile (which
@@ -15,6 +17,17 @@
 import * as esbuild from "esbuild";
 import fs from "node:fs";
 import path from "node:path";
+
+// kernel.js wraps the mutexes JupyterLite's kernel client keeps, to let
+// a failing cell tagged raises-exception not drop the cells after it: the
+// build fails if the client no longer keeps them as kernel.js expects.
+const client = fs.readFileSync("node_modules/@jupyterlite/services/lib/kernel/client.js", "utf8");
+for (const line of ["this._mutexMap.set(kernelId, mutex)", "this._cancelReason.set(mutex, 'error')"]) {
+  if (!client.includes(line)) {
+    console.error(`@jupyterlite/services' kernel client (lib/kernel/client.js) no longer has ${line}: update MutexMap in kernel.js for it, or pin @jupyterlite/services back to the version in package.json`);
+    process.exit(1);
+  }
+}
 
 const dist = "dist";
 fs.rmSync(dist, { recursive: true, force: true });

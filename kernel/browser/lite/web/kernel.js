@@ -97,14 +97,16 @@ export class TensornbKernel extends BaseKernel {
           break;
       }
     };
+    this.keepQueue = false;
     const future = this.engine.execute(content.code, count);
     future.onIOPub = (msg) => publish(msg.header.msg_type, msg.content);
     let reply;
     try {
       reply = (await future.done).reply;
     } catch (e) {
-      // The engine ended under the cell, which showed why.
-      reply = { status: "error", ename: e.message === "interrupted" ? "Interrupted" : "EngineError", evalue: e.message, traceback: [] };
+      // The engine ended under the cell, which showed why (e.ename and
+      // e.evalue, if it was running).
+      reply = { status: "error", ename: e.ename || "EngineError", evalue: e.evalue || e.message, traceback: [] };
     }
     if (reply.status === "error" && content.stop_on_error === false) {
       this.keepQueue = true; // see TensornbKernelClient
@@ -139,15 +141,22 @@ export class TensornbKernel extends BaseKernel {
   async commClose() {}
 }
 
-// A MutexMap holds the kernel client's mutexes, each made to skip one
-// cancel when its kernel, a tensornb one, set keepQueue.
+// A MutexMap holds the kernel client's mutexes, each made to skip the
+// cancel that follows an error reply when its kernel, a tensornb one,
+// set keepQueue for that reply. build.mjs checks, at build time, that
+// the client still keeps its mutexes and cancel reasons as this expects.
 class MutexMap extends Map {
+  constructor(cancelReasons) {
+    super();
+    this.cancelReasons = cancelReasons;
+  }
+
   set(kernelId, mutex) {
     if (!mutex.tensornb) {
       const cancel = mutex.cancel.bind(mutex);
       mutex.cancel = () => {
         const kernel = running.get(kernelId);
-        if (kernel && kernel.keepQueue) {
+        if (kernel && kernel.keepQueue && this.cancelReasons.get(mutex) === "error") {
           kernel.keepQueue = false;
           return;
         }
@@ -174,10 +183,11 @@ class TensornbKernelClient extends LiteKernelClient {
     // The client keeps a mutex per kernel, which it cancels (dropping the
     // queued requests) when a cell fails; the mutexes of tensornb kernels
     // skip the cancel their kernel asked to skip.
-    if (!(this._mutexMap instanceof Map)) {
-      throw new Error("@jupyterlite/services' LiteKernelClient changed: it keeps no _mutexMap; tensornb's kernel client needs updating");
+    if (this._mutexMap instanceof Map && this._cancelReason instanceof WeakMap) {
+      this._mutexMap = new MutexMap(this._cancelReason);
+    } else {
+      console.warn("@jupyterlite/services' LiteKernelClient keeps no _mutexMap and _cancelReason: a failing cell tagged raises-exception stops Run all (see MutexMap in kernel/browser/lite/web/kernel.js)");
     }
-    this._mutexMap = new MutexMap();
   }
 
   async interrupt(kernelId) {

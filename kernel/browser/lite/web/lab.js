@@ -88,7 +88,10 @@ const lite = [
 // server, downloads through the server, the server's about dialog),
 // JupyterLab's router and tree resolver (JupyterLite's router handles
 // ?path=), and JupyterLite's service worker, which only input() and
-// the Pyodide kernels' file system use: tensornb has neither.
+// the Pyodide kernels' file system use: tensornb has neither. The
+// application's main, logo and resolver plugins and the licenses client
+// are left out as JupyterLite's own lab app leaves them out: they ask a
+// server, or a JupyterLite plugin takes their place.
 const disabled = new Set([
   "@jupyterlab/application-extension:logo",
   "@jupyterlab/application-extension:main",
