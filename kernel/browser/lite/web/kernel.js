@@ -20,7 +20,7 @@ import { IServerSettings } from "@jupyterlab/services";
 import { Engine } from "../../engine.js";
 
 /** The kernel's name, as notebooks' kernelspec metadata names it. */
-export const KERNEL_NAME = "tensornb";
+const KERNEL_NAME = "tensornb";
 
 // The running tensornb kernels, by id, for the kernel client's interrupt.
 const running = new Map();
@@ -28,7 +28,7 @@ const running = new Map();
 /**
  * TensornbKernel runs a notebook's cells in the tensornb instant engine.
  */
-export class TensornbKernel extends BaseKernel {
+class TensornbKernel extends BaseKernel {
   constructor(options, workerUrl) {
     super(options);
     this.engine = new Engine(() => {}, { workerURL: workerUrl, routeDisplays: false });
