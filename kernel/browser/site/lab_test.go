@@ -243,13 +243,11 @@ const labJS = `window.tnbLabTest = (() => {
 })();
 true`
 
-// A labCell is what tnbLabTest.cells() gives for a code cell.
+// A labCell is what tnbLabTest.cells() gives for a code cell: what a
+// page gives, and how many outputs JupyterLab shows.
 type labCell struct {
-	Index   int              `json:"index"`
-	Tags    []string         `json:"tags"`
-	Outputs []map[string]any `json:"outputs"`
-	Reply   map[string]any   `json:"reply"`
-	Shown   int              `json:"shown"`
+	pageCell
+	Shown int `json:"shown"`
 }
 
 // testLab opens each notebook in the site's JupyterLite app, served at
@@ -307,7 +305,7 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 				name, restored/1000, opened.Seconds(), time.Since(start).Seconds()-opened.Seconds())
 			var page []pageCell
 			for _, c := range cells {
-				page = append(page, pageCell{Index: c.Index, Tags: c.Tags, Outputs: c.Outputs, Reply: c.Reply})
+				page = append(page, c.pageCell)
 				if (c.Shown == 0) != (len(c.Outputs) == 0) {
 					t.Errorf("cell %d: the kernel sent %d outputs, JupyterLab shows %d", c.Index, len(c.Outputs), c.Shown)
 				}
