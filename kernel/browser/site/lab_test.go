@@ -269,19 +269,22 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
 			// Each notebook opens as on a first visit: JupyterLite keeps the
 			// open tabs (each with its kernel) and edited files in the
-			// browser's storage, which is cleared.
+			// browser's storage, which is cleared. No page of the site may
+			// be open meanwhile: a database it holds open would hold up
+			// its deletion, and the next page's app with it (the app did
+			// not start within a minute once, in CI).
 			clear := chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
 				_, err := cdp.Call(ctx, target, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: site, StorageTypes: "all"})
 				return err
 			})
-			if err := chromedp.Do(ctx, clear); err != nil {
+			if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), clear); err != nil {
 				t.Fatalf("clearing the site's storage in the browser: %v", err)
 			}
 			start := time.Now()
 			errs := browsertest.OpenURL(t, ctx, site+"/"+lite.NotebookURL(name))
 			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.tnbLab === "restored" || (document.body.dataset.tnbLab === "failed" && (() => { throw new Error("the app did not start") })())`,
-				chromedp.WithPollingTimeout(time.Minute))); err != nil {
-				t.Fatalf("JupyterLite did not start: %v\n%s", err, strings.Join(errs.All(), "\n"))
+				chromedp.WithPollingTimeout(3*time.Minute))); err != nil {
+				t.Fatalf("JupyterLite did not start within 3 minutes: %v\n%s", err, strings.Join(errs.All(), "\n"))
 			}
 			evaluate[bool](t, ctx, labJS)
 			kernel, err := chromedp.Run(ctx, chromedp.Evaluate[string](`tnbLabTest.open(`+jsString(name)+`)`, chromedp.EvalAwaitPromise))
