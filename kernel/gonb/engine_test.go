@@ -214,9 +214,17 @@ func TestDeadChildIsRestarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.mu.Lock()
-	_ = e.child.cmd.Process.Kill()
+	c := e.child
+	_ = c.cmd.Process.Kill()
 	e.mu.Unlock()
-	time.Sleep(200 * time.Millisecond)
+	// GoNB is dead between cells once its end is seen (200 ms of sleep
+	// was not always enough on a loaded machine: the next cell then ran
+	// into the dying GoNB).
+	select {
+	case <-c.exited:
+	case <-time.After(time.Minute):
+		t.Fatal("GoNB did not end within a minute of its kill")
+	}
 	r, err := run(t, e, "fmt.Println(2)")
 	if err != nil || r.streams["stdout"] != "2\n" || !strings.Contains(r.streams["stderr"], "restarted") {
 		t.Fatalf("after GoNB died: %q %v", r.streams, err)
