@@ -56,16 +56,26 @@ func TestNotebook6CompletionAndTooltip(t *testing.T) {
 		t.Fatalf("the first cell did not run: %v", err)
 	}
 
-	// Tab at the end of "x.", as a person presses it.
+	// Tab at the end of "x.", as a person presses it, and again if the
+	// list does not come (once in CI, under load, a first Tab showed
+	// nothing though the kernel answered: a person presses Tab again).
 	// The key goes where the page's focus is: wait until the editor has it.
-	run(`(() => { const c = Jupyter.notebook.get_cell(1); Jupyter.notebook.select(1); Jupyter.notebook.edit_mode(); c.code_mirror.focus(); c.code_mirror.setCursor({line: 0, ch: 2}); })()`)
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.activeElement === Jupyter.notebook.get_cell(1).code_mirror.getInputField()`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
-		t.Fatalf("the second cell's editor did not take the focus: %v", err)
+	var options []string
+	var err error
+	for try := 0; try < 3; try++ {
+		run(`(() => { const c = Jupyter.notebook.get_cell(1); Jupyter.notebook.select(1); Jupyter.notebook.edit_mode(); c.code_mirror.focus(); c.code_mirror.setCursor({line: 0, ch: 2}); })()`)
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.activeElement === Jupyter.notebook.get_cell(1).code_mirror.getInputField()`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+			t.Fatalf("the second cell's editor did not take the focus: %v", err)
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent("\t")); err != nil {
+			t.Fatal(err)
+		}
+		options, err = chromedp.Run(ctx, chromedp.Poll[[]string](`(() => { const o = Array.from(document.querySelectorAll("#complete select option"), o => o.textContent); return o.length ? o : null; })()`, chromedp.WithPollingTimeout(20*time.Second)))
+		if err == nil {
+			break
+		}
+		t.Logf("Tab %d on x. showed no completions within 20 s", try+1)
 	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent("\t")); err != nil {
-		t.Fatal(err)
-	}
-	options, err := chromedp.Run(ctx, chromedp.Poll[[]string](`(() => { const o = Array.from(document.querySelectorAll("#complete select option"), o => o.textContent); return o.length ? o : null; })()`, chromedp.WithPollingTimeout(time.Minute)))
 	if err != nil {
 		// Say what the kernel answers, to tell the kernel from the page.
 		run(`window.tnbReply = null; Jupyter.notebook.kernel.complete("x.", 2, r => { window.tnbReply = r.content; })`)
