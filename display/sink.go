@@ -46,7 +46,7 @@ func Show(v Renderer) { show(v, "") }
 // Update displays v in the output identified by id, replacing what an
 // earlier Show or Update with that id displayed. Use it to redraw a
 // picture in place.
-// Which Update creates the output is kernel/interp's rule (Engine.deliver).
+// Which Update creates the output is kernel/internal/interp's rule (Engine.deliver).
 func Update(id string, v Renderer) { show(v, id) }
 
 // show sends v's bundle to the current sink. If the sink fails, the text

@@ -1,0 +1,51 @@
+// Package browser runs the instant engine (kernel/internal/interp) in a browser,
+// with no server: compiled to WebAssembly (GOOS=js GOARCH=wasm), in a Web
+// Worker, a session interprets cells in the page's own process, taking
+// the types of the packages they import from export data the page
+// fetches.
+//
+// Built for js/wasm, the package is the engine's JavaScript API (Serve,
+// which kernel/cmd/tensornb-wasm runs). Elsewhere it is the build of the files a
+// page needs (Build): the engine, Go's wasm_exec.js, worker.js, the
+// export data, and the packages' doc comments, which export data lacks.
+// Both send a cell's outputs and reply, and the replies to
+// completions and inspections, as the kernel's front sends them on
+// ZeroMQ, with the same contents (Execute, Complete, Inspect).
+//
+// The engine has tensor, display and, of the standard library, only the
+// packages of symbols.BrowserStandard (see package interp): a cell that
+// uses another is refused, with an error that names it and says that the
+// kernel in Jupyter has it. Build writes the export data of those
+// packages alone.
+//
+// worker.js runs the engine in a Web Worker and speaks with the page in
+// messages:
+//
+//	page → worker  {id, code, count}                       run a cell, as execution count count (if given)
+//	               {id, type: "complete", code, cursor_pos} the completions at cursor_pos (in characters)
+//	               {id, type: "inspect", code, cursor_pos,  what is known of the name at cursor_pos
+//	                detail_level}
+//	worker → page  {type: "ready", ms, compiled, init,     the engine started and its session is ready
+//	                session, warm}                          for cells, ms after the worker started (its
+//	                                                        code compiled at compiled ms, Go's
+//	                                                        initialization done at init ms, the
+//	                                                        session made at session ms, and fmt, tensor
+//	                                                        and display imported for its type checker
+//	                                                        at warm ms)
+//	               {id, type: "iopub", msg_type, content}  an output of cell id, as it is made
+//	               {id, type: "reply", content, ms}        its execute_reply, and how long it ran
+//	               {id, type: "complete_reply", content}   the complete_reply's content, as the front
+//	                                                        sends it (matches with their types)
+//	               {id, type: "inspect_reply", content}    the inspect_reply's content: the declaration
+//	                                                        and its doc comment, as text/plain and
+//	                                                        text/markdown
+//	               {type: "exit", code, fatal}             the engine ended (a crash), and with it the session;
+//	                                                        fatal is the Go runtime's "fatal error: …" or
+//	                                                        "panic: …" line, if it wrote one
+//
+// engine.js is the page's side of worker.js, which the site's pages and
+// its JupyterLite kernel both bundle: it runs cells in order, ends the
+// worker to interrupt a cell, and then replays the cells that ran
+// without an error in the new one, as the server's engine (interp's
+// Engine) does.
+package browser

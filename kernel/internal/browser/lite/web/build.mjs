@@ -1,0 +1,127 @@
+// build.mjs bundles tensornb's JupyterLite app into dist/ with esbuild
+// (npm run build), and writes the files JupyterLite reads beside it
+// that JupyterLab's build would have made:
+//
+//   dist/lab.js, dist/lab.css and the fonts they load   the app (lab.js)
+//   dist/themes/@jupyterlab/theme-light-extension/index.css
+//                                                        the light theme, which
+//                                                        JupyterLab loads by URL
+//   dist/schemas/all.json                               the settings schemas of the
+//                                                        extensions in package.json
+//   dist/schemas/all_federated.json                     the (empty) list of federated
+//                                                        extensions JupyterLite asks for
+//
+// Package kernel/internal/browser/lite copies dist/ into the site's lab/build/.
+// With TNB_META=FILE, the build also writes esbuild's metafile (which
+// package adds what to lab.js) to FILE.
+import * as esbuild from "esbuild";
+import fs from "node:fs";
+import path from "node:path";
+
+// kernel.js wraps the mutexes JupyterLite's kernel client keeps, to let
+// a failing cell tagged raises-exception not drop the cells after it: the
+// build fails if the client no longer keeps them as kernel.js expects.
+const client = fs.readFileSync("node_modules/@jupyterlite/services/lib/kernel/internal/client.js", "utf8");
+for (const line of ["this._mutexMap.set(kernelId, mutex)", "this._cancelReason.set(mutex, 'error')"]) {
+  if (!client.includes(line)) {
+    console.error(`@jupyterlite/services' kernel client (lib/kernel/internal/client.js) no longer has ${line}: update MutexMap in kernel.js for it, or pin @jupyterlite/services back to the version in package.json`);
+    process.exit(1);
+  }
+}
+
+const dist = "dist";
+fs.rmSync(dist, { recursive: true, force: true });
+
+// JupyterLab's packages import their icons' SVG as text (webpack's
+// raw-loader) while their CSS points at SVG files by url(): the first
+// are loaded as text, the second copied as files.
+const svgAsText = {
+  name: "svg-as-text",
+  setup(build) {
+    build.onResolve({ filter: /\.svg$/ }, async (args) => {
+      if (args.kind === "url-token" || args.pluginData === "svg-as-text") {
+        return undefined;
+      }
+      const r = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: "svg-as-text" });
+      if (r.errors.length) {
+        return { errors: r.errors };
+      }
+      return { path: r.path, namespace: "svg-text" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "svg-text" }, (args) => ({
+      contents: fs.readFileSync(args.path, "utf8"),
+      loader: "text",
+    }));
+  },
+};
+
+// webpack's CSS loader reads "~pkg/file" as the file in a package.
+const tilde = {
+  name: "tilde",
+  setup(build) {
+    build.onResolve({ filter: /^~/ }, (args) =>
+      build.resolve(args.path.slice(1), { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer }),
+    );
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: true,
+  logLevel: "warning",
+  loader: {
+    ".svg": "file",
+    ".woff": "file",
+    ".woff2": "file",
+    ".ttf": "file",
+    ".eot": "file",
+    ".png": "file",
+    ".gif": "file",
+  },
+  assetNames: "assets/[name]-[hash]",
+};
+
+const app = await esbuild.build({
+  ...common,
+  entryPoints: { lab: "lab.js" },
+  outdir: dist,
+  format: "iife",
+  plugins: [tilde, svgAsText],
+  // What webpack gives JupyterLab's packages: Node's global, __dirname.
+  define: { global: "globalThis", __dirname: '"/"', "process.env.NODE_ENV": '"production"' },
+  metafile: true,
+});
+if (process.env.TNB_META) {
+  fs.writeFileSync(process.env.TNB_META, JSON.stringify(app.metafile));
+}
+
+await esbuild.build({
+  ...common,
+  entryPoints: { "themes/@jupyterlab/theme-light-extension/index": "@jupyterlab/theme-light-extension/style/theme.css" },
+  outdir: dist,
+  plugins: [tilde],
+});
+
+// The settings schemas, in the form JupyterLite's settings service reads
+// (and a Jupyter server's settings API returns): each plugin's id, its
+// schema, its user settings (none yet) and its package's version.
+const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"));
+const schemas = [];
+for (const name of Object.keys(pkg.dependencies).sort()) {
+  const dir = path.join("node_modules", name);
+  const meta = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  const schemaDir = meta.jupyterlab && meta.jupyterlab.schemaDir;
+  if (!schemaDir || !fs.existsSync(path.join(dir, schemaDir))) {
+    continue;
+  }
+  for (const file of fs.readdirSync(path.join(dir, schemaDir)).sort()) {
+    if (file.endsWith(".json")) {
+      const schema = JSON.parse(fs.readFileSync(path.join(dir, schemaDir, file), "utf8"));
+      schemas.push({ id: name + ":" + file.slice(0, -".json".length), raw: "{}", schema, version: meta.version });
+    }
+  }
+}
+fs.mkdirSync(path.join(dist, "schemas"), { recursive: true });
+fs.writeFileSync(path.join(dist, "schemas", "all.json"), JSON.stringify(schemas));
+fs.writeFileSync(path.join(dist, "schemas", "all_federated.json"), "[]");
+console.log(`dist/: the app, the light theme and ${schemas.length} settings schemas`);

@@ -1,0 +1,235 @@
+// The tensornb kernel of the JupyterLite app: a JupyterLite in-browser
+// kernel (a BaseKernel of @jupyterlite/services) whose cells run in the
+// tensornb instant engine, compiled to WebAssembly and running in a Web
+// Worker (kernel/internal/browser/worker.js; its messages are described there).
+//
+// The worker already speaks Jupyter: it sends each output of a cell as
+// the content of an iopub message (stream, display_data,
+// update_display_data, execute_result, error, clear_output) and the
+// content of the execute_reply, complete_reply and inspect_reply. This
+// kernel hands them to JupyterLite's kernel client, which passes them
+// to JupyterLab as a kernel on a server would.
+//
+// The worker and what the page does around it (an interrupt ends the
+// worker, and the next cell first replays the cells that ran without an
+// error, as the server's instant engine does) are the site pages'
+// Engine, kernel/internal/browser/engine.js.
+import { PageConfig } from "@jupyterlab/coreutils";
+import { BaseKernel, IKernelSpecs, IKernelClient, LiteKernelClient } from "@jupyterlite/services";
+import { IServerSettings } from "@jupyterlab/services";
+import { Engine } from "../../engine.js";
+
+/** The kernel's name, as notebooks' kernelspec metadata names it. */
+const KERNEL_NAME = "tensornb";
+
+// The running tensornb kernels, by id, for the kernel client's interrupt.
+const running = new Map();
+
+/**
+ * TensornbKernel runs a notebook's cells in the tensornb instant engine.
+ */
+class TensornbKernel extends BaseKernel {
+  constructor(options, workerUrl) {
+    super(options);
+    this.engine = new Engine(() => {}, { workerURL: workerUrl, routeDisplays: false });
+    running.set(this.id, this);
+  }
+
+  // interruptEngine ends the engine under a running cell, which says so,
+  // and starts a new one.
+  interruptEngine() {
+    if (this.engine.busy) {
+      this.engine.interrupt();
+    }
+  }
+
+  dispose() {
+    if (this.isDisposed) {
+      return;
+    }
+    running.delete(this.id);
+    this.engine.dispose();
+    super.dispose();
+  }
+
+  async kernelInfoRequest() {
+    return {
+      status: "ok",
+      protocol_version: "5.3",
+      implementation: "tensornb",
+      implementation_version: "wasm",
+      language_info: {
+        name: "go",
+        version: PageConfig.getOption("tensornbGoVersion") || "",
+        mimetype: "text/x-go",
+        file_extension: ".go",
+        codemirror_mode: "go",
+        pygments_lexer: "go",
+        nbconvert_exporter: "script",
+      },
+      banner: "tensornb: Go with tensors, interpreted in this browser (WebAssembly)",
+      help_links: [],
+    };
+  }
+
+  async executeRequest(content) {
+    const parent = this.parentHeader;
+    const count = this.executionCount;
+    const publish = (msgType, c) => {
+      switch (msgType) {
+        case "stream":
+          this.stream(c, parent);
+          break;
+        case "display_data":
+          this.displayData(c, parent);
+          break;
+        case "update_display_data":
+          this.updateDisplayData(c, parent);
+          break;
+        case "execute_result":
+          this.publishExecuteResult({ ...c, execution_count: count }, parent);
+          break;
+        case "error":
+          this.publishExecuteError(c, parent);
+          break;
+        case "clear_output":
+          this.clearOutput(c, parent);
+          break;
+      }
+    };
+    this.keepQueue = false;
+    const future = this.engine.execute(content.code, count);
+    future.onIOPub = (msg) => publish(msg.header.msg_type, msg.content);
+    let reply;
+    try {
+      reply = (await future.done).reply;
+    } catch (e) {
+      // The engine ended under the cell, which showed why (e.ename and
+      // e.evalue, if it was running).
+      reply = { status: "error", ename: e.ename || "EngineError", evalue: e.evalue || e.message, traceback: [] };
+    }
+    if (reply.status === "error" && content.stop_on_error === false) {
+      this.keepQueue = true; // see TensornbKernelClient
+    }
+    return { ...reply, execution_count: count };
+  }
+
+  async completeRequest(content) {
+    const reply = await this.engine.complete(content.code, content.cursor_pos);
+    return reply.status === "ok" ? reply : { status: "ok", matches: [], cursor_start: content.cursor_pos, cursor_end: content.cursor_pos, metadata: {} };
+  }
+
+  async inspectRequest(content) {
+    const reply = await this.engine.inspect(content.code, content.cursor_pos, content.detail_level);
+    return reply.status === "ok" ? reply : { status: "ok", found: false, data: {}, metadata: {} };
+  }
+
+  async isCompleteRequest() {
+    return { status: "unknown" };
+  }
+
+  async commInfoRequest() {
+    return { status: "ok", comms: {} };
+  }
+
+  inputReply() {}
+
+  async commOpen() {}
+
+  async commMsg() {}
+
+  async commClose() {}
+}
+
+// A MutexMap holds the kernel client's mutexes, each made to skip the
+// cancel that follows an error reply when its kernel, a tensornb one,
+// set keepQueue for that reply. build.mjs checks, at build time, that
+// the client still keeps its mutexes and cancel reasons as this expects.
+class MutexMap extends Map {
+  constructor(cancelReasons) {
+    super();
+    this.cancelReasons = cancelReasons;
+  }
+
+  set(kernelId, mutex) {
+    if (!mutex.tensornb) {
+      const cancel = mutex.cancel.bind(mutex);
+      mutex.cancel = () => {
+        const kernel = running.get(kernelId);
+        if (kernel && kernel.keepQueue && this.cancelReasons.get(mutex) === "error") {
+          kernel.keepQueue = false;
+          return;
+        }
+        cancel();
+      };
+      mutex.tensornb = true;
+    }
+    return super.set(kernelId, mutex);
+  }
+}
+
+/**
+ * TensornbKernelClient is JupyterLite's kernel client with two changes
+ * for tensornb kernels: an interrupt also ends the cell that runs (the
+ * client alone only drops the queued ones, which suits a kernel that
+ * stops itself), and a failing cell whose request said stop_on_error
+ * false (JupyterLab sends that for cells tagged raises-exception) does
+ * not drop the cells queued after it, as a Jupyter server's kernel does
+ * not.
+ */
+class TensornbKernelClient extends LiteKernelClient {
+  constructor(options) {
+    super(options);
+    // The client keeps a mutex per kernel, which it cancels (dropping the
+    // queued requests) when a cell fails; the mutexes of tensornb kernels
+    // skip the cancel their kernel asked to skip.
+    if (this._mutexMap instanceof Map && this._cancelReason instanceof WeakMap) {
+      this._mutexMap = new MutexMap(this._cancelReason);
+    } else {
+      console.warn("@jupyterlite/services' LiteKernelClient keeps no _mutexMap and _cancelReason: a failing cell tagged raises-exception stops Run all (see MutexMap in kernel/internal/browser/lite/web/kernel.js)");
+    }
+  }
+
+  async interrupt(kernelId) {
+    await super.interrupt(kernelId);
+    const kernel = running.get(kernelId);
+    if (kernel) {
+      kernel.interruptEngine();
+    }
+  }
+}
+
+/**
+ * The plugins: the kernel, registered with JupyterLite's kernel specs,
+ * and the kernel client that interrupts it.
+ */
+export default [
+  {
+    id: "tensornb:kernel",
+    description: "The tensornb kernel: Go cells run in the instant engine, in WebAssembly.",
+    autoStart: true,
+    requires: [IKernelSpecs],
+    activate: (app, kernelSpecs) => {
+      const workerUrl = PageConfig.getOption("tensornbWorkerUrl");
+      kernelSpecs.register({
+        spec: {
+          name: KERNEL_NAME,
+          display_name: "Go (tensornb)",
+          language: "go",
+          argv: [],
+          resources: {},
+        },
+        create: async (options) => new TensornbKernel(options, workerUrl),
+      });
+    },
+  },
+  {
+    id: "tensornb:kernel-client",
+    description: "JupyterLite's kernel client, with a tensornb kernel's interrupt.",
+    autoStart: true,
+    requires: [IKernelSpecs],
+    optional: [IServerSettings],
+    provides: IKernelClient,
+    activate: (app, kernelSpecs, serverSettings) => new TensornbKernelClient({ kernelSpecs, serverSettings }),
+  },
+];

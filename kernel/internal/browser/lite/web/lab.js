@@ -1,0 +1,160 @@
+// The JupyterLite app of tensornb's static site: JupyterLab's shell and
+// extensions (from npm) with JupyterLite's in-browser services in place
+// of a server's, and the tensornb kernel (kernel.js). It is what
+// JupyterLite's own lab app assembles with webpack, assembled here with
+// esbuild: every extension is imported, its plugins registered, the
+// plugins a JupyterLite plugin replaces left out, and the application
+// started. The page (written by package kernel/internal/browser/lite) holds the
+// configuration, in <script id="jupyter-config-data">.
+//
+// window.jupyterapp is the application, for tests and the console;
+// window.tnbLabRestoredMS the time from the page's navigation to the
+// application's start, with its layout restored.
+import { JupyterLab } from "@jupyterlab/application";
+import { IServiceManager } from "@jupyterlab/services";
+import { PluginRegistry } from "@lumino/coreutils";
+import tensornb from "./kernel.js";
+
+// The styles of the extensions, as JupyterLab's build imports them.
+import "@jupyterlab/application-extension/style/index.js";
+import "@jupyterlab/apputils-extension/style/index.js";
+import "@jupyterlab/codemirror-extension/style/index.js";
+import "@jupyterlab/completer-extension/style/index.js";
+import "@jupyterlab/docmanager-extension/style/index.js";
+import "@jupyterlab/documentsearch-extension/style/index.js";
+import "@jupyterlab/filebrowser-extension/style/index.js";
+import "@jupyterlab/launcher-extension/style/index.js";
+import "@jupyterlab/mainmenu-extension/style/index.js";
+import "@jupyterlab/markedparser-extension/style/index.js";
+import "@jupyterlab/mathjax-extension/style/index.js";
+import "@jupyterlab/mermaid-extension/style/index.js";
+import "@jupyterlab/notebook-extension/style/index.js";
+import "@jupyterlab/rendermime-extension/style/index.js";
+import "@jupyterlab/shortcuts-extension/style/index.js";
+import "@jupyterlab/statusbar-extension/style/index.js";
+import "@jupyterlab/toc-extension/style/index.js";
+import "@jupyterlab/tooltip-extension/style/index.js";
+import "@jupyterlab/translation-extension/style/index.js";
+import "@jupyterlab/ui-components-extension/style/index.js";
+import "@jupyterlite/application-extension/style/index.js";
+import "@jupyterlite/apputils-extension/style/index.js";
+
+// JupyterLab's extensions: the shell, the notebook, the file browser,
+// the launcher, search, the table of contents, the renderers (markdown
+// with marked and MathJax, mermaid). The editor for other files, the
+// console, the language server and the metadata form are left out: the
+// plugins that need them are too (see usable).
+const lab = [
+  require("@jupyterlab/application-extension"),
+  require("@jupyterlab/apputils-extension"),
+  require("@jupyterlab/codemirror-extension"),
+  require("@jupyterlab/completer-extension"),
+  require("@jupyterlab/docmanager-extension"),
+  require("@jupyterlab/documentsearch-extension"),
+  require("@jupyterlab/filebrowser-extension"),
+  require("@jupyterlab/launcher-extension"),
+  require("@jupyterlab/mainmenu-extension"),
+  require("@jupyterlab/markedparser-extension"),
+  require("@jupyterlab/mathjax-extension"),
+  require("@jupyterlab/mermaid-extension"),
+  require("@jupyterlab/notebook-extension"),
+  require("@jupyterlab/rendermime-extension"),
+  require("@jupyterlab/services-extension"),
+  require("@jupyterlab/shortcuts-extension"),
+  require("@jupyterlab/statusbar-extension"),
+  require("@jupyterlab/theme-light-extension"),
+  require("@jupyterlab/toc-extension"),
+  require("@jupyterlab/tooltip-extension"),
+  require("@jupyterlab/translation-extension"),
+  require("@jupyterlab/ui-components-extension"),
+];
+
+// The renderer extensions (JupyterLab's mime extensions), which the
+// application registers itself: Mermaid's, which draws the diagrams of
+// text/vnd.mermaid outputs.
+const mime = [require("@jupyterlab/mermaid-extension/lib/mime.js")];
+
+// JupyterLite's: the services that run in the browser (contents in the
+// browser's storage over the site's files, kernels, sessions, settings)
+// and the plugins that make the shell work without a server.
+const lite = [
+  require("@jupyterlite/application-extension"),
+  require("@jupyterlite/apputils-extension"),
+  require("@jupyterlite/services-extension"),
+];
+
+// Plugins left out, beyond those a JupyterLite plugin replaces (see
+// below): the ones that need a server (announcements, the language
+// server, downloads through the server, the server's about dialog),
+// JupyterLab's router and tree resolver (JupyterLite's router handles
+// ?path=), and JupyterLite's service worker, which only input() and
+// the Pyodide kernels' file system use: tensornb has neither. The
+// application's main, logo and resolver plugins and the licenses client
+// are left out as JupyterLite's own lab app leaves them out: they ask a
+// server, or a JupyterLite plugin takes their place.
+const disabled = new Set([
+  "@jupyterlab/application-extension:logo",
+  "@jupyterlab/application-extension:main",
+  "@jupyterlab/application-extension:router",
+  "@jupyterlab/application-extension:tree-resolver",
+  "@jupyterlab/apputils-extension:announcements",
+  "@jupyterlab/apputils-extension:licenses-client",
+  "@jupyterlab/apputils-extension:resolver",
+  "@jupyterlab/docmanager-extension:download",
+  "@jupyterlab/filebrowser-extension:download",
+  "@jupyterlab/filebrowser-extension:share-file",
+  "@jupyterlab/services-extension:connection-status",
+  "@jupyterlab/services-extension:setting-manager",
+  "@jupyterlab/services-extension:terminal-manager",
+  "@jupyterlite/application-extension:service-worker-manager",
+  "@jupyterlite/services-extension:kernel-client", // tensornb's kernel client replaces it
+]);
+
+function plugins(module) {
+  const exported = module.__esModule || module.default ? module.default : module;
+  return (Array.isArray(exported) ? exported : [exported]).filter((p) => p && p.id && !disabled.has(p.id));
+}
+
+// A JupyterLab plugin that provides a service a JupyterLite plugin also
+// provides (the contents, kernel, session, settings managers...) is left
+// out: JupyterLite's is the one that works without a server.
+const liteProvides = new Set(lite.flatMap(plugins).map((p) => p.provides).filter(Boolean));
+
+// usable returns the plugins whose required services some plugin
+// provides, leaving out, until none is left, those that need a service
+// no extension here provides (the notebook's language server features
+// need the language server's extension, say).
+function usable(plugins) {
+  for (;;) {
+    const provided = new Set(plugins.map((p) => p.provides).filter(Boolean));
+    const kept = plugins.filter((p) => (p.requires || []).every((token) => provided.has(token)));
+    if (kept.length === plugins.length) {
+      return kept;
+    }
+    plugins = kept;
+  }
+}
+
+async function main() {
+  const registry = new PluginRegistry();
+  const all = usable([
+    ...lab.flatMap(plugins).filter((p) => !liteProvides.has(p.provides)),
+    ...lite.flatMap(plugins),
+    ...tensornb,
+  ]);
+  registry.registerPlugins(all);
+  const serviceManager = await registry.resolveRequiredService(IServiceManager);
+  const mimeExtensions = mime.flatMap(plugins);
+  const app = new JupyterLab({ pluginRegistry: registry, serviceManager, mimeExtensions, availablePlugins: all });
+  app.name = "JupyterLite";
+  window.jupyterapp = app;
+  await app.start({ bubblingKeydown: true });
+  await app.restored;
+  window.tnbLabRestoredMS = performance.now(); // since the navigation started
+  document.body.dataset.tnbLab = "restored";
+}
+
+main().catch((e) => {
+  document.body.dataset.tnbLab = "failed";
+  console.error("tensornb's JupyterLite app could not start:", e);
+});

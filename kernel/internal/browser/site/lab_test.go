@@ -1,0 +1,414 @@
+package site
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/storage"
+	"github.com/chromedp/chromedp"
+
+	"github.com/tensornb/tensornb/internal/browsertest"
+	"github.com/tensornb/tensornb/kernel/internal/browser/lite"
+)
+
+// labJS is what the lab test adds to the JupyterLite app's page, as
+// window.tnbLabTest: it opens a notebook's panel, records what the
+// notebook's kernel sends (each cell's outputs as the kernel sent them,
+// before a renderer sees them, and its execute_reply), runs all cells
+// with JupyterLab's own command, and runs code on the kernel.
+const labJS = `window.tnbLabTest = (() => {
+  const app = window.jupyterapp;
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  let panel = null;
+  let records = [];
+  const byMsg = new Map();
+  const kernel = () => panel.sessionContext.session.kernel;
+
+  function output(type, content) {
+    const o = { output_type: type, ...content };
+    delete o.transient;
+    return o;
+  }
+
+  // record applies a message the kernel sent to the record of the cell
+  // (the execute request) it answers.
+  function record(msg) {
+    const type = msg.header.msg_type;
+    const id = msg.parent_header && msg.parent_header.msg_id;
+    if (type === "execute_input") {
+      const r = { outputs: [], displays: new Map(), reply: null, clearNext: false };
+      byMsg.set(id, r);
+      records.push(r);
+      return;
+    }
+    const r = byMsg.get(id);
+    if (!r) {
+      return;
+    }
+    const c = msg.content;
+    const displayId = c.transient && c.transient.display_id;
+    switch (type) {
+      case "stream":
+      case "display_data":
+      case "execute_result":
+      case "error":
+        if (r.clearNext) {
+          r.outputs = [];
+          r.displays.clear();
+          r.clearNext = false;
+        }
+        r.outputs.push(output(type, c));
+        if (displayId && type === "display_data") {
+          r.displays.set(displayId, (r.displays.get(displayId) || []).concat([r.outputs.length - 1]));
+        }
+        break;
+      case "clear_output":
+        if (c.wait) {
+          r.clearNext = true;
+        } else {
+          r.outputs = [];
+          r.displays.clear();
+        }
+        break;
+      case "update_display_data":
+        for (const other of records) {
+          for (const i of other.displays.get(displayId) || []) {
+            other.outputs[i] = output("display_data", c);
+          }
+        }
+        break;
+      case "execute_reply":
+        r.reply = c;
+        break;
+    }
+  }
+
+  const codeCells = () => panel.content.widgets.map((c, index) => ({ c, index })).filter(({ c }) => c.model.type === "code");
+
+  return {
+    // open waits for the notebook at path to be open with its kernel
+    // ready, and returns the kernel's name.
+    async open(path) {
+      for (let i = 0; i < 600 && !panel; i++) {
+        panel = Array.from(app.shell.widgets("main")).find((w) => w.context && w.context.path === path) || null;
+        if (!panel) {
+          await sleep(100);
+        }
+      }
+      if (!panel) {
+        throw new Error(path + " did not open");
+      }
+      await panel.context.ready;
+      await panel.sessionContext.ready;
+      panel.sessionContext.session.kernel.anyMessage.connect((_, { msg, direction }) => {
+        if (direction === "recv") {
+          record(msg);
+        }
+      });
+      app.shell.activateById(panel.id);
+      return kernel().name;
+    },
+    // runAll runs every cell with JupyterLab's Run All Cells.
+    runAll() {
+      records = [];
+      byMsg.clear();
+      app.shell.activateById(panel.id);
+      void app.commands.execute("notebook:run-all-cells");
+      return true;
+    },
+    // done says whether Run All Cells has ended: no cell runs, the kernel
+    // is idle and every request it got has its reply (a cell the client
+    // dropped gets no request: the test compares the numbers after).
+    done() {
+      const running = codeCells().some(({ c }) => c.model.executionState === "running");
+      return !running && kernel().status === "idle" && records.length > 0 && records.every((r) => r.reply);
+    },
+    // requests is the number of execute requests the kernel got.
+    requests() {
+      return records.length;
+    },
+    // cells gives each code cell's index among all cells, tags, the
+    // outputs its kernel sent, its reply and how many outputs JupyterLab
+    // shows.
+    cells() {
+      return codeCells().map(({ c, index }, i) => ({
+        index,
+        tags: c.model.getMetadata("tags") || [],
+        outputs: records[i] ? records[i].outputs : [],
+        reply: records[i] ? records[i].reply : null,
+        shown: c.model.outputs.length,
+      }));
+    },
+    // execute runs code on the notebook's kernel, as a cell would, and
+    // resolves to its outputs' text: streams, the text/plain of results,
+    // errors as ENAME: EVALUE.
+    async execute(code) {
+      const future = kernel().requestExecute({ code });
+      const parts = [];
+      future.onIOPub = (msg) => {
+        const c = msg.content;
+        switch (msg.header.msg_type) {
+          case "stream":
+            parts.push(c.text);
+            break;
+          case "execute_result":
+          case "display_data":
+            parts.push(c.data["text/plain"] || "");
+            break;
+          case "error":
+            parts.push(c.ename + ": " + c.evalue);
+            break;
+        }
+      };
+      await future.done;
+      return parts.join("\n");
+    },
+    // complete and inspect ask the kernel what JupyterLab's completer
+    // (Tab) and tooltip (Shift-Tab) ask it, at the end of code: the
+    // matches, and the text of what the name there is.
+    async complete(code) {
+      const reply = await kernel().requestComplete({ code, cursor_pos: code.length });
+      return reply.content.matches || [];
+    },
+    async inspect(code) {
+      const reply = await kernel().requestInspect({ code, cursor_pos: code.length, detail_level: 0 });
+      return reply.content.found ? reply.content.data["text/plain"] : "";
+    },
+    // interrupt runs an endless loop, interrupts the kernel once the
+    // loop has started and resolves to the cell's outputs and the time
+    // from the interrupt to its reply, in ms.
+    async interrupt() {
+      const future = kernel().requestExecute({ code: 'fmt.Println("looping")\nfor {\n}' });
+      const parts = [];
+      let started = false;
+      future.onIOPub = (msg) => {
+        const c = msg.content;
+        if (msg.header.msg_type === "stream") {
+          started = started || c.text.includes("looping");
+          parts.push(c.text);
+        } else if (msg.header.msg_type === "error") {
+          parts.push(c.ename + ": " + c.evalue);
+        }
+      };
+      for (let i = 0; i < 600 && !started; i++) {
+        await sleep(100);
+      }
+      if (!started) {
+        throw new Error("the endless loop did not start within a minute");
+      }
+      await sleep(300);
+      const t0 = performance.now();
+      await panel.sessionContext.session.kernel.interrupt();
+      const reply = await Promise.race([future.done.then(() => "reply"), sleep(10000).then(() => "no reply within 10 s")]);
+      return { ms: performance.now() - t0, reply, text: parts.join("\n") };
+    },
+    // count is the number of elements in the notebook's panel that
+    // match selector.
+    count(selector) {
+      return panel.node.querySelectorAll(selector).length;
+    },
+    // scrollTo scrolls the first element that matches selector into
+    // view and resolves once it has stayed in place for a few frames.
+    async scrollTo(selector) {
+      const node = document.querySelector(selector);
+      if (!node) {
+        throw new Error("no " + selector + " on the page");
+      }
+      node.scrollIntoView({ block: "center" });
+      let last = null;
+      for (let still = 0, i = 0; still < 5 && i < 200; i++) {
+        await new Promise((r) => requestAnimationFrame(r));
+        const top = node.getBoundingClientRect().top;
+        still = top === last ? still + 1 : 0;
+        last = top;
+      }
+      return true;
+    },
+    // leave marks the notebooks unchanged, so that JupyterLab lets the
+    // page go without asking (a question no one would answer here).
+    leave() {
+      for (const w of app.shell.widgets("main")) {
+        if (w.context) {
+          w.context.model.dirty = false;
+        }
+      }
+      return true;
+    },
+  };
+})();
+true`
+
+// A labCell is what tnbLabTest.cells() gives for a code cell: what a
+// page gives, and how many outputs JupyterLab shows.
+type labCell struct {
+	pageCell
+	Shown int `json:"shown"`
+}
+
+// testLab opens each notebook in the site's JupyterLite app, served at
+// site, runs all its cells with JupyterLab's Run All Cells through the
+// tensornb kernel, and checks that each cell's outputs, as the kernel
+// sent them, equal the stored ones (with an error exactly in the cells
+// tagged raises-exception: they do not stop Run all) and that JupyterLab
+// shows them. On the first notebook it also checks that a cell sees
+// what an earlier one declared and that interrupting an endless loop
+// ends it within 2 s, after which the next cell replays the earlier ones.
+// No page raises a JavaScript error or loads a file from elsewhere.
+func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
+	for i, path := range paths {
+		nb, err := ReadNotebook(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(path)
+		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
+			// Each notebook opens as on a first visit: JupyterLite keeps the
+			// open tabs (each with its kernel) and edited files in the
+			// browser's storage, which is cleared. No page of the site may
+			// be open meanwhile: a database it holds open would hold up
+			// its deletion, and the next page's app with it (the app did
+			// not start within a minute once, in CI).
+			clear := chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+				_, err := cdp.Call(ctx, target, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: site, StorageTypes: "all"})
+				return err
+			})
+			if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), clear); err != nil {
+				t.Fatalf("clearing the site's storage in the browser: %v", err)
+			}
+			start := time.Now()
+			errs := browsertest.OpenURL(t, ctx, site+"/"+lite.NotebookURL(name))
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.tnbLab === "restored" || (document.body.dataset.tnbLab === "failed" && (() => { throw new Error("the app did not start") })())`,
+				chromedp.WithPollingTimeout(3*time.Minute))); err != nil {
+				t.Fatalf("JupyterLite did not start within 3 minutes: %v\n%s", err, strings.Join(errs.All(), "\n"))
+			}
+			evaluate[bool](t, ctx, labJS)
+			kernel, err := chromedp.Run(ctx, chromedp.Evaluate[string](`tnbLabTest.open(`+jsString(name)+`)`, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatalf("opening %s: %v\n%s", name, err, strings.Join(errs.All(), "\n"))
+			}
+			if kernel != lite.KernelName {
+				t.Fatalf("%s opened with the kernel %q, want %q", name, kernel, lite.KernelName)
+			}
+			opened := time.Since(start)
+			restored := evaluate[float64](t, ctx, "window.tnbLabRestoredMS")
+			evaluate[bool](t, ctx, "tnbLabTest.runAll()")
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("tnbLabTest.done()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(4*time.Minute))); err != nil {
+				t.Fatalf("Run All Cells did not end: %v\n%s", err, jsonText(evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")))
+			}
+			cells := evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")
+			if n := evaluate[int](t, ctx, "tnbLabTest.requests()"); n != len(cells) {
+				t.Fatalf("Run All Cells sent the kernel %d of the %d code cells: the client dropped the rest after an error (see MutexMap in kernel/internal/browser/lite/web/kernel.js)", n, len(cells))
+			}
+			t.Logf("%s: JupyterLab started %.1f s after the navigation, the notebook was open with its kernel %.1f s after it; Run All Cells took %.1f s more",
+				name, restored/1000, opened.Seconds(), time.Since(start).Seconds()-opened.Seconds())
+			var page []pageCell
+			for _, c := range cells {
+				page = append(page, c.pageCell)
+				if (c.Shown == 0) != (len(c.Outputs) == 0) {
+					t.Errorf("cell %d: the kernel sent %d outputs, JupyterLab shows %d", c.Index, len(c.Outputs), c.Shown)
+				}
+				tagged := slices.Contains(c.Tags, "raises-exception")
+				if status, _ := c.Reply["status"].(string); (status == "ok") == tagged {
+					t.Errorf("cell %d (tagged raises-exception: %v) replied %q", c.Index, tagged, status)
+				}
+			}
+			checkOutputs(t, nb, page)
+			// JupyterLab's renderers draw the notebook: the markdown's display
+			// math typeset by MathJax, the Mermaid diagrams drawn by Mermaid
+			// (the notebook draws its cells as they come into view: these
+			// wait a little).
+			raw := string(nb.raw)
+			for _, want := range []struct{ in, selector, what string }{
+				{`$$`, "mjx-container", "the markdown's math is not typeset by MathJax"},
+				{`text/vnd.mermaid`, ".jp-RenderedMermaid figure[data-jp-mermaid-version] img", "no Mermaid diagram is drawn"},
+			} {
+				if !strings.Contains(raw, want.in) {
+					continue
+				}
+				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`tnbLabTest.count(`+jsString(want.selector)+`) > 0`, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+					t.Errorf("%s (%v)", want.what, err)
+				}
+			}
+			if i == 0 {
+				checkLabSession(t, ctx)
+			}
+			if name == "02-strides-and-storage.ipynb" {
+				// Run all left the notebook scrolled to its end; the
+				// explorer is brought into view first, as a reader would
+				// scroll to it, and clicked once the notebook (which lays
+				// out the cells that come into view) has stopped moving.
+				if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`tnbLabTest.scrollTo(".tnb-explorer")`, chromedp.EvalAwaitPromise)); err != nil {
+					t.Fatalf("scrolling to the explorer: %v", err)
+				}
+				browsertest.CheckExplorerClick(t, ctx)
+			}
+			checkLocal(t, ctx, site)
+			// Every file the app asks for is in the site.
+			if missing := evaluate[[]string](t, ctx, `performance.getEntriesByType("resource").filter(e => e.responseStatus >= 400).map(e => e.responseStatus + " " + e.name)`); len(missing) > 0 {
+				t.Errorf("the app asked for files the site does not have:\n%s", strings.Join(missing, "\n"))
+			}
+			screenshot(t, ctx, "lab-"+strings.TrimSuffix(name, ".ipynb")+".png")
+			evaluate[bool](t, ctx, "tnbLabTest.leave()")
+			if e := errs.All(); len(e) > 0 {
+				t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+			}
+		})
+	}
+}
+
+// checkLabSession checks, on the open notebook's kernel, that a cell
+// sees what an earlier one declared, that the kernel completes and
+// inspects names, and that an interrupt ends an endless loop within
+// 2 s, after which the next cell first replays the cells that ran
+// without an error, as the server's instant engine does.
+func checkLabSession(t *testing.T, ctx context.Context) {
+	t.Helper()
+	exec := func(code string) string {
+		out, err := chromedp.Run(ctx, chromedp.Evaluate[string](`tnbLabTest.execute(`+jsString(code)+`)`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("running %q: %v", code, err)
+		}
+		return out
+	}
+	if out := exec("probe := 41"); out != "" {
+		t.Errorf("probe := 41 shows %q", out)
+	}
+	if out := exec("probe + 1"); out != "42" {
+		t.Errorf("probe + 1, after probe := 41 in another cell, shows %q, want 42", out)
+	}
+	matches, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`tnbLabTest.complete("display.Ca")`, chromedp.EvalAwaitPromise))
+	if err != nil || !slices.Contains(matches, "Card") {
+		t.Errorf("completing display.Ca: %q (%v), want Card among the matches", matches, err)
+	}
+	doc, err := chromedp.Run(ctx, chromedp.Evaluate[string](`tnbLabTest.inspect("display.Card")`, chromedp.EvalAwaitPromise))
+	if err != nil || !strings.Contains(doc, "func Card") {
+		t.Errorf("inspecting display.Card: %q (%v), want its declaration", doc, err)
+	}
+	type interrupted struct {
+		MS    float64
+		Reply string
+		Text  string
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[interrupted](`tnbLabTest.interrupt()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("interrupting an endless loop: %v", err)
+	}
+	t.Logf("the endless loop ended %.0f ms after the interrupt", got.MS)
+	if got.Reply != "reply" || got.MS > 2000 {
+		t.Errorf("the interrupted loop: %s after %.0f ms, want a reply within 2 s", got.Reply, got.MS)
+	}
+	if !strings.Contains(got.Text, "Interrupted: the cell was interrupted; the interpreter was restarted, and the next cell first replays the cells that had run without an error") {
+		t.Errorf("the interrupted cell shows %q, want an Interrupted error that says the next cell replays", got.Text)
+	}
+	if out := exec("probe + 1"); !strings.Contains(out, "tensornb: a cell was interrupted; the interpreter was restarted. Replaying what had run without an error, In [") || !strings.HasSuffix(out, "42") {
+		t.Errorf("probe + 1 after the interrupt shows %q, want the replay's note and 42", out)
+	}
+	if out := exec("answer := 6 * 7\nanswer"); out != "42" {
+		t.Errorf("6 * 7 after the interrupt shows %q", out)
+	}
+}

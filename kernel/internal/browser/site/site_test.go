@@ -1,0 +1,676 @@
+package site
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/tensornb/tensornb/internal/browsertest"
+	"github.com/tensornb/tensornb/kernel/internal/browser"
+	"github.com/tensornb/tensornb/kernel/internal/browser/lite"
+	"github.com/tensornb/tensornb/kernel/internal/interp"
+)
+
+const moduleDir = "../../../.."
+
+// The test binary is also the server engine's worker, for the timings of
+// the same cells on the server: with TENSORNB_TEST_WORKER set, it serves
+// instead of testing.
+func TestMain(m *testing.M) {
+	if os.Getenv("TENSORNB_TEST_WORKER") != "" {
+		if err := interp.Serve(moduleDir, os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash")); err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// A pageCell is what the page's tnb.cells() gives for a code cell.
+type pageCell struct {
+	Index   int              `json:"index"`
+	Tags    []string         `json:"tags"`
+	Outputs []map[string]any `json:"outputs"`
+	Reply   map[string]any   `json:"reply"`
+	MS      float64          `json:"ms"`
+	Wall    float64          `json:"wall"`
+	At      float64          `json:"at"`
+}
+
+// The site, built and served from loopback, runs every notebook in
+// headless Chromium: Run all runs each code cell in the browser's engine,
+// and each cell's outputs, as JupyterLab's output area holds them, equal
+// the notebook's stored outputs (compared as the notebooks' freshness
+// check compares them); the cells tagged raises-exception raise, and no
+// other. Then, on one page: a cell sees what an earlier one declared,
+// Tab completes a variable and a package's names and Shift-Tab inspects,
+// Interrupt ends an endless loop within 2 s, after which the next cell
+// replays the cells that ran without an error (an interrupt of the
+// replay stops it), Restart empties the session, and a cell that takes
+// all memory ends with a MemoryError; a link to a heading's anchor shows
+// it; the explorer and the playground answer a click; and a page opened
+// from a file says why its engine cannot start. The same notebooks run
+// in the site's JupyterLab (JupyterLite, testLab).
+// The page raises no JavaScript error. The test prints the engine's
+// start-up, the first cell's time and the median cell's, beside the same
+// cells' median on the server's instant engine; screenshots go to
+// artifacts/site/.
+func TestSite(t *testing.T) {
+	browsertest.Require(t)
+	for _, bundled := range []func(string) error{Bundled, lite.Bundled} {
+		if err := bundled(moduleDir); err != nil {
+			msg := err.Error() + " (scripts/test does it)"
+			if os.Getenv("TENSORNB_REQUIRE_BROWSER") != "" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	paths, err := filepath.Glob(filepath.Join(moduleDir, "notebooks", "*.ipynb"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no notebooks (%v)", err)
+	}
+	notebooks := make([]*Notebook, len(paths))
+	for i, path := range paths {
+		if notebooks[i], err = ReadNotebook(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The server's engine runs the same cells meanwhile, for their times,
+	// and is done before the browser starts.
+	server := make(chan []float64, 1)
+	go func() { server <- serverTimes(notebooks) }()
+
+	dir := t.TempDir()
+	start := time.Now()
+	if err := Write(moduleDir, dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Write: %.1f s", time.Since(start).Seconds())
+	srv := httptest.NewServer(Handler(dir))
+	t.Cleanup(srv.Close)
+	serverMS := <-server
+
+	ctx := browsertest.Start(t, 10*time.Minute)
+	var browserMS, loadMS, firstMS []float64
+	for i, path := range paths {
+		nb := notebooks[i]
+		name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
+		t.Run(name, func(t *testing.T) {
+			errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(path))
+			cells := runAll(t, ctx)
+			checkOutputs(t, nb, cells)
+			// The page makes the editors once the engine started, when idle.
+			checkShown(t, ctx, fmt.Sprintf("#tnb-code-%d .cm-content", len(cells)-1), "the last cell's editor is not made")
+			if n := evaluate[int](t, ctx, `document.querySelectorAll(".tnb-source").length`); n > 0 {
+				t.Errorf("%d cells still show their source instead of an editor", n)
+			}
+			var ms []float64
+			for _, c := range cells {
+				ms = append(ms, c.MS)
+			}
+			browserMS = append(browserMS, ms[1:]...)
+			engine := evaluate[struct{ ReadyMS, LoadMS, BuildMS float64 }](t, ctx, "tnb.engine()")
+			loadMS = append(loadMS, engine.LoadMS)
+			firstMS = append(firstMS, cells[0].At)
+			t.Logf("%s: the engine ready %.0f ms after the page's navigation started (%.0f ms after the worker's start); the first cell's reply %.0f ms after the navigation started, %.0f ms after Run all (it ran %.0f ms); median of the other %d cells %.2f ms; the page built its cells in %.0f ms",
+				name, engine.LoadMS, engine.ReadyMS, cells[0].At, cells[0].Wall, ms[0], len(ms)-1, browsertest.Median(ms[1:]), engine.BuildMS)
+			if name == "02-strides-and-storage" {
+				browsertest.CheckExplorerClick(t, ctx)
+				checkPlaygroundClick(t, ctx)
+			}
+			checkLocal(t, ctx, srv.URL)
+			if strings.Contains(string(nb.raw), "$$") {
+				// The display math of the markdown, typeset by MathJax,
+				// which the page loads on first use.
+				checkShown(t, ctx, ".tnb-markdown mjx-container", "the markdown's math is not typeset")
+			}
+			if strings.Contains(string(nb.raw), `"text/vnd.mermaid"`) {
+				// The diagrams, drawn by JupyterLab's Mermaid renderer,
+				// which the page loads on first use.
+				checkShown(t, ctx, ".jp-RenderedMermaid img[src^='data:image/svg+xml']", "the Mermaid diagrams are not drawn")
+			}
+			screenshot(t, ctx, name+".png")
+			if e := errs.All(); len(e) > 0 {
+				t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+			}
+		})
+	}
+	t.Run("lab", func(t *testing.T) { testLab(t, ctx, srv.URL, paths) })
+	t.Run("index", func(t *testing.T) {
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/")
+		links := evaluate[[]string](t, ctx, `Array.from(document.querySelectorAll("li a"), a => a.getAttribute("href"))`)
+		var want []string
+		for _, p := range paths {
+			want = append(want, PageName(p))
+		}
+		if !slices.Equal(links, want) {
+			t.Errorf("the index links to %q, want %q", links, want)
+		}
+		if got, want := evaluate[string](t, ctx, `(document.querySelector("#tnb-lab a") || {}).getAttribute?.("href") || ""`), lite.Dir+"/index.html"; got != want {
+			t.Errorf("the index links to JupyterLite at %q, want %q", got, want)
+		}
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
+	t.Run("opened from a file", func(t *testing.T) {
+		// A browser starts no worker for a page opened from a file: the
+		// page says what to do, and a cell fails saying it.
+		errs := browsertest.Open(t, ctx, filepath.Join(dir, PageName(paths[0])))
+		status, err := chromedp.Run(ctx, chromedp.Poll[string](`document.body.dataset.engine === "broken" && document.getElementById("tnb-status").textContent`, chromedp.WithPollingTimeout(30*time.Second)))
+		if err != nil {
+			t.Fatalf("the page opened from a file does not say its engine could not start: %v", err)
+		}
+		if !strings.Contains(status, "could not start") || !strings.Contains(status, "scripts/site --serve") {
+			t.Errorf("the status line of a page opened from a file says %q", status)
+		}
+		if out := runCell(t, ctx, 0, "1 + 1"); !strings.Contains(out, "EngineError: the engine could not start") {
+			t.Errorf("a cell of a page opened from a file shows %q", out)
+		}
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
+	t.Run("anchors", func(t *testing.T) {
+		// A link to a heading's anchor shows the heading below the
+		// toolbar, opened from elsewhere or clicked on the page (its ¶,
+		// which JupyterLab's CSS shows while the mouse is on the heading).
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/02-strides-and-storage.html#What-a-transpose-does")
+		checkHeadingShown(t, ctx, "What-a-transpose-does")
+		evaluate[bool](t, ctx, `(document.querySelector('[data-jupyter-id="Handle,-tensor,-storage"] a.jp-InternalAnchorLink').click(), true)`)
+		checkHeadingShown(t, ctx, "Handle,-tensor,-storage")
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
+	t.Run("replay interrupted", func(t *testing.T) {
+		// An interrupt during the replay stops it: the cell it was for
+		// says so and does not run, and the next cell replays nothing.
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/02-strides-and-storage.html") // a page of more than four code cells
+		setEditor(t, ctx, 0, "slow := 1\ntime.Sleep(3 * time.Second)")
+		if out := waitRun(t, ctx, 0); out != "" {
+			t.Errorf("the slow cell shows %q", out)
+		}
+		// A cell run while the replay goes on waits for it, and for the
+		// cell the replay is for.
+		interrupt(t, ctx, 1)
+		setEditor(t, ctx, 2, "slow + 1")
+		setEditor(t, ctx, 3, "slow + 2")
+		clickRun(t, ctx, 2)
+		clickRun(t, ctx, 3)
+		if out := waitCell(t, ctx, 3); out != "3" {
+			t.Errorf("slow + 2, run during the replay, shows %q, want 3", out)
+		}
+		if out := waitCell(t, ctx, 2); !strings.HasSuffix(out, "a replay runs everything again, sleeps and long loops too.\n\n2") {
+			t.Errorf("slow + 1, after the interrupt, shows %q, want the replay's note on the slow cell and 2", out)
+		}
+		if cells := evaluate[[]pageCell](t, ctx, "tnb.cells()"); cells[3].At < cells[2].At {
+			t.Errorf("slow + 2, run during the replay, ended %.0f ms before slow + 1, the cell the replay was for", cells[2].At-cells[3].At)
+		}
+		// An interrupt during the replay stops it.
+		interrupt(t, ctx, 1)
+		clickRun(t, ctx, 2)
+		replaying := `tnb.cells()[2].outputs.some(o => o.output_type === "stream" && o.text.includes("Replaying"))`
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](replaying, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+			t.Fatalf("the cell after the interrupt does not say it replays: %v", err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tnb-interrupt"))); err != nil {
+			t.Fatal(err)
+		}
+		if out := waitCell(t, ctx, 2); !strings.Contains(out, "with outputs hidden… interrupted during In [1].") ||
+			!strings.HasSuffix(out, "Interrupted: the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again") {
+			t.Errorf("the cell whose replay was interrupted shows %q", out)
+		}
+		if out := runCell(t, ctx, 0, "slow"); !strings.Contains(out, "undefined: slow") || strings.Contains(out, "tensornb:") {
+			t.Errorf("after the interrupted replay, slow shows %q, want a compile error and no replay", out)
+		}
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
+	t.Run("state and interrupt", func(t *testing.T) {
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(paths[0]))
+		if out := runCell(t, ctx, 0, "probe := 41"); out != "" {
+			t.Errorf("probe := 41 shows %q", out)
+		}
+		// Shift-Enter runs a cell, as in Jupyter.
+		setEditor(t, ctx, 1, "probe + 1")
+		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#tnb-code-1 .cm-content")), chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
+			t.Fatal(err)
+		}
+		if out := waitCell(t, ctx, 1); out != "42" {
+			t.Errorf("probe + 1, after probe := 41 in another cell, shows %q, want 42", out)
+		}
+		checkCompletion(t, ctx, 1)
+		interrupt(t, ctx, 2)
+		// The engine restarted, and the next cell first replays the cells
+		// that ran without an error (In [1] and [2]), as on the server.
+		if out := runCell(t, ctx, 1, "probe + 1"); !strings.Contains(out, "tensornb: a cell was interrupted; the interpreter was restarted. Replaying what had run without an error, In [1], [2], with outputs hidden… done in ") || !strings.HasSuffix(out, "\n42") {
+			t.Errorf("probe + 1 after the interrupt shows %q, want the replay's note and 42", out)
+		}
+		if out := runCell(t, ctx, 0, "answer := 6 * 7\nanswer"); out != "42" {
+			t.Errorf("6 * 7 after the interrupt shows %q", out)
+		}
+		// Restart starts an empty session too.
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tnb-restart"))); err != nil {
+			t.Fatal(err)
+		}
+		if out := runCell(t, ctx, 1, "answer"); !strings.Contains(out, "undefined: answer") {
+			t.Errorf("answer after Restart shows %q, want a compile error: undefined: answer", out)
+		}
+		outOfMemory(t, ctx, 2)
+		screenshot(t, ctx, "interrupted.png")
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
+	if len(loadMS) > 1 {
+		t.Logf("from a page's navigation to its engine's start: %.0f ms for the first page (a fresh browser profile), a median of %.0f ms for the %d others (the browser's caches warm)",
+			loadMS[0], browsertest.Median(loadMS[1:]), len(loadMS)-1)
+		t.Logf("from a page's navigation to its first cell's reply, Run all clicked once the page loaded: %.0f ms for the first page, a median of %.0f ms for the others",
+			firstMS[0], browsertest.Median(firstMS[1:]))
+	}
+	t.Logf("all notebooks, cells after each notebook's first: median %.2f ms in the browser (%d cells), %.2f ms on the server's instant engine (%d cells)",
+		browsertest.Median(browserMS), len(browserMS), browsertest.Median(serverMS), len(serverMS))
+	for _, name := range append([]string{browser.EngineFile, lite.Dir + "/build/lab.js"}, bundleFiles...) {
+		raw, gz := browsertest.FileSizes(t, filepath.Join(dir, name))
+		t.Logf("%s: %.1f MB, %.1f MB gzipped", name, mb(raw), mb(gz))
+	}
+}
+
+// checkShown waits up to 10 s for the page to show an element that
+// matches selector, and reports problem if it does not.
+func checkShown(t *testing.T, ctx context.Context, selector, problem string) {
+	t.Helper()
+	js := fmt.Sprintf("document.querySelector(%q) !== null", selector)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Errorf("%s: no %s on the page after 10 s (%v)", problem, selector, err)
+	}
+}
+
+// runAll clicks Run all and waits until every code cell has run, and
+// returns what the cells hold.
+func runAll(t *testing.T, ctx context.Context) []pageCell {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tnb-run-all"))); err != nil {
+		t.Fatal(err)
+	}
+	type state struct{ Done, Completed bool }
+	done, err := chromedp.Run(ctx, chromedp.Poll[state]("tnb.lastRunAll() && tnb.lastRunAll().done && tnb.lastRunAll()",
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(4*time.Minute)))
+	if err != nil {
+		t.Fatalf("Run all did not end: %v", err)
+	}
+	cells := evaluate[[]pageCell](t, ctx, "tnb.cells()")
+	if !done.Completed {
+		for _, c := range cells {
+			if c.Reply == nil || c.Reply["status"] != "ok" && !slices.Contains(c.Tags, "raises-exception") {
+				t.Fatalf("Run all stopped at cell %d: %s", c.Index, jsonText(c.Outputs))
+			}
+		}
+		t.Fatal("Run all stopped")
+	}
+	return cells
+}
+
+// checkOutputs compares each code cell's outputs in the page with the
+// stored ones.
+func checkOutputs(t *testing.T, nb *Notebook, cells []pageCell) {
+	t.Helper()
+	for _, c := range cells {
+		stored := nb.Cells[c.Index]
+		tagged := slices.Contains(stored.Tags(), "raises-exception")
+		raised := slices.ContainsFunc(c.Outputs, func(o map[string]any) bool { return o["output_type"] == "error" })
+		if raised != tagged {
+			t.Errorf("cell %d (tagged raises-exception: %v) raised: %v", c.Index, tagged, raised)
+		}
+		if got, want := Comparable(c.Outputs), Comparable(stored.Outputs); got != want {
+			at := mismatch(got, want)
+			t.Errorf("cell %d %q: the page's outputs differ from the stored outputs at byte %d:\n%s\nstored:\n%s", c.Index, firstLine(stored.Source), at, around(got, at), around(want, at))
+		}
+	}
+}
+
+// randomIDs are the element ids displays draw at random, as in
+// kernel/internal/notebooktest/testdata/execute.py.
+var randomIDs = regexp.MustCompile(`tnb-(?:explorer|playground)-\d+-[0-9a-f]{8}|tensornb-mermaid-[0-9a-f]{16}`)
+
+// Comparable is execute.py's comparable in Go: the outputs as JSON
+// without what changes from run to run (execution counts, transient
+// fields, an error's traceback, the displays' random ids), each stream's
+// text whole.
+func Comparable(outputs []map[string]any) string {
+	streams := map[string]string{}
+	others := []map[string]any{}
+	for _, o := range outputs {
+		o = lite.JoinOutput(o)
+		if o["output_type"] == "stream" {
+			name, _ := o["name"].(string)
+			s, _ := o["text"].(string)
+			streams[name] += s
+			continue
+		}
+		delete(o, "execution_count")
+		delete(o, "transient")
+		if o["output_type"] == "error" {
+			delete(o, "traceback")
+		}
+		others = append(others, o)
+	}
+	data, _ := json.MarshalIndent(map[string]any{"streams": streams, "outputs": others}, "", " ")
+	return randomIDs.ReplaceAllString(string(data), "<id>")
+}
+
+// runCell types code into code cell i, clicks its Run button and returns
+// its outputs' text once it has run: the text/plain of its results and
+// displays, its streams and errors (as ENAME: EVALUE).
+func runCell(t *testing.T, ctx context.Context, i int, code string) string {
+	t.Helper()
+	editor := chromedp.CSS("#tnb-code-" + strconv.Itoa(i) + " .cm-content")
+	setEditor(t, ctx, i, "")
+	if err := chromedp.Do(ctx, chromedp.SendKeys(editor, code)); err != nil {
+		t.Fatal(err)
+	}
+	clickRun(t, ctx, i)
+	return waitCell(t, ctx, i)
+}
+
+// clickRun clicks code cell i's ▶.
+func clickRun(t *testing.T, ctx context.Context, i int) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#tnb-code-"+strconv.Itoa(i)+" .tnb-run"))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitRun clicks code cell i's ▶ and returns its outputs' text once it
+// has run.
+func waitRun(t *testing.T, ctx context.Context, i int) string {
+	t.Helper()
+	clickRun(t, ctx, i)
+	return waitCell(t, ctx, i)
+}
+
+// waitCell waits until code cell i has run and returns its outputs' text
+// (see runCell).
+func waitCell(t *testing.T, ctx context.Context, i int) string {
+	t.Helper()
+	ran := "tnb.cells()[" + strconv.Itoa(i) + "].reply !== null"
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](ran, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
+		t.Fatalf("code cell %d did not finish: %v", i, err)
+	}
+	return outputText(evaluate[[]pageCell](t, ctx, "tnb.cells()")[i].Outputs)
+}
+
+func outputText(outputs []map[string]any) string {
+	var parts []string
+	for _, o := range JoinOutputs(outputs) {
+		switch o["output_type"] {
+		case "stream":
+			parts = append(parts, o["text"].(string))
+		case "error":
+			parts = append(parts, o["ename"].(string)+": "+o["evalue"].(string))
+		default:
+			if data, ok := o["data"].(map[string]any); ok {
+				s, _ := data["text/plain"].(string)
+				parts = append(parts, s)
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// JoinOutputs is lite.JoinOutput of each output.
+func JoinOutputs(outputs []map[string]any) []map[string]any {
+	var out []map[string]any
+	for _, o := range outputs {
+		out = append(out, lite.JoinOutput(o))
+	}
+	return out
+}
+
+// setEditor sets the text of code cell i, once the page is built.
+func setEditor(t *testing.T, ctx context.Context, i int, code string) {
+	t.Helper()
+	js := `window.tnb && (tnb.page.cells[` + strconv.Itoa(i) + `].editor.source = ` + jsString(code) + `, true)`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func jsString(s string) string {
+	data, _ := json.Marshal(s)
+	return string(data)
+}
+
+// interrupt runs an endless loop in code cell i, clicks Interrupt and
+// checks that the cell ends within 2 s, saying it was interrupted.
+func interrupt(t *testing.T, ctx context.Context, i int) {
+	t.Helper()
+	setEditor(t, ctx, i, "for {\n}")
+	clickRun(t, ctx, i)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.engine === "busy"`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond) // the loop is running
+	start := time.Now()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tnb-interrupt"))); err != nil {
+		t.Fatal(err)
+	}
+	ended := `tnb.cells()[` + strconv.Itoa(i) + `].outputs.some(o => o.output_type === "error" && o.ename === "Interrupted")`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](ended, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the interrupted cell shows no Interrupted error: %v", err)
+	}
+	elapsed := time.Since(start)
+	t.Logf("the endless loop ended %.0f ms after the click on Interrupt", float64(elapsed.Milliseconds()))
+	if elapsed > 2*time.Second {
+		t.Errorf("the endless loop ended %v after the interrupt, more than 2 s", elapsed)
+	}
+	status := evaluate[string](t, ctx, `document.getElementById("tnb-status").textContent`)
+	if !strings.Contains(status, "interrupted") {
+		t.Errorf("after the interrupt the status line says %q", status)
+	}
+}
+
+// checkCompletion checks, in code cell i, once probe := 41 ran, that Tab
+// completes the student's variable in place (one match), lists a
+// package's names to pick from (several), and that Shift-Tab shows what
+// the engine knows of the variable.
+func checkCompletion(t *testing.T, ctx context.Context, i int) {
+	t.Helper()
+	content := chromedp.CSS("#tnb-code-" + strconv.Itoa(i) + " .cm-content")
+	source := `tnb.page.cells[` + strconv.Itoa(i) + `].editor.source`
+	press := func(key string, modifiers ...chromedp.Modifier) {
+		t.Helper()
+		if focused := evaluate[bool](t, ctx, `document.activeElement === document.querySelector("#tnb-code-`+strconv.Itoa(i)+` .cm-content")`); !focused {
+			if err := chromedp.Do(ctx, chromedp.Focus(content)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(key, chromedp.KeyModifiers(modifiers...))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor := func(js, what string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+			t.Errorf("%s: %v (the editor holds %q)", what, err, evaluate[string](t, ctx, source))
+		}
+	}
+	setEditor(t, ctx, i, "x := pro")
+	press(kb.Tab)
+	waitFor(source+` === "x := probe"`, "Tab after pro, with probe declared, does not complete probe")
+
+	setEditor(t, ctx, i, "fmt.Sprin")
+	press(kb.Tab)
+	waitFor(`[...document.querySelectorAll(".cm-tooltip-autocomplete li")].map(li => li.textContent).join(" ").includes("Sprintf")`, "Tab after fmt.Sprin does not list fmt.Sprintf")
+	// CodeMirror ignores a pick within 75 ms of the list's opening
+	// (interactionDelay), which a person's Tab never is.
+	time.Sleep(300 * time.Millisecond)
+	press(kb.Tab) // Enter picks too, but chromedp sends it as a character as well
+	waitFor(source+` === "fmt.Sprint"`, "Tab in the list of fmt.Sprin's completions does not pick the first, Sprint")
+
+	setEditor(t, ctx, i, "probe")
+	press(kb.Tab, chromedp.ModifierShift)
+	waitFor(`[...document.querySelectorAll(".tnb-inspection")].some(e => e.textContent.includes("int"))`, "Shift-Tab on probe does not show its type")
+}
+
+// checkHeadingShown waits until the heading whose anchor is id is at the
+// top of the window, below the toolbar.
+func checkHeadingShown(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	js := fmt.Sprintf(`(() => {
+		const h = document.querySelector('[data-jupyter-id=%q]');
+		const bar = document.querySelector(".tnb-toolbar").getBoundingClientRect();
+		return h !== null && h.getBoundingClientRect().top >= bar.bottom && h.getBoundingClientRect().top < bar.bottom + 100;
+	})()`, id)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		top := evaluate[float64](t, ctx, fmt.Sprintf(`(document.querySelector('[data-jupyter-id=%q]') || {getBoundingClientRect: () => ({top: -1})}).getBoundingClientRect().top`, id))
+		t.Errorf("the heading #%s is not shown below the toolbar (its top at %.0f px): %v", id, top, err)
+	}
+}
+
+// outOfMemory runs a cell in code cell i that allocates until the engine
+// has all the memory WebAssembly can address, and checks that the cell
+// ends with a MemoryError, as on the server, and that cells run again
+// (in a new engine).
+func outOfMemory(t *testing.T, ctx context.Context, i int) {
+	t.Helper()
+	setEditor(t, ctx, i, "var hoard [][]byte\nfor {\n\thoard = append(hoard, make([]byte, 16<<20))\n}")
+	start := time.Now()
+	clickRun(t, ctx, i)
+	ended := `tnb.cells()[` + strconv.Itoa(i) + `].outputs.some(o => o.output_type === "error")`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](ended, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatalf("a cell that takes all memory shows no error: %v", err)
+	}
+	t.Logf("the cell that takes all memory ended %.1f s after it started", time.Since(start).Seconds())
+	outputs := evaluate[[]pageCell](t, ctx, "tnb.cells()")[i].Outputs
+	const limit = "out of memory (a page's engine has at most 4 GiB, all that WebAssembly can address)"
+	if out := outputText(outputs); out != "MemoryError: the cell ran "+limit {
+		t.Errorf("a cell that takes all memory shows %q, want a MemoryError", out)
+	}
+	// Its traceback's last line says what the next cell does, in the
+	// server's words.
+	if tb := fmt.Sprint(outputs[len(outputs)-1]["traceback"]); !strings.Contains(tb, "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one)") {
+		t.Errorf("the MemoryError's traceback is %s", tb)
+	}
+	// Since the last Restart no cell ran without an error: nothing to replay.
+	if out := runCell(t, ctx, 0, "6 * 7"); out != "tensornb: the last cell ran "+limit+"; the interpreter was restarted, and no earlier cell had run without an error, so there was nothing to replay.\n\n42" {
+		t.Errorf("6 * 7 after a cell ran out of memory shows %q", out)
+	}
+}
+
+// checkPlaygroundClick clicks the transpose preset of the first
+// playground on the page, whose tensor is named a, and checks the Go line
+// it writes.
+func checkPlaygroundClick(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.tnb-playground [data-preset="transpose"]`))); err != nil {
+		t.Fatalf("clicking the playground's transpose preset: %v", err)
+	}
+	if got, want := evaluate[string](t, ctx, `document.querySelector(".tnb-playground .tp-go").textContent`), "a.T()"; got != want {
+		t.Errorf("after a click on the transpose preset the playground writes %q, want %q", got, want)
+	}
+}
+
+// checkLocal checks that the page and its worker loaded nothing from
+// anywhere but the site.
+func checkLocal(t *testing.T, ctx context.Context, site string) {
+	t.Helper()
+	loaded := evaluate[[]string](t, ctx, `performance.getEntriesByType("resource").map(e => e.name)`)
+	for _, u := range loaded {
+		if !strings.HasPrefix(u, site+"/") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "blob:") {
+			t.Errorf("the page loaded %s, which is not in the site", u)
+		}
+	}
+}
+
+// serverTimes runs the code cells of the notebooks on the server's
+// instant engine (a worker process, a new one for each notebook) and
+// returns the times of the cells after each notebook's first, in ms.
+func serverTimes(notebooks []*Notebook) []float64 {
+	var ms []float64
+	for _, nb := range notebooks {
+		e := interp.NewEngine(os.Args[0], "-test.run=^$")
+		e.Env = []string{"TENSORNB_TEST_WORKER=1"}
+		count := 0
+		for _, c := range nb.Cells {
+			if c.Type != "code" {
+				continue
+			}
+			count++
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			start := time.Now()
+			browser.Execute(ctx, e, c.Source, count, func(string, map[string]any) {})
+			if count > 1 {
+				ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+			}
+			cancel()
+		}
+		_ = e.Shutdown(false)
+	}
+	return ms
+}
+
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // PNG at quality 100
+	if err != nil {
+		t.Fatal(err)
+	}
+	browsertest.SaveArtifact(t, filepath.Join("site", name), shot)
+}
+
+func evaluate[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+func mb(n int64) float64 { return float64(n) / 1e6 }
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if len(line) > 60 {
+		line = line[:60]
+	}
+	return line
+}
+
+// mismatch is the offset of the first byte where a and b differ.
+func mismatch(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// around is the part of s around offset at, for the log.
+func around(s string, at int) string {
+	from, to := max(0, at-300), min(len(s), at+300)
+	return "…" + s[from:to] + "…"
+}
+
+func jsonText(v any) string {
+	data, _ := json.MarshalIndent(v, "", "  ")
+	return string(data)
+}

@@ -1,0 +1,333 @@
+package interp
+
+import (
+	"cmp"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tensornb/tensornb/kernel/internal/cells"
+)
+
+// cellFunc is the function the checked file wraps a cell's statements in.
+const cellFunc = "tensornbCell"
+
+// A cellFile is the Go file a cell is type-checked as: the session's
+// declarations, then the cell's declarations, then its statements in the
+// body of cellFunc. It is parsed once. Its imports are not written in its
+// text: each check adds them as syntax (see importDecl), so that checking
+// the cell again, with more imports or fewer session declarations, needs
+// no new parse.
+type cellFile struct {
+	fset *token.FileSet
+	src  string
+	// parsed is the file as parsed, without imports; cellDecls are its
+	// declarations that are not the session's, and body its cellFunc.
+	parsed    *ast.File
+	cellDecls []ast.Decl
+	body      *ast.FuncDecl
+	// syntax is the first syntax error in the cell, if it does not parse.
+	syntax       *scanner.Error
+	spans        []span        // the cell's units, in the file
+	sessionSpans []sessionSpan // the session's declarations, in the file
+}
+
+// A lineRange is the lines first to last of a file the checker parses.
+type lineRange struct{ first, last int }
+
+// lines returns r, for indexAt.
+func (r lineRange) lines() lineRange { return r }
+
+// holds reports whether line l is one of r's.
+func (r lineRange) holds(l int) bool { return within(l, r.first, r.last) }
+
+// within reports whether x lies between from and to, both included: a
+// line in a span of lines, a byte offset in a unit, a position in a node.
+func within[T cmp.Ordered](x, from, to T) bool { return from <= x && x <= to }
+
+// indexAt returns the index of the span of spans, which are in the order
+// of their lines, that holds line l, or -1.
+func indexAt[S interface{ lines() lineRange }](spans []S, l int) int {
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].lines().last >= l })
+	if i < len(spans) && spans[i].lines().holds(l) {
+		return i
+	}
+	return -1
+}
+
+// A span is where a unit of the cell sits in a file the checker parses.
+type span struct {
+	lineRange
+	unit   cells.Unit
+	offset int // file byte offset of the unit's text
+	// nodes are the declarations, the statements of the cell's function,
+	// or the import specs that start on the span's lines.
+	nodes []ast.Node
+}
+
+// A sessionSpan is where a session declaration sits in a cellFile.
+type sessionSpan struct {
+	lineRange
+	name string
+	decl ast.Decl // once the file is parsed
+}
+
+// fileWriter writes a file the checker parses, counting its lines.
+type fileWriter struct {
+	b    strings.Builder
+	line int // the line the next text starts on
+}
+
+// newFileWriter starts a file of package main.
+func newFileWriter() *fileWriter {
+	w := &fileWriter{line: 1}
+	w.write("package main\n")
+	return w
+}
+
+// write adds s to the file.
+func (w *fileWriter) write(s string) {
+	w.b.WriteString(s)
+	w.line += strings.Count(s, "\n")
+}
+
+// unit adds the text of u on lines of its own, and returns its span.
+func (w *fileWriter) unit(u cells.Unit) span {
+	s := span{lineRange: lineRange{first: w.line}, unit: u, offset: w.b.Len()}
+	w.write(u.Text + "\n")
+	s.last = w.line - 1
+	return s
+}
+
+// parseCell writes and parses the file that checks the units of a cell
+// other than its imports, with the session's declarations before them.
+func (c *checker) parseCell(units []cells.Unit) *cellFile {
+	w := newFileWriter()
+	f := &cellFile{fset: c.fset}
+	for _, d := range c.decls {
+		first := w.line
+		w.write(commentLines(d.doc) + d.src + "\n")
+		f.sessionSpans = append(f.sessionSpans, sessionSpan{lineRange: lineRange{first, w.line - 1}, name: d.name})
+	}
+	// The cell: declarations at top level, statements in a function.
+	for _, u := range units {
+		if u.Declaration && !isImport(u) {
+			f.spans = append(f.spans, w.unit(u))
+		}
+	}
+	bodyLine := w.line
+	w.write("func " + cellFunc + "() {\n")
+	for _, u := range units {
+		if !u.Declaration {
+			f.spans = append(f.spans, w.unit(u))
+		}
+	}
+	w.write("}\n")
+	f.src = w.b.String()
+
+	file, err := parser.ParseFile(c.fset, "cell.go", f.src, parser.ParseComments|parser.SkipObjectResolution)
+	f.parsed, f.syntax = file, firstError(err)
+	for _, d := range file.Decls {
+		if i := indexAt(f.sessionSpans, f.line(d)); i >= 0 {
+			f.sessionSpans[i].decl = d
+			continue
+		}
+		f.cellDecls = append(f.cellDecls, d)
+		if fd, ok := d.(*ast.FuncDecl); ok && f.line(d) == bodyLine {
+			f.body = fd
+			continue
+		}
+		f.place(d)
+	}
+	if f.body != nil {
+		for _, st := range f.body.Body.List {
+			f.place(st)
+		}
+	}
+	return f
+}
+
+// line returns the file line n starts on.
+func (f *cellFile) line(n ast.Node) int { return f.fset.Position(n.Pos()).Line }
+
+// place gives n to the span that holds the line it starts on, so that
+// what is asked of one unit does not look through the whole file.
+func (f *cellFile) place(n ast.Node) {
+	if i := indexAt(f.spans, f.line(n)); i >= 0 {
+		f.spans[i].nodes = append(f.spans[i].nodes, n)
+	}
+}
+
+// firstError returns the first error of a parse, nil if it had none.
+func firstError(err error) *scanner.Error {
+	if err == nil {
+		return nil
+	}
+	var list scanner.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		return list[0]
+	}
+	return &scanner.Error{Msg: err.Error()}
+}
+
+// withImports returns the file to type-check: the imports of decl, the
+// session's declarations that keep says to keep, and the cell's.
+func (f *cellFile) withImports(decl *ast.GenDecl, keep func(name string) bool) *ast.File {
+	file := *f.parsed
+	file.Decls = nil
+	if len(decl.Specs) > 0 {
+		file.Decls = append(file.Decls, decl)
+	}
+	for _, s := range f.sessionSpans {
+		if keep(s.name) {
+			file.Decls = append(file.Decls, s.decl)
+		}
+	}
+	file.Decls = append(file.Decls, f.cellDecls...)
+	return &file
+}
+
+// importDecl declares imports, path → name ("" for the package's own),
+// in the order of their paths, then the packages that only the types of
+// session variables name, under names of their own (see typeAlias). It
+// is syntax, without positions: go/types reads it as it reads parsed
+// imports, and its errors, like those of the session's declarations,
+// name no line of the cell.
+func importDecl(imports, typeImports map[string]string) *ast.GenDecl {
+	d := &ast.GenDecl{Tok: token.IMPORT}
+	for _, m := range []map[string]string{imports, typeImports} {
+		for _, path := range slices.Sorted(maps.Keys(m)) {
+			spec := &ast.ImportSpec{Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(path)}}
+			if m[path] != "" {
+				spec.Name = ast.NewIdent(m[path])
+			}
+			d.Specs = append(d.Specs, spec)
+		}
+	}
+	return d
+}
+
+// lineOf returns the cell line of a position in the file, if it is in
+// one of the cell's units.
+func (f *cellFile) lineOf(pos token.Pos) (int, bool) {
+	return f.cellLine(f.fset.Position(pos).Line)
+}
+
+// cellLine returns the cell line of file line l, if it is in one of the
+// cell's units.
+func (f *cellFile) cellLine(l int) (int, bool) {
+	if i := indexAt(f.spans, l); i >= 0 {
+		return f.spans[i].unit.Line + l - f.spans[i].first, true
+	}
+	return 0, false
+}
+
+// text returns the text of n as written in the file.
+func (f *cellFile) text(n ast.Node) string {
+	return f.src[f.fset.Position(n.Pos()).Offset:f.fset.Position(n.End()).Offset]
+}
+
+// syntaxError is the cell's first syntax error, at its cell line, or at
+// line 1 if it lies outside the cell's units.
+func (f *cellFile) syntaxError() *CompileError {
+	l, ok := f.cellLine(f.syntax.Pos.Line)
+	if !ok {
+		l = 1
+	}
+	return &CompileError{Line: l, Msg: "syntax error: " + f.syntax.Msg}
+}
+
+// parsedAsAlone reports whether the unit at sp parsed as it would alone:
+// the cell's first syntax error, if it has one, comes after the unit, and
+// what the unit declares ends in it.
+func (f *cellFile) parsedAsAlone(sp span) bool {
+	end := sp.offset + len(sp.unit.Text)
+	if f.syntax != nil && f.syntax.Pos.Offset <= end {
+		return false
+	}
+	for _, n := range sp.nodes {
+		if f.fset.Position(n.End()).Offset > end {
+			return false
+		}
+	}
+	return true
+}
+
+// offsetOf returns the offset in the file of a byte offset in the cell,
+// or -1 if it lies in none of the file's units; where two units touch,
+// the later span in the file has it.
+func (f *cellFile) offsetOf(cellOffset int) int {
+	offset := -1
+	for _, s := range f.spans {
+		if within(cellOffset, s.unit.Offset, s.unit.Offset+len(s.unit.Text)) {
+			offset = s.offset + cellOffset - s.unit.Offset
+		}
+	}
+	return offset
+}
+
+// declared returns the names the cell's declarations declare, methods as
+// Type.Method: the session's declarations of them are left out of the
+// file that is type-checked.
+func (f *cellFile) declared() map[string]bool {
+	names := map[string]bool{}
+	for _, s := range f.spans {
+		for _, n := range s.nodes {
+			if d, ok := n.(ast.Decl); ok {
+				for _, name := range declNames(d) {
+					names[name] = true
+				}
+			}
+		}
+	}
+	return names
+}
+
+// declNames lists the names d declares, a method as Type.Method.
+func declNames(d ast.Decl) []string {
+	var names []string
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		names = append(names, funcName(d))
+	case *ast.GenDecl:
+		for _, spec := range d.Specs {
+			switch spec := spec.(type) {
+			case *ast.TypeSpec:
+				names = append(names, spec.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range spec.Names {
+					names = append(names, n.Name)
+				}
+			}
+		}
+	}
+	return names
+}
+
+// funcName is the name of a function, or of a method as Type.Method.
+func funcName(d *ast.FuncDecl) string {
+	if d.Recv != nil && len(d.Recv.List) > 0 {
+		return types.ExprString(d.Recv.List[0].Type) + "." + d.Name.Name
+	}
+	return d.Name.Name
+}
+
+// commentLines writes a doc comment's text as // lines.
+func commentLines(doc string) string {
+	if doc == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(doc, "\n"), "\n") {
+		b.WriteString(strings.TrimRight("// "+l, " ") + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,186 @@
+package interp
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/tensornb/tensornb/kernel/internal/cells"
+	"github.com/tensornb/tensornb/kernel/internal/interp/symbols"
+)
+
+// A checker type-checks each cell with go/types against what the cells
+// before it declared, before yaegi runs it, so that a cell gets Go's own
+// errors at its own lines; and it rewrites, or refuses, what yaegi v0.16.1
+// would run differently from Go.
+//
+// A cell goes through it in phases, each in a file of its own: its units
+// are parsed once (cellfile.go, imports.go), checked with go/types and
+// its errors sorted (typecheck.go), refused where the interpreter would
+// run it differently (refuse.go), rewritten (rewrite.go), and cut into
+// the steps yaegi runs (steps.go); what the steps declare is kept for
+// later cells (decls.go).
+type checker struct {
+	fset *token.FileSet
+	imp  types.Importer
+	// has reports whether yaegi has the package of an import path, and
+	// hasSymbol whether it has a name of that package.
+	has       func(path string) bool
+	hasSymbol func(path, name string) bool
+
+	imports map[string]string // import path → the name it was imported as ("" for its own)
+	// typeImports are packages the types of session variables come from
+	// without the cells importing them (hash, for a hash.Hash).
+	typeImports map[string]string // path → alias, for checking
+	// typeImported are the type-only imports the interpreter has made.
+	typeImported map[string]string
+	// decls are what the cells declared, one per name; declAt indexes
+	// them by name.
+	decls  []sessionDecl
+	declAt map[string]int
+}
+
+// newChecker returns a checker of cells with no session yet: fset holds
+// the positions of the files it checks, imp imports their packages for
+// go/types, and has and hasSymbol say what yaegi has compiled in.
+func newChecker(fset *token.FileSet, imp types.Importer, has func(string) bool, hasSymbol func(path, name string) bool) *checker {
+	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}, declAt: map[string]int{}}
+}
+
+// A checkedCell is one cell on its way through the checker: its units,
+// parsed once, the imports it writes and those added for it, and what
+// go/types found in it the last time it was checked.
+type checkedCell struct {
+	c       *checker
+	units   []cells.Unit
+	file    *cellFile
+	imports importFile
+	// cellImports are the imports the cell makes, path → name: those it
+	// writes, and those added for it (auto) because it uses a package
+	// without importing it.
+	cellImports map[string]string
+	auto        map[string]bool
+	// redeclared are the names the cell declares: the session's
+	// declarations of them are left out of the checked file.
+	redeclared map[string]bool
+
+	pkg  *types.Package
+	info *types.Info
+}
+
+// check type-checks code and returns the steps to run it, with notes for
+// the person: an earlier cell's declaration that no longer compiles with
+// this cell is forgotten, and a note says so. A package the cell uses
+// without importing it is imported for it, as goimports does for GoNB's
+// cells, when its name says which package it is.
+func (c *checker) check(code string) (steps []step, notes []string, err error) {
+	cc, err := c.read(code)
+	if err != nil {
+		return nil, nil, err
+	}
+	if notes, err = cc.typeCheckSettled(); err != nil {
+		return nil, notes, err
+	}
+	if err := cc.refuseTopLevel(); err != nil {
+		return nil, notes, err
+	}
+	r, err := cc.rewrite()
+	if err != nil {
+		return nil, notes, err
+	}
+	return cc.steps(r), notes, nil
+}
+
+// read splits code into units and parses them, and refuses what can be
+// refused before type-checking: its imports first, then new definitions
+// of the session's types and methods, then a syntax error.
+func (c *checker) read(code string) (*checkedCell, error) {
+	cc := &checkedCell{c: c, units: cells.Split(code), auto: map[string]bool{}}
+	cc.imports = parseImports(cc.units)
+	var err error
+	if cc.cellImports, err = c.readImports(cc.imports); err != nil {
+		return nil, err
+	}
+	cc.file = c.parseCell(cc.units)
+	if err := cc.refuseRedefinitions(); err != nil {
+		return nil, err
+	}
+	if cc.file.syntax != nil {
+		return nil, cc.file.syntaxError()
+	}
+	cc.redeclared = cc.file.declared()
+	return cc, nil
+}
+
+// addImports imports packages for the cell, which uses them without
+// importing them.
+func (cc *checkedCell) addImports(paths []string) {
+	for _, p := range paths {
+		cc.auto[p] = true
+		if _, ok := cc.c.imports[p]; !ok {
+			cc.cellImports[p] = ""
+		}
+	}
+}
+
+// allImports are the imports the cell is checked with, path → name: the
+// session's and the cell's.
+func (cc *checkedCell) allImports() map[string]string {
+	all := map[string]string{}
+	for p, n := range cc.c.imports {
+		all[p] = n
+	}
+	for p, n := range cc.cellImports {
+		all[p] = n
+	}
+	return all
+}
+
+// A staleDecl is an earlier cell's declaration that no longer compiles.
+type staleDecl struct{ name, msg string }
+
+// Error names the declaration and what go/types says of it.
+func (s *staleDecl) Error() string { return s.name + ": " + s.msg }
+
+// An Unsupported error is a cell the interpreter cannot run as Go would.
+type Unsupported struct {
+	Line int
+	What string
+}
+
+// Error names the cell line and what the interpreter cannot run, and
+// says how to run the cell with GoNB instead (compileInstead).
+func (u *Unsupported) Error() string {
+	return fmt.Sprintf("cell line %d: the instant engine cannot run %s; %s", u.Line, u.What, compileInstead)
+}
+
+// A NotInBrowser is a cell that imports, or uses without importing, a
+// standard package that the server's engine has compiled in and the
+// browser's does not.
+type NotInBrowser struct {
+	Line int
+	Path string
+}
+
+// Error names the package, the packages the browser has, and where the
+// cell runs.
+func (n *NotInBrowser) Error() string {
+	return fmt.Sprintf("cell line %d: package %s is not in the browser's engine, which has tensor, display and, of the standard library, only %s; the tensornb kernel in Jupyter has it", n.Line, n.Path, strings.Join(symbols.BrowserStandard, ", "))
+}
+
+// A CompileError is a cell that does not type-check. A cell that does not
+// parse has Msg "syntax error: " and go/parser's message, as the Go
+// compiler names it.
+type CompileError struct {
+	Line int
+	Msg  string
+}
+
+// Error names the cell line and the compiler's message.
+func (c *CompileError) Error() string { return fmt.Sprintf("cell line %d: %s", c.Line, c.Msg) }
+
+// body returns the statements of the cell, as the checked file has them
+// in cellFunc.
+func (cc *checkedCell) body() []ast.Stmt { return cc.file.body.Body.List }

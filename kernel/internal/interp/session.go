@@ -1,0 +1,462 @@
+// Package interp runs cells with yaegi, the Go interpreter, keeping what
+// every cell declares and computes for the cells after it, as a Python
+// notebook does. tensor, display and the standard library are compiled
+// in (package symbols), so only the cell's own code is interpreted.
+//
+// A Session runs cells in the process that makes it. On the server, an
+// Engine runs one in a worker process (Serve), which takes the packages'
+// types from the go command; these build everywhere but js. Built for
+// js/wasm, in a browser, the package is the Session and Local, which
+// runs one in the page's own process with the types from export data.
+// There, of the standard library, only the packages of
+// symbols.BrowserStandard are compiled in (standard_js.go): a cell that
+// uses another that the server has is refused (NotInBrowser).
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/token"
+	"go/types"
+	"io"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/kernel/internal/explain"
+	"github.com/tensornb/tensornb/kernel/internal/front"
+	"github.com/tensornb/tensornb/kernel/internal/interp/symbols"
+	"github.com/tensornb/tensornb/tensor"
+)
+
+// resultVar is the session variable a cell's last expression is stored in
+// before it is shown.
+const resultVar = "tensornbResult"
+
+// A Session interprets cells one after another in one yaegi interpreter,
+// each first type-checked and rewritten by a checker.
+type Session struct {
+	in         *interp.Interpreter
+	check      *checker
+	docs       *docs
+	warmDocs   bool // whether Warm reads tensor's doc comments (not fetched ones)
+	statements int  // statements run so far, to name their functions
+	// genericDone is whether the interpreter has compiled deferredGeneric.
+	genericDone bool
+	// usedLazy are the packages whose lazy tables the interpreter has.
+	usedLazy map[string]bool
+	stderr   io.Writer // where notes for the person go
+	// ready is closed once what Warm does is done.
+	ready chan struct{}
+}
+
+// warmPackages are the packages Warm imports.
+var warmPackages = []string{"fmt", "github.com/tensornb/tensornb/tensor", "github.com/tensornb/tensornb/display"}
+
+// packages give the checker the types of the packages cells import, and
+// the docs their doc comments, which the types lack.
+type packages interface {
+	types.Importer
+	// docIndex returns the doc comments of the package at path, as
+	// PackageDocs indexes them, or nil if there are none.
+	docIndex(path string) map[string]string
+	// docsAtHand reports whether docIndex reads files at hand, rather
+	// than fetching them, so that Warm may read tensor's before anyone
+	// asks.
+	docsAtHand() bool
+}
+
+// openSession returns a session with the standard library, tensor and
+// display importable, whose checker takes their types from the packages
+// newPackages returns. Interpreted code's fmt.Print and friends write to
+// stdout, or to os.Stdout if it is nil; its os.Stderr, and yaegi's own
+// messages, go to stderr.
+func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Writer) (*Session, error) {
+	in := interp.New(interp.Options{Stdout: stdout, Stderr: stderr})
+	if err := in.Use(standardSymbols); err != nil {
+		return nil, err
+	}
+	if err := in.Use(symbols.Symbols); err != nil {
+		return nil, err
+	}
+	// The session's own names for what showing results needs, which no
+	// cell is likely to use.
+	for _, src := range []string{`import tensornbFmt "fmt"`, `import tensornbDisplay "github.com/tensornb/tensornb/display"`, "var " + resultVar + " interface{}"} {
+		if _, err := in.Eval(src); err != nil {
+			return nil, err
+		}
+	}
+	fset := token.NewFileSet()
+	imp := newPackages(fset)
+	ready := make(chan struct{})
+	close(ready)
+	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.docIndex), warmDocs: imp.docsAtHand(), stderr: stderr, ready: ready}, nil
+}
+
+// Warm imports, in the background, the packages cells use most for
+// checking, and reads tensor's doc comments, so that the first completion
+// finds them at hand: the session's next cell, completion or inspection
+// waits for it. Call it before anything else.
+func (s *Session) Warm() {
+	ready := make(chan struct{})
+	s.ready = ready
+	go func() {
+		defer close(ready)
+		for _, p := range warmPackages {
+			_, _ = s.check.imp.Import(p) // a failure is the cell's to report
+		}
+		if s.warmDocs {
+			s.docs.lookup(warmPackages[1], "")
+		}
+	}()
+}
+
+// hasPackage reports whether yaegi has the package at path compiled in.
+func hasPackage(path string) bool {
+	_, ok := compiledIn()[path]
+	return ok
+}
+
+// hasSymbol reports whether yaegi has name in the package at path.
+func hasSymbol(path, name string) bool {
+	table, ok := compiledIn()[path]
+	if !ok {
+		return false
+	}
+	_, ok = table.symbols()[name]
+	return ok
+}
+
+// A compiledTable is yaegi's symbol table of a package: its key in
+// interp.Exports, and a function that returns it, made at the first call
+// if it is lazy (see lazySymbols).
+type compiledTable struct {
+	key     string
+	symbols func() map[string]reflect.Value
+	lazy    bool
+}
+
+// compiledIn indexes yaegi's symbol tables by import path: those a
+// session starts with, keyed "path/name", and the lazy ones.
+var compiledIn = sync.OnceValue(func() map[string]compiledTable {
+	index := map[string]compiledTable{}
+	add := func(key string, table compiledTable) {
+		if i := strings.LastIndex(key, "/"); i > 0 {
+			table.key = key
+			index[key[:i]] = table
+		}
+	}
+	for _, tables := range []interp.Exports{standardSymbols, symbols.Symbols} {
+		for key, syms := range tables {
+			add(key, compiledTable{symbols: func() map[string]reflect.Value { return syms }})
+		}
+	}
+	for key, build := range lazySymbols {
+		add(key, compiledTable{symbols: sync.OnceValue(build), lazy: true})
+	}
+	return index
+})
+
+// Run type-checks a cell against the session, then interprets it: its
+// pieces in the order written, what they declare kept for later cells. If
+// the cell ends with an expression that has a value, the value is shown
+// with display.Result, as Out[n]. A failure is a *front.CellError naming
+// the cell's line.
+func (s *Session) Run(ctx context.Context, code string) error {
+	err := s.runCell(ctx, code)
+	var ce *front.CellError
+	if errors.As(err, &ce) {
+		ce.Value = userNames(ce.Value)
+		for i, l := range ce.Traceback {
+			ce.Traceback[i] = userNames(l)
+		}
+	}
+	return err
+}
+
+// Names returns the names the cells have declared so far: variables,
+// constants, types and functions.
+func (s *Session) Names() []string {
+	var names []string
+	for _, d := range s.check.decls {
+		if !strings.Contains(d.name, ".") { // not a method
+			names = append(names, d.name)
+		}
+	}
+	return names
+}
+
+// userNames writes the packages of messages as the person knows them:
+// iter.Seq, not the name the session imports iter under for a type only.
+func userNames(msg string) string { return strings.ReplaceAll(msg, typeAliasPrefix, "") }
+
+// runCell does the work of Run.
+func (s *Session) runCell(ctx context.Context, code string) error {
+	<-s.ready
+	steps, notes, err := s.check.check(code)
+	for _, note := range notes {
+		fmt.Fprint(s.stderr, userNames(note))
+	}
+	if err != nil {
+		return checkError(err, code)
+	}
+	for _, st := range steps {
+		declared, err := s.run(ctx, st)
+		if err == nil || declared {
+			// A definition's variables exist in the interpreter, with
+			// their types, even if assigning their values failed.
+			s.check.commit(st)
+		}
+		if code, ok := exitCode(err); ok {
+			if code == 0 {
+				return nil // os.Exit(0) ends the cell, as it ends a program
+			}
+			return front.Exit(code)
+		}
+		if err != nil {
+			return s.runError(err, st, code)
+		}
+	}
+	return nil
+}
+
+// exitCode reports whether err is yaegi's report of os.Exit, and its code.
+func exitCode(err error) (int, bool) {
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		return 0, false
+	}
+	m := osExit.FindStringSubmatch(fmt.Sprint(p.Value))
+	if m == nil {
+		return 0, false
+	}
+	code, _ := strconv.Atoi(m[1])
+	return code, true
+}
+
+var osExit = regexp.MustCompile(`^os\.Exit\((-?\d+)\)$`)
+
+// run interprets one step. declared reports whether a definition
+// declared its variables, even if it then failed.
+func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
+	for _, imports := range []map[string]string{st.imports, st.typeImports} {
+		paths := make([]string, 0, len(imports))
+		for p := range imports {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			if err := s.useLazy(p); err != nil {
+				return false, err
+			}
+			if err := s.compileGeneric(p); err != nil {
+				return false, err
+			}
+			if _, err := s.eval(ctx, "import "+imports[p]+" "+strconv.Quote(p)); err != nil {
+				return false, err
+			}
+		}
+	}
+	switch st.kind {
+	case importStep:
+		return false, nil
+	case resultStep:
+		value := "(" + st.text + ")"
+		if st.interpreted {
+			// A value of a type the cells declared reaches compiled code
+			// as yaegi's internals; the interpreter prints it, as Go would.
+			value = `tensornbDisplay.Bundle{"text/plain": tensornbFmt.Sprint` + value + `}`
+		}
+		if _, err := s.eval(ctx, resultVar+" = "+value); err != nil {
+			return false, err
+		}
+		v, err := s.eval(ctx, resultVar)
+		if err != nil {
+			return false, err
+		}
+		if v.IsValid() && v.Kind() == reflect.Interface {
+			v = v.Elem()
+		}
+		if v.IsValid() {
+			display.Result(v.Interface())
+		}
+		_, err = s.eval(ctx, resultVar+" = nil")
+		return false, err
+	}
+	if st.texts != nil {
+		for _, text := range st.texts {
+			if _, err := s.eval(ctx, text); err != nil {
+				return declared, err
+			}
+			declared = declared || strings.HasPrefix(text, "var ")
+		}
+		return declared, nil
+	}
+	if st.kind == stmtStep {
+		// A statement runs as the body of a function of its own, declared
+		// then called: yaegi v0.16.1 loses variables defined inside a
+		// top-level compound statement (a, err := f() in a for loop reads
+		// "undefined: err"), and runs a top-level func(){…}() again at
+		// every later evaluation.
+		s.statements++
+		name := fmt.Sprintf("tensornbStatement%d", s.statements)
+		if _, err := s.eval(ctx, "func "+name+"() {\n"+st.text+"\n}"); err != nil {
+			return false, err
+		}
+		_, err = s.eval(ctx, name+"()")
+		return false, err
+	}
+	_, err = s.eval(ctx, st.text)
+	return false, err
+}
+
+// useLazy gives the interpreter, before the first import of the package
+// at path, its lazy table, if it has one.
+func (s *Session) useLazy(path string) error {
+	table, ok := compiledIn()[path]
+	if !ok || !table.lazy || s.usedLazy[path] {
+		return nil
+	}
+	if err := s.in.Use(interp.Exports{table.key: table.symbols()}); err != nil {
+		return err
+	}
+	if s.usedLazy == nil {
+		s.usedLazy = map[string]bool{}
+	}
+	s.usedLazy[path] = true
+	return nil
+}
+
+// compileGeneric compiles, before the first import of one of them, the
+// standard packages yaegi interprets from source (see deferredGeneric):
+// all of them at once, in their order, as yaegi's Use compiles them.
+func (s *Session) compileGeneric(path string) error {
+	if s.genericDone || !slices.Contains(genericPackages, path) {
+		return nil
+	}
+	s.genericDone = true
+	for _, src := range deferredGeneric {
+		if _, err := s.in.Compile(src); err != nil {
+			return fmt.Errorf("compiling package %s's source: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// eval runs src, turning a panic inside yaegi into an error.
+func (s *Session) eval(ctx context.Context, src string) (v reflect.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the interpreter failed: %v", r)
+		}
+	}()
+	return s.in.EvalWithContext(ctx, src)
+}
+
+// stripComments drops the comment lines a unit starts with.
+func stripComments(text string) string {
+	lines := strings.Split(text, "\n")
+	for len(lines) > 0 && (strings.HasPrefix(strings.TrimSpace(lines[0]), "//") || strings.TrimSpace(lines[0]) == "") {
+		lines = lines[1:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// checkError makes a checker's refusal of code the cell's error.
+func checkError(err error, code string) *front.CellError {
+	var ce *CompileError
+	if errors.As(err, &ce) {
+		messages := []string{ce.Error()}
+		if h := explain.IndexHint(ce.Msg, cellLine(code, ce.Line)); h != "" {
+			messages = append(messages, h)
+		}
+		return front.CompileError(ce.Error(), messages)
+	}
+	var nb *NotInBrowser
+	var un *Unsupported
+	msg := ""
+	switch {
+	case errors.As(err, &nb):
+		msg = nb.Error()
+	case errors.As(err, &un):
+		msg = un.Error()
+	}
+	if msg != "" {
+		return &front.CellError{Name: "Unsupported", Value: msg, Traceback: []string{"Unsupported: " + msg}}
+	}
+	return front.EngineError(err)
+}
+
+// runError makes what failed while a step of code ran the cell's error: a
+// refused tensor operation is PyTorch's exception (see explain); another
+// panic keeps its value as a GoNB cell reports it (name "panic", value the
+// panic's message, a runtime error in Go's words: see goWords); anything
+// else is the interpreter's own failure.
+func (s *Session) runError(err error, st step, code string) *front.CellError {
+	var p interp.Panic
+	if errors.As(err, &p) {
+		line, text := firstLine(st)
+		value := fmt.Sprint(p.Value)
+		if e, ok := p.Value.(error); ok {
+			var te *tensor.Error
+			if errors.As(e, &te) {
+				return explain.TensorError(te, fmt.Sprintf("cell line %d: %s", line, text))
+			}
+			value = e.Error()
+		}
+		value, at := s.goWords(value, st)
+		if at > 0 {
+			line, text = at, strings.TrimSpace(cellLine(code, at)) // as written, not as rewritten
+		}
+		where := fmt.Sprintf("cell line %d: %s", line, text)
+		return &front.CellError{Name: "panic", Value: value, Traceback: []string{"panic: " + value, where}}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return front.Interrupted()
+	}
+	msg := fmt.Sprintf("cell line %d: the interpreter failed: %v", st.line, err)
+	return &front.CellError{Name: "InterpreterError", Value: msg, Traceback: []string{"InterpreterError: " + msg}}
+}
+
+// cellLine returns line n (from 1) of code, or "".
+func cellLine(code string, n int) string {
+	lines := strings.Split(code, "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
+}
+
+// firstLine returns the cell line of a step's code (its line, which
+// is past the comments before the code) and the code's first line.
+func firstLine(st step) (int, string) {
+	line, _, _ := strings.Cut(stripComments(st.text), "\n")
+	return st.line, strings.TrimSpace(line)
+}
+
+// yaegiNoise passes writes on to w, except the line yaegi v0.16.1 prints
+// by itself when interpreted code panics ("1:46: panic: main(...)"): the
+// panic is the cell's error already.
+func yaegiNoise(w io.Writer) io.Writer { return noiseFilter{w} }
+
+type noiseFilter struct{ w io.Writer }
+
+var yaegiPanicLine = regexp.MustCompile(`^\d+:\d+: panic: .*\n$`)
+
+func (f noiseFilter) Write(p []byte) (int, error) {
+	if yaegiPanicLine.Match(p) {
+		return len(p), nil
+	}
+	return f.w.Write(p)
+}
+
+// genericPackages are the standard packages yaegi interprets from source.
+var genericPackages = []string{"cmp", "maps", "slices"}

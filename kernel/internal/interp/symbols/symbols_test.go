@@ -1,0 +1,46 @@
+package symbols
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// The symbol tables must match the packages: this runs yaegi extract (as
+// go generate does) into a scratch directory in the module and compares.
+// Run `go generate ./kernel/internal/interp/symbols` when it fails.
+func TestSymbolsAreUpToDate(t *testing.T) {
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("testdata", "extract")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir); os.Remove("testdata") })
+	cmd := exec.Command("go", "run", "github.com/traefik/yaegi/cmd/yaegi", "extract", "-name", "symbols",
+		"github.com/tensornb/tensornb/tensor", "github.com/tensornb/tensornb/display")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("yaegi extract: %v\n%s", err, out)
+	}
+	fresh, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(fresh) != 2 {
+		t.Fatalf("yaegi extract wrote %q (%v)", fresh, err)
+	}
+	for _, f := range fresh {
+		want, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Base(f))
+		if err != nil {
+			t.Fatalf("%s is missing: run go generate ./kernel/internal/interp/symbols", filepath.Base(f))
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is out of date: run go generate ./kernel/internal/interp/symbols", filepath.Base(f))
+		}
+	}
+}

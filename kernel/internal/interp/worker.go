@@ -1,0 +1,163 @@
+//go:build !js
+
+package interp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime/debug"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/kernel/internal/front"
+)
+
+// The worker is the process that interprets cells, so that whatever a
+// cell does to it (a panic in a goroutine, memory exhausted, a crash)
+// ends the worker and not the kernel. It reads one request per line from
+// the requests file (RequestsFD; its standard input is empty) and writes
+// events, one JSON object per line, to the
+// events file, in the order the cell produced them: the cell's standard
+// output and error (captured from file descriptor 1 and os.Stderr, so
+// compiled code's prints are caught too), its displays and result, then
+// done.
+
+// A request asks the worker to run a cell, or, with Type "complete" or
+// "inspect", for the completions or the inspection at Cursor (a rune
+// offset) in Code.
+type request struct {
+	Type   string `json:"type,omitempty"`
+	Code   string `json:"code"`
+	Cursor int    `json:"cursor,omitempty"`
+	// Cell is the engine's number for the cell: the goroutines it starts
+	// carry it, as the label cellLabel, into a crash report.
+	Cell int `json:"cell,omitempty"`
+}
+
+// cellLabel is the goroutine label (runtime/pprof) that holds the number
+// of the cell whose code started a goroutine.
+const cellLabel = "tensornb-cell"
+
+// An event is something a running cell produced.
+type event struct {
+	Type string `json:"type"` // "stream", "display", "done"
+	// stream
+	Name string `json:"name,omitempty"`
+	Text string `json:"text,omitempty"`
+	// display
+	Data   display.Bundle `json:"data,omitempty"`
+	ID     string         `json:"id,omitempty"`
+	Result bool           `json:"result,omitempty"`
+	// done
+	Error *front.CellError `json:"error,omitempty"`
+	Names []string         `json:"names,omitempty"` // what the session has declared
+	// done, for a completion or an inspection (nil if nothing was found)
+	Completion *front.Completion `json:"completion,omitempty"`
+	Inspection map[string]any    `json:"inspection,omitempty"`
+}
+
+// events writes events, one at a time.
+type events struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+func (e *events) send(ev event) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.enc.Encode(ev)
+}
+
+// Serve runs a worker: dir is a directory of the tensornb module (for the
+// type checker), requests come from in, events go to out, and crash
+// reports (a panic in a goroutine, a fatal error) to crash, which outlives
+// the process.
+func Serve(dir string, in, out, crash *os.File) (err error) {
+	closeOnExec(in, out, crash)
+	defer func() {
+		// os.Stderr may be a cell's by then: the engine reads the
+		// reason in the crash report.
+		if err != nil && crash != nil {
+			fmt.Fprintf(crash, "tensornb worker: %v\n", err)
+		}
+	}()
+	if crash != nil {
+		_ = debug.SetCrashOutput(crash, debug.CrashOptions{})
+	}
+	// A crash report shows the labels of its goroutines, among them the
+	// number of the cell that started the one that failed.
+	_ = os.Setenv("GODEBUG", strings.TrimPrefix(os.Getenv("GODEBUG")+",tracebacklabels=1", ","))
+	// Under memory pressure the kernel's OOM killer takes the worker
+	// first, not the kernel or Jupyter; the garbage collector works to
+	// keep the worker under its limit, and the worker ends itself when
+	// its memory passes it.
+	_ = os.WriteFile("/proc/self/oom_score_adj", []byte("1000"), 0)
+	limit := memoryLimit(os.Getenv)
+	debug.SetMemoryLimit(int64(min(limit, math.MaxInt64)))
+	go watchMemory(limit, crash)
+
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false) // an SVG's < and > as they are, not six bytes each
+	ev := &events{enc: enc}
+	streams, err := captureStreams(ev)
+	if err != nil {
+		return err
+	}
+	display.SetSink(display.SinkFunc(func(b display.Bundle, id string, result bool) error {
+		streams.sync()
+		return ev.send(event{Type: "display", Data: b, ID: id, Result: result})
+	}))
+	session, err := NewSession(dir, yaegiNoise(os.Stderr))
+	if err != nil {
+		return err
+	}
+	session.Warm()
+	// Requests are read as a stream of JSON values, so that a cell of any
+	// size arrives whole.
+	requests := json.NewDecoder(in)
+	for {
+		var req request
+		if err := requests.Decode(&req); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("a request the worker cannot read: %w", err)
+		}
+		switch req.Type {
+		case "complete":
+			c := session.Complete(req.Code, req.Cursor)
+			if err := ev.send(event{Type: "done", Completion: &c}); err != nil {
+				return err
+			}
+			continue
+		case "inspect":
+			data, _ := session.Inspect(req.Code, req.Cursor)
+			if err := ev.send(event{Type: "done", Inspection: data}); err != nil {
+				return err
+			}
+			continue
+		}
+		var runErr error
+		pprof.Do(context.Background(), pprof.Labels(cellLabel, strconv.Itoa(req.Cell)), func(ctx context.Context) {
+			runErr = session.Run(ctx, req.Code)
+		})
+		streams.sync()
+		done := event{Type: "done", Names: session.Names()}
+		var ce *front.CellError
+		if errors.As(runErr, &ce) {
+			done.Error = ce
+		} else if runErr != nil {
+			done.Error = front.EngineError(runErr)
+		}
+		if err := ev.send(done); err != nil {
+			return err
+		}
+	}
+}
