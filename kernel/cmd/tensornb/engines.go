@@ -14,12 +14,6 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/tools"
 )
 
-// The engines the two kernelspecs run, as front.Engine.
-var (
-	_ front.Engine = (*dual.Engine)(nil)
-	_ front.Engine = (*gonb.Engine)(nil)
-)
-
 // warmCell is the cell install runs once: it compiles what a first tensor
 // cell compiles.
 const warmCell = `import (

@@ -33,6 +33,9 @@ type Engine struct {
 	Compiled *gonb.Engine
 }
 
+// The kernel runs an Engine as a front.CommEngine: its comms are GoNB's.
+var _ front.CommEngine = (*Engine)(nil)
+
 // A gonbCell is a cell for GoNB: its code with the %%gonb line left blank,
 // so that line numbers stay the cell's. The line started at the rune
 // offset at, and blanking it removed cut runes.

@@ -47,6 +47,10 @@ type Options struct {
 	StartTimeout time.Duration
 }
 
+// The kernel runs an Engine as a front.CommEngine: its comms are GoNB's
+// widgets.
+var _ front.CommEngine = (*Engine)(nil)
+
 // An Engine runs cells on a GoNB child kernel, starting it on first use
 // and again if it dies.
 type Engine struct {

@@ -30,6 +30,8 @@ const (
 	RequestsFD = 5
 )
 
+var _ front.Engine = (*Engine)(nil)
+
 // An Engine runs cells in a worker process (see Serve), started on first
 // use and again after it dies or is interrupted. The worker keeps the
 // session's state. The Engine records the code of every cell that ran to

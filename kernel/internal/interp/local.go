@@ -12,6 +12,8 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/textpipe"
 )
 
+var _ front.Engine = (*Local)(nil)
+
 // A Local runs cells in this process, in one Session: the engine of a
 // host that cannot start processes, as a browser's Web Worker cannot.
 // Where Engine's worker process stands between a cell and the kernel,
