@@ -111,7 +111,7 @@ var explorerOutput = &interactive{class: "tnb-explorer", prefix: "tx", css: expl
 func (e explorer) Bundle() Bundle {
 	a := e.a
 	if a.Dim() != 2 {
-		panic(&tensor.Error{Op: "explorer", Class: "ValueError",
+		panic(&tensor.Error{Op: "explorer", Class: tensor.ValueError,
 			Message: fmt.Sprintf("explorer expects a matrix (a 2-D tensor), got a tensor of shape %v", a.Shape())})
 	}
 	if why := e.refusal(); why != "" {

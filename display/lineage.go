@@ -61,7 +61,7 @@ func (l *Lineage) Add(name string, x *tensor.Tensor) *tensor.Tensor {
 // "arange(24)".
 func (l *Lineage) Derive(name string, x *tensor.Tensor, op string, parents ...string) *tensor.Tensor {
 	if l == nil {
-		panic(&tensor.Error{Op: "Lineage.Derive", Class: "ValueError", Message: "the Lineage is nil, so it cannot record " + strconv.Quote(nameText(name)) + ": make one with display.NewLineage()"})
+		panic(&tensor.Error{Op: "Lineage.Derive", Class: tensor.ValueError, Message: "the Lineage is nil, so it cannot record " + strconv.Quote(nameText(name)) + ": make one with display.NewLineage()"})
 	}
 	if x == nil {
 		l.problems = append(l.problems, fmt.Sprintf("%q has no tensor (nil) and is left out", nameText(name)))

@@ -69,7 +69,7 @@ type packing struct {
 // check refuses values that the contracts do not describe.
 func (p packing) check() {
 	if p.values.Dim() != 1 {
-		panic(&tensor.Error{Op: "packing", Class: "ValueError",
+		panic(&tensor.Error{Op: "packing", Class: tensor.ValueError,
 			Message: fmt.Sprintf("packing expects the 1-D packed axis, got a tensor of shape %v", p.values.Shape())})
 	}
 	for _, c := range p.contracts {
@@ -77,7 +77,7 @@ func (p packing) check() {
 			panic(err)
 		}
 		if c.Len() != p.values.Numel() {
-			panic(&tensor.Error{Op: "packing", Class: "ValueError",
+			panic(&tensor.Error{Op: "packing", Class: tensor.ValueError,
 				Message: fmt.Sprintf("%s packs %d positions, but the axis has %d", c, c.Len(), p.values.Numel())})
 		}
 	}

@@ -54,7 +54,7 @@ func Update(id string, v Renderer) { show(v, id) }
 // no output is lost.
 func show(v Renderer, id string) {
 	if v == nil {
-		panic(&tensor.Error{Op: "show", Class: "TypeError", Message: "show(): nothing to show: the Renderer is nil"})
+		panic(&tensor.Error{Op: "show", Class: tensor.TypeError, Message: "show(): nothing to show: the Renderer is nil"})
 	}
 	b := v.Bundle()
 	if err := currentSink().Display(b, id, false); err != nil {

@@ -32,23 +32,23 @@ type Contract struct {
 func NewContract(name, pattern string, sizes Sizes, role string, parts ...string) Contract {
 	groups, err := parseSide(pattern)
 	if err != nil || len(groups) != 1 {
-		panic(newError("contract", "ValueError", "contract %q: %q must be one group of axes such as (h r d)", name, pattern))
+		failValue("contract", "contract %q: %q must be one group of axes such as (h r d)", name, pattern)
 	}
 	c := Contract{Name: name, Axes: groups[0].axes, Role: role, Parts: parts}
 	for _, a := range c.Axes {
 		v, ok := sizes[a]
 		if !ok || v <= 0 {
-			panic(newError("contract", "ValueError", "contract %q: axis %s needs a size above 0", name, a))
+			failValue("contract", "contract %q: axis %s needs a size above 0", name, a)
 		}
 		c.Sizes = append(c.Sizes, v)
 	}
 	if role != "" {
 		r := slices.Index(c.Axes, role)
 		if r < 0 {
-			panic(newError("contract", "ValueError", "contract %q: the role axis %s is not one of %s", name, role, pattern))
+			failValue("contract", "contract %q: the role axis %s is not one of %s", name, role, pattern)
 		}
 		if len(parts) != c.Sizes[r] {
-			panic(newError("contract", "ValueError", "contract %q: axis %s has %d values but %d part names were given", name, role, c.Sizes[r], len(parts)))
+			failValue("contract", "contract %q: axis %s has %d values but %d part names were given", name, role, c.Sizes[r], len(parts))
 		}
 	}
 	return c
@@ -86,7 +86,7 @@ func PixelUnshuffleChannels(channels, p int) Contract {
 // not be; its methods refuse it with Validate's error.
 func (c Contract) Validate() error {
 	invalid := func(format string, args ...any) error {
-		return newError("contract", "ValueError", "contract %q: "+format, append([]any{c.Name}, args...)...)
+		return newError("contract", ValueError, "contract %q: "+format, append([]any{c.Name}, args...)...)
 	}
 	if len(c.Axes) != len(c.Sizes) {
 		return invalid("Axes names %d axes but Sizes gives %d sizes", len(c.Axes), len(c.Sizes))

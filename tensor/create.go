@@ -35,7 +35,7 @@ func New(data any, shape ...int) *Tensor {
 		}
 		x = newFrom(Int64, wide, shape)
 	default:
-		panic(newError("tensor", "TypeError", "cannot make a tensor from %T; use []float32, []float64, []int64, []int32, []int, []uint8 or []bool", data))
+		failType("tensor", "cannot make a tensor from %T; use []float32, []float64, []int64, []int32, []int, []uint8 or []bool", data)
 	}
 	return x
 }
@@ -123,7 +123,7 @@ func arangeBounds[T int | float64](limits []T) (start, end, step T) {
 	case 3:
 		start, end, step = limits[0], limits[1], limits[2]
 	default:
-		panic(newError("arange", "TypeError", "arange takes 1 to 3 arguments (end; start, end; or start, end, step), got %d", len(limits)))
+		failType("arange", "arange takes 1 to 3 arguments (end; start, end; or start, end, step), got %d", len(limits))
 	}
 	if step == 0 {
 		fail("arange", "step must be nonzero")

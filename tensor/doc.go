@@ -198,7 +198,8 @@
 // a reduction, Fill or a dot product would read it 2⁶² times.
 //
 // An [Error] names the operation that refused, the Python exception class
-// PyTorch would raise, and PyTorch's message; [Try] runs a function and
+// PyTorch would raise ([RuntimeError], [IndexError], [ValueError] or
+// [TypeError]), and PyTorch's message; [Try] runs a function and
 // returns the [*Error] it panicked with, if any. The writes refused
 // because their order would decide the result are described under
 // Reading and writing elements above.

@@ -59,7 +59,7 @@ func (dt DType) IsFloatingPoint() bool {
 
 func (dt DType) check(op string) {
 	if !dt.valid() {
-		panic(newError(op, "TypeError", "invalid dtype %d", int(dt)))
+		failType(op, "invalid dtype %d", int(dt))
 	}
 }
 

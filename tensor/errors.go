@@ -14,9 +14,18 @@ import (
 // is the Python exception class PyTorch raises.
 type Error struct {
 	Op      string // the operation that refused, e.g. "view"
-	Class   string // PyTorch's exception class: "RuntimeError", "IndexError", "ValueError" or "TypeError"
+	Class   string // PyTorch's exception class: RuntimeError, IndexError, ValueError or TypeError
 	Message string
 }
+
+// The Python exception classes an Error's Class names, as PyTorch raises
+// them for the same refusal.
+const (
+	RuntimeError = "RuntimeError" // most refusals: shapes, strides, views, dtypes
+	IndexError   = "IndexError"   // an index or a dimension out of range
+	ValueError   = "ValueError"   // a bad argument value: a pattern, a step
+	TypeError    = "TypeError"    // an argument of the wrong kind or number
+)
 
 // Error returns the message prefixed by the operation's name.
 func (e *Error) Error() string { return e.Op + ": " + e.Message }
@@ -27,12 +36,22 @@ func newError(op, class, format string, args ...any) *Error {
 
 // fail panics with a RuntimeError, the class of most of PyTorch's refusals.
 func fail(op, format string, args ...any) {
-	panic(newError(op, "RuntimeError", format, args...))
+	panic(newError(op, RuntimeError, format, args...))
 }
 
 // failIndex panics with an IndexError.
 func failIndex(op, format string, args ...any) {
-	panic(newError(op, "IndexError", format, args...))
+	panic(newError(op, IndexError, format, args...))
+}
+
+// failValue panics with a ValueError.
+func failValue(op, format string, args ...any) {
+	panic(newError(op, ValueError, format, args...))
+}
+
+// failType panics with a TypeError.
+func failType(op, format string, args ...any) {
+	panic(newError(op, TypeError, format, args...))
 }
 
 // Try calls f and returns the *Error it panicked with, or nil if it returned

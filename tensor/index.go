@@ -165,7 +165,7 @@ func splitTopLevel(spec string) []string {
 
 func parseItem(spec, part string) indexItem {
 	bad := func(why string) {
-		panic(newError("index", "IndexError", "invalid index %q: %s", spec, why))
+		failIndex("index", "invalid index %q: %s", spec, why)
 	}
 	switch {
 	case part == "":
@@ -211,7 +211,7 @@ func parseItem(spec, part string) indexItem {
 				it.stop = v
 			case 2:
 				if v == 0 {
-					panic(newError("index", "ValueError", "slice step cannot be zero"))
+					failValue("index", "slice step cannot be zero")
 				}
 				it.step = v
 			}

@@ -37,10 +37,10 @@ func Rearrange(x *Tensor, pattern string, sizes ...Sizes) *Tensor {
 	}
 	left, right, err := parsePattern(pattern, x.Dim())
 	if err != nil {
-		panic(newError("rearrange", "ValueError", "%s", err))
+		failValue("rearrange", "%s", err)
 	}
 	if len(left) != x.Dim() {
-		panic(newError("rearrange", "ValueError", "pattern %q has %d dimensions on the left, but the tensor has %d: shape %v", pattern, len(left), x.Dim(), x.Shape()))
+		failValue("rearrange", "pattern %q has %d dimensions on the left, but the tensor has %d: shape %v", pattern, len(left), x.Dim(), x.Shape())
 	}
 
 	// Split every left dimension into its axes.
@@ -49,7 +49,7 @@ func Rearrange(x *Tensor, pattern string, sizes ...Sizes) *Tensor {
 	for d, group := range left {
 		groupSizes, err := resolveGroup(group, x.Size(d), known)
 		if err != nil {
-			panic(newError("rearrange", "ValueError", "dimension %d of size %d, %s: %s", d, x.Size(d), group, err))
+			failValue("rearrange", "dimension %d of size %d, %s: %s", d, x.Size(d), group, err)
 		}
 		for i, name := range group.axes {
 			names = append(names, name)
@@ -58,7 +58,7 @@ func Rearrange(x *Tensor, pattern string, sizes ...Sizes) *Tensor {
 	}
 	for _, name := range slices.Sorted(maps.Keys(known)) {
 		if !slices.Contains(names, name) {
-			panic(newError("rearrange", "ValueError", "axis %s is given a size but does not appear in %q", name, pattern))
+			failValue("rearrange", "axis %s is given a size but does not appear in %q", name, pattern)
 		}
 	}
 	split := x.Reshape(axisSizes...)
@@ -71,10 +71,10 @@ func Rearrange(x *Tensor, pattern string, sizes ...Sizes) *Tensor {
 		for _, name := range group.axes {
 			i := slices.Index(names, name)
 			if i < 0 {
-				panic(newError("rearrange", "ValueError", "axis %s appears on the right of %q but not on the left", name, pattern))
+				failValue("rearrange", "axis %s appears on the right of %q but not on the left", name, pattern)
 			}
 			if used[i] {
-				panic(newError("rearrange", "ValueError", "axis %s appears twice on the right of %q", name, pattern))
+				failValue("rearrange", "axis %s appears twice on the right of %q", name, pattern)
 			}
 			used[i] = true
 			order = append(order, i)
@@ -84,7 +84,7 @@ func Rearrange(x *Tensor, pattern string, sizes ...Sizes) *Tensor {
 	}
 	for i, u := range used {
 		if !u {
-			panic(newError("rearrange", "ValueError", "axis %s of %q is missing on the right; rearrange keeps every axis", names[i], pattern))
+			failValue("rearrange", "axis %s of %q is missing on the right; rearrange keeps every axis", names[i], pattern)
 		}
 	}
 	return split.Permute(order...).Reshape(shape...)

@@ -403,7 +403,7 @@ func (x *Tensor) ArgminKeepDim(dim int) *Tensor {
 func (x *Tensor) argReduce(kind reduceKind, dims []int, keepDim bool) *Tensor {
 	name := "arg" + reduceNames[kind]
 	if len(dims) > 1 {
-		panic(newError(name, "TypeError", "%s(): argument 'dim' must be int, not tuple", name))
+		failType(name, "%s(): argument 'dim' must be int, not tuple", name)
 	}
 	if x.DType() == Bool && x.Dim() == 0 {
 		fail(name, "\"%s_cpu\" not implemented for 'Bool'", name)

@@ -38,7 +38,7 @@ func numberTensor(op string, v any) (*Tensor, DType) {
 	case uint64:
 		i = unsignedToInt64(op, n)
 	default:
-		panic(newError(op, "TypeError", "%s(): expected a *Tensor, a number or a bool, got %T", op, v))
+		failType(op, "%s(): expected a *Tensor, a number or a bool, got %T", op, v)
 	}
 	x := newTensor(Int64, nil)
 	typed[int64](x.storage)[0] = i

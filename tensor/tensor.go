@@ -26,14 +26,14 @@ type Tensor struct {
 // than letting the method fail with a nil dereference.
 func (x *Tensor) must(method string) {
 	if x == nil || x.storage == nil {
-		panic(newError(method, "TypeError", "%s called on a nil or zero *Tensor; make tensors with tensor.New, Arange, Zeros and the like", method))
+		failType(method, "%s called on a nil or zero *Tensor; make tensors with tensor.New, Arange, Zeros and the like", method)
 	}
 }
 
 // mustArg refuses a nil or zero *Tensor passed as an argument.
 func mustArg(method string, t *Tensor) {
 	if t == nil || t.storage == nil {
-		panic(newError(method, "TypeError", "%s called with a nil or zero *Tensor argument", method))
+		failType(method, "%s called with a nil or zero *Tensor argument", method)
 	}
 }
 

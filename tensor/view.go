@@ -266,7 +266,7 @@ func (x *Tensor) Slice(dim, start, stop, step int) *Tensor {
 	}
 	dim = wrapDim("slice", dim, x.Dim())
 	if step <= 0 {
-		panic(newError("slice", "ValueError", "step must be greater than zero"))
+		failValue("slice", "step must be greater than zero")
 	}
 	size := x.shape[dim]
 	start, stop = clampSliceBound(start, size), clampSliceBound(stop, size)
@@ -540,7 +540,7 @@ func (x *Tensor) Flatten(startEnd ...int) *Tensor {
 	case 2:
 		start, end = startEnd[0], startEnd[1]
 	default:
-		panic(newError("flatten", "TypeError", "flatten takes at most 2 arguments (start_dim, end_dim), got %d", len(startEnd)))
+		failType("flatten", "flatten takes at most 2 arguments (start_dim, end_dim), got %d", len(startEnd))
 	}
 	start = wrapDim("flatten", start, x.Dim())
 	end = wrapDim("flatten", end, x.Dim())

@@ -23,7 +23,7 @@ import (
 func TensorError(e *tensor.Error, where string) *front.CellError {
 	class := e.Class
 	if class == "" {
-		class = "RuntimeError"
+		class = tensor.RuntimeError
 	}
 	lines := []string{class + ": " + e.Message}
 	if h := PythonHint(e.Message); h != "" {

@@ -25,6 +25,7 @@ func init() {
 		"Float64":                reflect.ValueOf(tensor.Float64),
 		"Full":                   reflect.ValueOf(tensor.Full),
 		"FusedQKV":               reflect.ValueOf(tensor.FusedQKV),
+		"IndexError":             reflect.ValueOf(constant.MakeFromLiteral("\"IndexError\"", token.STRING, 0)),
 		"Int32":                  reflect.ValueOf(tensor.Int32),
 		"Int64":                  reflect.ValueOf(tensor.Int64),
 		"InterleavedByHead":      reflect.ValueOf(tensor.InterleavedByHead),
@@ -39,10 +40,13 @@ func init() {
 		"Rand":                   reflect.ValueOf(tensor.Rand),
 		"Randn":                  reflect.ValueOf(tensor.Randn),
 		"Rearrange":              reflect.ValueOf(tensor.Rearrange),
+		"RuntimeError":           reflect.ValueOf(constant.MakeFromLiteral("\"RuntimeError\"", token.STRING, 0)),
 		"Scalar":                 reflect.ValueOf(tensor.Scalar),
 		"Stack":                  reflect.ValueOf(tensor.Stack),
 		"Try":                    reflect.ValueOf(tensor.Try),
+		"TypeError":              reflect.ValueOf(constant.MakeFromLiteral("\"TypeError\"", token.STRING, 0)),
 		"Uint8":                  reflect.ValueOf(tensor.Uint8),
+		"ValueError":             reflect.ValueOf(constant.MakeFromLiteral("\"ValueError\"", token.STRING, 0)),
 		"Zeros":                  reflect.ValueOf(tensor.Zeros),
 
 		// type definitions
