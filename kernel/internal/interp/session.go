@@ -1,16 +1,3 @@
-// Package interp runs cells with yaegi, the Go interpreter, keeping what
-// every cell declares and computes for the cells after it, as a Python
-// notebook does. tensor, display and the standard library are compiled
-// in (package symbols), so only the cell's own code is interpreted.
-//
-// A Session runs cells in the process that makes it. On the server, an
-// Engine runs one in a worker process (Serve), which takes the packages'
-// types from the go command; these build everywhere but js. Built for
-// js/wasm, in a browser, the package is the Session and Local, which
-// runs one in the page's own process with the types from export data.
-// There, of the standard library, only the packages of
-// symbols.BrowserStandard are compiled in (standard_js.go): a cell that
-// uses another that the server has is refused (NotInBrowser).
 package interp
 
 import (
