@@ -16,6 +16,10 @@ import (
 // real Jupyter clients: the jupyter_kernel_test suite and nbclient (see
 // kernel/internal/jupytertest).
 
+// TestMain shares one scratch installation of the kernel among the tests
+// that drive it (the tests of install itself make their own).
+func TestMain(m *testing.M) { os.Exit(jupytertest.Main(m)) }
+
 func TestInstallWritesTheKernelspec(t *testing.T) {
 	env := jupytertest.Install(t)
 	root := jupytertest.JupyterPath(env)

@@ -1,4 +1,4 @@
-// Package notebooks tests the articles' executable notebooks, which live
+// Package notebooktest tests the articles' executable notebooks, which live
 // in the repository's notebooks/ folder with nothing else beside them, as
 // a student sees it in Jupyter's file list: every notebook is executed with nbclient on the
 // installed tensornb kernel and compared with its stored outputs
@@ -23,6 +23,9 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/install"
 	"github.com/tensornb/tensornb/kernel/internal/jupytertest"
 )
+
+// TestMain shares one scratch installation of the kernel among the tests.
+func TestMain(m *testing.M) { os.Exit(jupytertest.Main(m)) }
 
 // A notebook as stored on disk, with what the tests read of it.
 type notebook struct {
