@@ -25,7 +25,7 @@ as_root() {
 	fi
 }
 
-# The kernel speaks ZeroMQ through the C libzmq, with cgo (see README.md):
+# The kernel speaks ZeroMQ through the C libzmq, with cgo (see docs/dependencies.md):
 # building it needs a C compiler, pkg-config and libzmq's headers, and
 # running it needs libzmq. These are Debian's and Ubuntu's packages for
 # them.

@@ -55,14 +55,14 @@ func TestInstallWritesTheKernelspec(t *testing.T) {
 }
 
 // TestConformance runs jupyter_kernel_test's suite and tensornb's own
-// additions (kernel/testdata/test_conformance.py) against both installed
+// additions (testdata/test_conformance.py) against both installed
 // kernelspecs: the instant engine and GoNB.
 func TestConformance(t *testing.T) {
 	jupytertest.Require(t, "jupyter_kernel_test", "pytest")
 	runSuite(t, "test_conformance.py")
 }
 
-// TestCellsAsStudentsWriteThem runs kernel/testdata/test_cells.py against
+// TestCellsAsStudentsWriteThem runs testdata/test_cells.py against
 // both installed kernelspecs: a table of cells as people who know PyTorch
 // write them, and the README's first example, read from README.md.
 func TestCellsAsStudentsWriteThem(t *testing.T) {
@@ -70,7 +70,7 @@ func TestCellsAsStudentsWriteThem(t *testing.T) {
 	runSuite(t, "test_cells.py")
 }
 
-// TestOutputAtItsLimits runs kernel/testdata/test_output.py against both
+// TestOutputAtItsLimits runs testdata/test_output.py against both
 // installed kernelspecs: 64 MiB printed arrive whole, and endless output
 // is cut at the output limit with a notice while the kernel's memory
 // stays bounded (its resident size is printed in the log).
@@ -79,7 +79,7 @@ func TestOutputAtItsLimits(t *testing.T) {
 	runSuite(t, "test_output.py")
 }
 
-// runSuite runs a pytest file of kernel/testdata against each installed
+// runSuite runs a pytest file of testdata against each installed
 // kernelspec.
 func runSuite(t *testing.T, file string) {
 	env := jupytertest.Install(t)

@@ -12,7 +12,7 @@ Run by kernel/cmd/tensornb/main_test.go once per kernelspec (TENSORNB_KERNEL:
 tensornb, the instant engine, or tensornb-compiled, GoNB), with the kernel
 installed in a scratch JUPYTER_PATH; by hand:
 
-    TENSORNB_KERNEL=tensornb JUPYTER_PATH=... /usr/bin/python3 -m pytest -q kernel/testdata/test_cells.py
+    TENSORNB_KERNEL=tensornb JUPYTER_PATH=... /usr/bin/python3 -m pytest -q kernel/cmd/tensornb/testdata/test_cells.py
 """
 
 import os
@@ -24,7 +24,7 @@ from jupyter_client.manager import start_new_kernel
 
 KERNEL = os.environ.get("TENSORNB_KERNEL", "tensornb")
 COMPILED = KERNEL == "tensornb-compiled"
-README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "README.md")
 TIMEOUT = 120
 
 SETUP = """import (

@@ -8,7 +8,7 @@ Run by kernel/cmd/tensornb/main_test.go, once per kernelspec (TENSORNB_KERNEL:
 tensornb, the instant engine, or tensornb-compiled, GoNB), with the kernel
 installed in a scratch JUPYTER_PATH; by hand:
 
-    TENSORNB_KERNEL=tensornb JUPYTER_PATH=... /usr/bin/python3 -m pytest -q kernel/testdata/test_conformance.py
+    TENSORNB_KERNEL=tensornb JUPYTER_PATH=... /usr/bin/python3 -m pytest -q kernel/cmd/tensornb/testdata/test_conformance.py
 """
 
 import os

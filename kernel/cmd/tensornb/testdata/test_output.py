@@ -10,7 +10,7 @@ sampled and printed (it is memory, not time, that is checked).
 Run by kernel/cmd/tensornb/main_test.go once per kernelspec (TENSORNB_KERNEL), with
 the kernel installed in a scratch JUPYTER_PATH; by hand:
 
-    TENSORNB_KERNEL=tensornb JUPYTER_PATH=... /usr/bin/python3 -m pytest -q -s kernel/testdata/test_output.py
+    TENSORNB_KERNEL=tensornb JUPYTER_PATH=... /usr/bin/python3 -m pytest -q -s kernel/cmd/tensornb/testdata/test_output.py
 """
 
 import os

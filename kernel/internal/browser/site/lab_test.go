@@ -2,6 +2,8 @@ package site
 
 import (
 	"context"
+	"flag"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +17,18 @@ import (
 	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/kernel/internal/browser/lite"
 )
+
+// docsImage makes the lab test write the README's picture,
+// docs/images/jupyterlab.png: what JupyterLab shows of
+// 02-strides-and-storage once its cells ran and a cell of its explorer
+// was clicked. docs/testing.md says how to run it.
+var docsImage = flag.Bool("docs-image", false, "write the README's screenshot, docs/images/jupyterlab.png (with -run 'TestSite$/lab/02')")
+
+// docsImageWritten says that writeDocsImage ran.
+var docsImageWritten bool
+
+// docsImageFile is where -docs-image writes, from the package's directory.
+var docsImageFile = filepath.Join(moduleDir, "docs", "images", "jupyterlab.png")
 
 // labJS is what the lab test adds to the JupyterLite app's page, as
 // window.tnbLabTest: it opens a notebook's panel, records what the
@@ -346,6 +360,9 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 					t.Fatalf("scrolling to the explorer: %v", err)
 				}
 				browsertest.CheckExplorerClick(t, ctx)
+				if *docsImage {
+					writeDocsImage(t, ctx)
+				}
 			}
 			checkLocal(t, ctx, site)
 			// Every file the app asks for is in the site.
@@ -411,4 +428,19 @@ func checkLabSession(t *testing.T, ctx context.Context) {
 	if out := exec("answer := 6 * 7\nanswer"); out != "42" {
 		t.Errorf("6 * 7 after the interrupt shows %q", out)
 	}
+}
+
+// writeDocsImage writes what the browser's window shows (1280×857
+// pixels, about 130 KB) to docsImageFile.
+func writeDocsImage(t *testing.T, ctx context.Context) {
+	t.Helper()
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("the README's screenshot: %v", err)
+	}
+	if err := os.WriteFile(docsImageFile, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	docsImageWritten = true
+	t.Logf("wrote %s, %d KB", docsImageFile, len(shot)>>10)
 }

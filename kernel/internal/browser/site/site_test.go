@@ -151,6 +151,9 @@ func TestSite(t *testing.T) {
 		})
 	}
 	t.Run("lab", func(t *testing.T) { testLab(t, ctx, srv.URL, paths) })
+	if *docsImage && !docsImageWritten {
+		t.Errorf("-docs-image wrote nothing: it needs the lab test of 02-strides-and-storage to run (-run 'TestSite$/lab/02')")
+	}
 	t.Run("index", func(t *testing.T) {
 		errs := browsertest.OpenURL(t, ctx, srv.URL+"/")
 		links := evaluate[[]string](t, ctx, `Array.from(document.querySelectorAll("li a"), a => a.getAttribute("href"))`)
