@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -84,7 +85,9 @@ func Install(t *testing.T) []string {
 	if shared.err != nil {
 		t.Fatal(shared.err)
 	}
-	return shared.env
+	// Clipped, so that tests appending to it at once (parallel subtests)
+	// each get an array of their own.
+	return slices.Clip(shared.env)
 }
 
 // installInto builds the command into dir/bin and installs the kernel into
