@@ -21,10 +21,10 @@ import path from "node:path";
 // kernel.js wraps the mutexes JupyterLite's kernel client keeps, to let
 // a failing cell tagged raises-exception not drop the cells after it: the
 // build fails if the client no longer keeps them as kernel.js expects.
-const client = fs.readFileSync("node_modules/@jupyterlite/services/lib/kernel/internal/client.js", "utf8");
+const client = fs.readFileSync("node_modules/@jupyterlite/services/lib/kernel/client.js", "utf8");
 for (const line of ["this._mutexMap.set(kernelId, mutex)", "this._cancelReason.set(mutex, 'error')"]) {
   if (!client.includes(line)) {
-    console.error(`@jupyterlite/services' kernel client (lib/kernel/internal/client.js) no longer has ${line}: update MutexMap in kernel.js for it, or pin @jupyterlite/services back to the version in package.json`);
+    console.error(`@jupyterlite/services' kernel client (lib/kernel/client.js) no longer has ${line}: update MutexMap in kernel.js for it, or pin @jupyterlite/services back to the version in package.json`);
     process.exit(1);
   }
 }
