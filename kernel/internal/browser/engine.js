@@ -9,22 +9,49 @@
 // outputs hidden, the cells that had run without an error, so that what
 // they declared is there again, and says so on its stderr, in the words
 // of the server's instant engine (kernel/internal/interp's Engine), which does the
-// same after an interrupt or a crash. Restart forgets the cells.
+// same after an interrupt or a crash. Restart forgets the cells. Those
+// words, and the errors' names, come from Go, in shared.js.
+import {
+  interrupted,
+  engineError,
+  memoryError,
+  interpreterDied,
+  cellInterrupted,
+  cellRanOut,
+  replayInterrupted,
+  restartNote,
+  lostInterrupt,
+  lostRunning,
+  lostBetween,
+  lostBetweenReport,
+  lostMemoryRunning,
+  lostMemoryBetween,
+  nothingToReplay,
+  replaying,
+  replayFailed,
+  replayEnded,
+  replayTooLong,
+  replayInterruptedDuring,
+  replayDone,
+  replayDoneSlowest,
+  replayLimitMS,
+  replayLimitText,
+  workerFile,
+} from "./shared.js";
 
 // What bounds the engine's memory: WebAssembly's 32-bit addresses.
 const memoryLimit = "a page's engine has at most 4 GiB, all that WebAssembly can address";
 
-// What the next cell does, said in the error of an interrupted cell, and
-// at the end of the error of a cell that ended the engine: the server's
-// engine's words.
-const replayNext = "the interpreter was restarted, and the next cell first replays the cells that had run without an error, to rebuild what they declared";
-const restartNote = "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one), to rebuild what they declared.";
-
-// How long a replay may take, as on the server (DefaultReplayLimit), and
-// the reason the worker ends when it takes longer.
+// The reason the worker ends when a replay takes longer than its limit
+// (replayLimitMS, as on the server).
 const tooLong = "the replay took too long";
-const replayLimitMS = 60000;
-const replayLimitText = "1m0s";
+
+// fill fills in the %s of one of the server's sentences with args, in
+// order, as Go's fmt.Sprintf does.
+function fill(sentence, ...args) {
+  let i = 0;
+  return sentence.replace(/%s/g, () => String(args[i++]));
+}
 
 // A Future stands for one cell's execution, as a kernel future does in
 // JupyterLab: its owner (an OutputArea) sets onIOPub and onReply. done
@@ -76,7 +103,7 @@ export function names(cells) {
 // else, to the future of the cell that made it (a kernel, whose client
 // routes it).
 export class Engine {
-  constructor(onStatus, { workerURL = "worker.js", routeDisplays = true } = {}) {
+  constructor(onStatus, { workerURL = workerFile, routeDisplays = true } = {}) {
     this.onStatus = onStatus;
     this.workerURL = workerURL;
     this.routeDisplays = routeDisplays;
@@ -221,7 +248,7 @@ export class Engine {
     if (this.broken || !this.worker) {
       // Once the cell's output area has taken the future.
       const evalue = this.broken || "the engine is not running";
-      Promise.resolve().then(() => this.failNow(future, "EngineError", evalue));
+      Promise.resolve().then(() => this.failNow(future, engineError, evalue));
       return;
     }
     const id = ++this.next;
@@ -244,11 +271,11 @@ export class Engine {
     const note = (text) => this.iopub(future, "stream", { name: "stderr", text });
     const { why, cells } = replay;
     if (cells.length === 0) {
-      note("tensornb: " + why + "; the interpreter was restarted, and no earlier cell had run without an error, so there was nothing to replay.\n");
+      note(fill(nothingToReplay, why));
       this.send(code, count, future);
       return;
     }
-    note("tensornb: " + why + "; the interpreter was restarted. Replaying what had run without an error, " + names(cells) + ", with outputs hidden… ");
+    note(fill(replaying, why, names(cells), ""));
     const start = performance.now();
     const limit = setTimeout(() => this.end(tooLong, null), replayLimitMS);
     let slowest = 0;
@@ -267,15 +294,15 @@ export class Engine {
             return;
           }
           if (e.message === "interrupted") {
-            note("interrupted during " + names([cell]) + ".\n");
+            note(fill(replayInterruptedDuring, names([cell])));
             this.forget();
-            this.failNow(future, "Interrupted", "the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again");
+            this.failNow(future, interrupted, replayInterrupted);
             return;
           }
           if (e.message === tooLong) {
-            note("stopped: the replay took longer than " + replayLimitText + ", its limit, during " + names([cell]) + ", so what earlier cells declared is gone: run them again.\n");
+            note(fill(replayTooLong, replayLimitText, names([cell])));
           } else {
-            note("stopped: " + names([cell]) + " ended the interpreter when replayed (" + e.message + "), so what earlier cells declared is gone: run them again.\n");
+            note(fill(replayEnded, names([cell]), e.message));
           }
           // The worker ended: the cell runs in the new, empty one.
           this.forget();
@@ -287,7 +314,7 @@ export class Engine {
           slowestMS = performance.now() - cellStart;
         }
         if (run.reply.status !== "ok") {
-          note("stopped: " + names([cell]) + " failed when replayed (" + run.reply.ename + ": " + run.reply.evalue + "), so what " + names(cells.slice(i)) + " declared is missing: run them again.\n");
+          note(fill(replayFailed, names([cell]), run.reply.ename + ": " + run.reply.evalue, names(cells.slice(i))));
           this.send(code, count, future);
           return;
         }
@@ -297,9 +324,9 @@ export class Engine {
     }
     const took = performance.now() - start;
     if (took > 2000 && slowestMS > took / 2) {
-      note("done in " + (took / 1000).toFixed(1) + " s, " + (slowestMS / 1000).toFixed(1) + " s of it in " + names(cells.slice(slowest, slowest + 1)) + ": a replay runs everything again, sleeps and long loops too.\n");
+      note(fill(replayDoneSlowest, (took / 1000).toFixed(1), (slowestMS / 1000).toFixed(1), names(cells.slice(slowest, slowest + 1))));
     } else {
-      note("done in " + (took / 1000).toFixed(2) + " s.\n");
+      note(fill(replayDone, (took / 1000).toFixed(2)));
     }
     this.send(code, count, future);
   }
@@ -323,7 +350,7 @@ export class Engine {
 
   request(message) {
     if (this.broken || !this.worker) {
-      return Promise.resolve({ status: "error", ename: "EngineError", evalue: this.broken || "no engine", traceback: [] });
+      return Promise.resolve({ status: "error", ename: engineError, evalue: this.broken || "no engine", traceback: [] });
     }
     const id = ++this.next;
     this.worker.postMessage({ id, ...message });
@@ -346,8 +373,8 @@ export class Engine {
   // interrupt ends the worker under a running cell, which fails saying
   // so; the next cell replays the cells that had completed.
   interrupt() {
-    this.replay = { why: "a cell was interrupted", cells: this.completed };
-    this.end("interrupted", { ename: "Interrupted", evalue: "the cell was interrupted; " + replayNext });
+    this.replay = { why: lostInterrupt, cells: this.completed };
+    this.end("interrupted", { ename: interrupted, evalue: cellInterrupted });
   }
 
   // restart ends the worker and forgets the cells, as a kernel's restart
@@ -375,13 +402,13 @@ export class Engine {
   // the next cell replays the cells that had completed.
   crashed(code, fatal) {
     const status = "the interpreter ended (exit code " + code + ")";
-    let error = { ename: "InterpreterDied", evalue: fatal || status, traceback: ["InterpreterDied: " + status, ...(fatal ? [fatal] : []), restartNote] };
-    let why = this.busy ? "the interpreter ended while running a cell" : "the interpreter ended between cells" + (fatal ? " (" + fatal + ")" : "");
+    let error = { ename: interpreterDied, evalue: fatal || status, traceback: [interpreterDied + ": " + status, ...(fatal ? [fatal] : []), restartNote] };
+    let why = this.busy ? lostRunning : fatal ? fill(lostBetweenReport, fatal) : lostBetween;
     if (/out of memory/.test(fatal)) {
       const line = "out of memory (" + memoryLimit + ")";
-      const evalue = "the cell ran " + line;
-      error = { ename: "MemoryError", evalue, traceback: ["MemoryError: " + evalue, restartNote] };
-      why = this.busy ? "the last cell ran " + line : "the interpreter ran " + line + " between cells";
+      const evalue = fill(cellRanOut, line);
+      error = { ename: memoryError, evalue, traceback: [memoryError + ": " + evalue, restartNote] };
+      why = fill(this.busy ? lostMemoryRunning : lostMemoryBetween, line);
     }
     this.replay = { why, cells: this.completed };
     this.end(error.evalue, error);
@@ -394,7 +421,7 @@ export class Engine {
       this.worker.terminate();
     }
     this.broken = "the engine could not start: " + text + " (a page of the site must be served over HTTP: scripts/site --serve DIR)";
-    this.endCells(this.broken, { ename: "EngineError", evalue: this.broken });
+    this.endCells(this.broken, { ename: engineError, evalue: this.broken });
     this.status();
   }
 
@@ -413,7 +440,7 @@ export class Engine {
     }
     this.cells.clear();
     for (const resolve of this.requests.values()) {
-      resolve({ status: "error", ename: "EngineError", evalue: "the engine ended before it answered (" + why + ")", traceback: [] });
+      resolve({ status: "error", ename: engineError, evalue: "the engine ended before it answered (" + why + ")", traceback: [] });
     }
     this.requests.clear();
   }

@@ -1,7 +1,8 @@
 // The tensornb kernel of the JupyterLite app: a JupyterLite in-browser
 // kernel (a BaseKernel of @jupyterlite/services) whose cells run in the
 // tensornb instant engine, compiled to WebAssembly and running in a Web
-// Worker (kernel/internal/browser/worker.js; its messages are described there).
+// Worker (kernel/internal/browser/worker.js; package kernel/internal/browser
+// lists its messages).
 //
 // The worker already speaks Jupyter: it sends each output of a cell as
 // the content of an iopub message (stream, display_data,
@@ -18,9 +19,18 @@ import { PageConfig } from "@jupyterlab/coreutils";
 import { BaseKernel, IKernelSpecs, IKernelClient, LiteKernelClient } from "@jupyterlite/services";
 import { IServerSettings } from "@jupyterlab/services";
 import { Engine } from "../../engine.js";
-
-/** The kernel's name, as notebooks' kernelspec metadata names it. */
-const KERNEL_NAME = "tensornb";
+// What the kernel shares with Go: its name (as notebooks' kernelspec
+// metadata names it), its display name and language_info, as the
+// installed kernel's, and the page options package lite writes for it.
+import {
+  engineError,
+  kernelName,
+  kernelDisplayName,
+  protocolVersion,
+  languageInfo,
+  workerURLOption,
+  goVersionOption,
+} from "../../shared.js";
 
 // The running tensornb kernels, by id, for the kernel client's interrupt.
 const running = new Map();
@@ -55,18 +65,10 @@ class TensornbKernel extends BaseKernel {
   async kernelInfoRequest() {
     return {
       status: "ok",
-      protocol_version: "5.3",
+      protocol_version: protocolVersion,
       implementation: "tensornb",
       implementation_version: "wasm",
-      language_info: {
-        name: "go",
-        version: PageConfig.getOption("tensornbGoVersion") || "",
-        mimetype: "text/x-go",
-        file_extension: ".go",
-        codemirror_mode: "go",
-        pygments_lexer: "go",
-        nbconvert_exporter: "script",
-      },
+      language_info: { ...languageInfo, version: PageConfig.getOption(goVersionOption) || "" },
       banner: "tensornb: Go with tensors, interpreted in this browser (WebAssembly)",
       help_links: [],
     };
@@ -106,7 +108,7 @@ class TensornbKernel extends BaseKernel {
     } catch (e) {
       // The engine ended under the cell, which showed why (e.ename and
       // e.evalue, if it was running).
-      reply = { status: "error", ename: e.ename || "EngineError", evalue: e.evalue || e.message, traceback: [] };
+      reply = { status: "error", ename: e.ename || engineError, evalue: e.evalue || e.message, traceback: [] };
     }
     if (reply.status === "error" && content.stop_on_error === false) {
       this.keepQueue = true; // see TensornbKernelClient
@@ -210,11 +212,11 @@ export default [
     autoStart: true,
     requires: [IKernelSpecs],
     activate: (app, kernelSpecs) => {
-      const workerUrl = PageConfig.getOption("tensornbWorkerUrl");
+      const workerUrl = PageConfig.getOption(workerURLOption);
       kernelSpecs.register({
         spec: {
-          name: KERNEL_NAME,
-          display_name: "Go (tensornb)",
+          name: kernelName,
+          display_name: kernelDisplayName,
           language: "go",
           argv: [],
           resources: {},
