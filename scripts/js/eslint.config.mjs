@@ -25,14 +25,22 @@ export default [
     files: ["kernel/internal/browser/worker.js"],
     languageOptions: {
       sourceType: "script",
-      globals: { ...globals.worker, Go: "readonly", fs: "readonly", tensornb: "readonly" },
+      globals: {
+        ...globals.worker,
+        Go: "readonly",
+        fs: "readonly",
+        tensornb: "readonly",
+      },
     },
   },
   {
     // An expression the Notebook 6 test evaluates in the classic
     // Notebook's page, whose Jupyter object it reads.
     files: ["kernel/internal/notebooktest/testdata/notebook6.js"],
-    languageOptions: { sourceType: "script", globals: { ...globals.browser, Jupyter: "readonly" } },
+    languageOptions: {
+      sourceType: "script",
+      globals: { ...globals.browser, Jupyter: "readonly" },
+    },
   },
   {
     // The JupyterLite app requires JupyterLab's extensions as JupyterLab's

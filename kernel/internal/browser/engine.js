@@ -40,7 +40,8 @@ import {
 } from "./shared.js";
 
 // What bounds the engine's memory: WebAssembly's 32-bit addresses.
-const memoryLimit = "a page's engine has at most 4 GiB, all that WebAssembly can address";
+const memoryLimit =
+  "a page's engine has at most 4 GiB, all that WebAssembly can address";
 
 // The reason the worker ends when a replay takes longer than its limit
 // (replayLimitMS, as on the server).
@@ -78,7 +79,7 @@ export class Future {
 // engine does: In [1]–[3], [5].
 export function names(cells) {
   const parts = [];
-  for (let i = 0; i < cells.length; ) {
+  for (let i = 0; i < cells.length;) {
     let j = i + 1;
     while (j < cells.length && cells[j].count === cells[j - 1].count + 1) {
       j++;
@@ -113,7 +114,9 @@ export class Engine {
     this.completed = []; // {code, count} of the cells that ran without an error, to replay
     this.replay = null; // {why, cells} for the next cell to replay first, after the worker ended
     this.replaying = null; // the Promise of a replay and its cell, which later cells wait for
-    this.firstReady = new Promise((resolve) => (this.resolveFirstReady = resolve));
+    this.firstReady = new Promise(
+      (resolve) => (this.resolveFirstReady = resolve),
+    );
     this.start("loading");
   }
 
@@ -189,8 +192,16 @@ export class Engine {
       if (m.content.status === "ok") {
         this.completed.push({ code: cell.code, count: cell.count });
       }
-      cell.future.onReply({ header: { msg_type: "execute_reply" }, content: m.content });
-      cell.future.resolve({ reply: m.content, ms: m.ms, wall: performance.now() - cell.sent, at: performance.now() });
+      cell.future.onReply({
+        header: { msg_type: "execute_reply" },
+        content: m.content,
+      });
+      cell.future.resolve({
+        reply: m.content,
+        ms: m.ms,
+        wall: performance.now() - cell.sent,
+        at: performance.now(),
+      });
       this.status();
     }
   }
@@ -199,10 +210,22 @@ export class Engine {
   // JupyterLab's kernel connection does: an update of a display goes to
   // the cells that showed it, everything else to the cell that made it.
   iopub(future, msgType, content) {
-    const msg = { header: { msg_type: msgType }, parent_header: {}, metadata: {}, content, channel: "iopub" };
+    const msg = {
+      header: { msg_type: msgType },
+      parent_header: {},
+      metadata: {},
+      content,
+      channel: "iopub",
+    };
     const displayId = content.transient && content.transient.display_id;
-    if (this.routeDisplays && displayId && (msgType === "display_data" || msgType === "update_display_data")) {
-      const owners = (this.displays.get(displayId) || []).filter((f) => !f.isDisposed);
+    if (
+      this.routeDisplays &&
+      displayId &&
+      (msgType === "display_data" || msgType === "update_display_data")
+    ) {
+      const owners = (this.displays.get(displayId) || []).filter(
+        (f) => !f.isDisposed,
+      );
       if (msgType === "display_data" && !owners.includes(future)) {
         owners.push(future);
       }
@@ -228,11 +251,13 @@ export class Engine {
     this.replay = null;
     if (replay && !this.broken) {
       this.completed = []; // the replayed cells are recorded again as they complete
-      const replaying = this.replayThen(replay, code, count, future).finally(() => {
-        if (this.replaying === replaying) {
-          this.replaying = null;
-        }
-      });
+      const replaying = this.replayThen(replay, code, count, future).finally(
+        () => {
+          if (this.replaying === replaying) {
+            this.replaying = null;
+          }
+        },
+      );
       this.replaying = replaying;
     } else if (this.replaying) {
       this.replaying.then(() => this.send(code, count, future));
@@ -260,7 +285,17 @@ export class Engine {
   // failNow ends a cell that did not run with an error.
   failNow(future, ename, evalue) {
     this.fail(future, ename, evalue);
-    future.resolve({ reply: { status: "error", ename, evalue, traceback: [ename + ": " + evalue] }, ms: 0, wall: 0, at: performance.now() });
+    future.resolve({
+      reply: {
+        status: "error",
+        ename,
+        evalue,
+        traceback: [ename + ": " + evalue],
+      },
+      ms: 0,
+      wall: 0,
+      at: performance.now(),
+    });
   }
 
   // replayThen replays the cells of replay with their outputs hidden,
@@ -268,7 +303,8 @@ export class Engine {
   // as the server's engine does (kernel/internal/interp's Engine.ready).
   async replayThen(replay, code, count, future) {
     await Promise.resolve(); // the cell's output area takes the future
-    const note = (text) => this.iopub(future, "stream", { name: "stderr", text });
+    const note = (text) =>
+      this.iopub(future, "stream", { name: "stderr", text });
     const { why, cells } = replay;
     if (cells.length === 0) {
       note(fill(nothingToReplay, why));
@@ -314,7 +350,14 @@ export class Engine {
           slowestMS = performance.now() - cellStart;
         }
         if (run.reply.status !== "ok") {
-          note(fill(replayFailed, names([cell]), run.reply.ename + ": " + run.reply.evalue, names(cells.slice(i))));
+          note(
+            fill(
+              replayFailed,
+              names([cell]),
+              run.reply.ename + ": " + run.reply.evalue,
+              names(cells.slice(i)),
+            ),
+          );
           this.send(code, count, future);
           return;
         }
@@ -324,7 +367,14 @@ export class Engine {
     }
     const took = performance.now() - start;
     if (took > 2000 && slowestMS > took / 2) {
-      note(fill(replayDoneSlowest, (took / 1000).toFixed(1), (slowestMS / 1000).toFixed(1), names(cells.slice(slowest, slowest + 1))));
+      note(
+        fill(
+          replayDoneSlowest,
+          (took / 1000).toFixed(1),
+          (slowestMS / 1000).toFixed(1),
+          names(cells.slice(slowest, slowest + 1)),
+        ),
+      );
     } else {
       note(fill(replayDone, (took / 1000).toFixed(2)));
     }
@@ -345,12 +395,22 @@ export class Engine {
   }
 
   inspect(code, cursorPos, detailLevel = 0) {
-    return this.request({ type: "inspect", code, cursor_pos: cursorPos, detail_level: detailLevel });
+    return this.request({
+      type: "inspect",
+      code,
+      cursor_pos: cursorPos,
+      detail_level: detailLevel,
+    });
   }
 
   request(message) {
     if (this.broken || !this.worker) {
-      return Promise.resolve({ status: "error", ename: engineError, evalue: this.broken || "no engine", traceback: [] });
+      return Promise.resolve({
+        status: "error",
+        ename: engineError,
+        evalue: this.broken || "no engine",
+        traceback: [],
+      });
     }
     const id = ++this.next;
     this.worker.postMessage({ id, ...message });
@@ -402,12 +462,28 @@ export class Engine {
   // the next cell replays the cells that had completed.
   crashed(code, fatal) {
     const status = "the interpreter ended (exit code " + code + ")";
-    let error = { ename: interpreterDied, evalue: fatal || status, traceback: [interpreterDied + ": " + status, ...(fatal ? [fatal] : []), restartNote] };
-    let why = this.busy ? lostRunning : fatal ? fill(lostBetweenReport, fatal) : lostBetween;
+    let error = {
+      ename: interpreterDied,
+      evalue: fatal || status,
+      traceback: [
+        interpreterDied + ": " + status,
+        ...(fatal ? [fatal] : []),
+        restartNote,
+      ],
+    };
+    let why = this.busy
+      ? lostRunning
+      : fatal
+        ? fill(lostBetweenReport, fatal)
+        : lostBetween;
     if (/out of memory/.test(fatal)) {
       const line = "out of memory (" + memoryLimit + ")";
       const evalue = fill(cellRanOut, line);
-      error = { ename: memoryError, evalue, traceback: [memoryError + ": " + evalue, restartNote] };
+      error = {
+        ename: memoryError,
+        evalue,
+        traceback: [memoryError + ": " + evalue, restartNote],
+      };
       why = fill(this.busy ? lostMemoryRunning : lostMemoryBetween, line);
     }
     this.replay = { why, cells: this.completed };
@@ -420,7 +496,10 @@ export class Engine {
     if (this.worker) {
       this.worker.terminate();
     }
-    this.broken = "the engine could not start: " + text + " (a page of the site must be served over HTTP: scripts/site --serve DIR)";
+    this.broken =
+      "the engine could not start: " +
+      text +
+      " (a page of the site must be served over HTTP: scripts/site --serve DIR)";
     this.endCells(this.broken, { ename: engineError, evalue: this.broken });
     this.status();
   }
@@ -435,18 +514,34 @@ export class Engine {
       if (first && error) {
         this.fail(future, error.ename, error.evalue, error.traceback);
       }
-      future.reject(Object.assign(new Error(why), first && error ? { ename: error.ename, evalue: error.evalue } : {}));
+      future.reject(
+        Object.assign(
+          new Error(why),
+          first && error ? { ename: error.ename, evalue: error.evalue } : {},
+        ),
+      );
       first = false;
     }
     this.cells.clear();
     for (const resolve of this.requests.values()) {
-      resolve({ status: "error", ename: engineError, evalue: "the engine ended before it answered (" + why + ")", traceback: [] });
+      resolve({
+        status: "error",
+        ename: engineError,
+        evalue: "the engine ended before it answered (" + why + ")",
+        traceback: [],
+      });
     }
     this.requests.clear();
   }
 
   fail(future, ename, evalue, traceback = [ename + ": " + evalue]) {
-    future.onIOPub({ header: { msg_type: "error" }, parent_header: {}, metadata: {}, content: { ename, evalue, traceback }, channel: "iopub" });
+    future.onIOPub({
+      header: { msg_type: "error" },
+      parent_header: {},
+      metadata: {},
+      content: { ename, evalue, traceback },
+      channel: "iopub",
+    });
   }
 
   status() {
@@ -456,14 +551,23 @@ export class Engine {
     }
     let after = "";
     if (this.replay) {
-      after = this.replay.why + ": the next cell first replays the cells that ran without an error";
+      after =
+        this.replay.why +
+        ": the next cell first replays the cells that ran without an error";
     } else if (this.why === "restarted" && this.count === 0) {
       after = "restarted: what the cells declared is gone";
     }
     if (!this.ready) {
-      this.onStatus((after ? after + " — " : "") + "engine loading…", "loading");
+      this.onStatus(
+        (after ? after + " — " : "") + "engine loading…",
+        "loading",
+      );
       return;
     }
-    this.onStatus((this.busy ? "engine busy" : "engine ready") + (after ? " (" + after + ")" : ""), this.busy ? "busy" : "ready");
+    this.onStatus(
+      (this.busy ? "engine busy" : "engine ready") +
+        (after ? " (" + after + ")" : ""),
+      this.busy ? "busy" : "ready",
+    );
   }
 }

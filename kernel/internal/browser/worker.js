@@ -40,7 +40,7 @@ const writeSync = fs.writeSync;
 const decoder = new TextDecoder();
 fs.writeSync = function (fd, buf) {
   if (fd === 2 && runtimeErrors.length < 65536) {
-    runtimeErrors += decoder.decode(buf, {stream: true});
+    runtimeErrors += decoder.decode(buf, { stream: true });
   }
   return writeSync.call(this, fd, buf);
 };
@@ -48,18 +48,27 @@ fs.writeSync = function (fd, buf) {
 const go = new Go();
 go.exit = (code) => {
   const fatal = /^(fatal error|panic): .*$/m.exec(runtimeErrors);
-  postMessage({type: "exit", code, fatal: fatal ? fatal[0] : ""});
+  postMessage({ type: "exit", code, fatal: fatal ? fatal[0] : "" });
 };
 
-const ready = WebAssembly.instantiateStreaming(fetch("tensornb.wasm"), go.importObject).then(async ({instance}) => {
+const ready = WebAssembly.instantiateStreaming(
+  fetch("tensornb.wasm"),
+  go.importObject,
+).then(async ({ instance }) => {
   const compiled = performance.now() - started;
   go.run(instance); // runs main until it waits, having made globalThis.tensornb
   const init = performance.now() - started;
   const at = await tensornb.start(exportData, docData);
-  postMessage({type: "ready", ms: performance.now() - started, compiled, init,
-    session: at.session - started, warm: at.warm - started});
+  postMessage({
+    type: "ready",
+    ms: performance.now() - started,
+    compiled,
+    init,
+    session: at.session - started,
+    warm: at.warm - started,
+  });
 });
-ready.catch((e) => postMessage({type: "error", message: String(e)}));
+ready.catch((e) => postMessage({ type: "error", message: String(e) }));
 
 // Cells run one after another, in the order they came; a completion or
 // an inspection waits only for the engine (and, in it, for a running
@@ -68,30 +77,62 @@ let queue = ready;
 onmessage = (event) => {
   const m = event.data;
   switch (m.type) {
-  case "complete":
-    answer(() => tensornb.complete(m.code, m.cursor_pos), (content) => postMessage({id: m.id, type: "complete_reply", content}));
-    return;
-  case "inspect":
-    answer(() => tensornb.inspect(m.code, m.cursor_pos, m.detail_level || 0), (content) => postMessage({id: m.id, type: "inspect_reply", content}));
-    return;
+    case "complete":
+      answer(
+        () => tensornb.complete(m.code, m.cursor_pos),
+        (content) => postMessage({ id: m.id, type: "complete_reply", content }),
+      );
+      return;
+    case "inspect":
+      answer(
+        () => tensornb.inspect(m.code, m.cursor_pos, m.detail_level || 0),
+        (content) => postMessage({ id: m.id, type: "inspect_reply", content }),
+      );
+      return;
   }
   const id = m.id;
-  queue = queue.then(async () => {
-    const start = performance.now();
-    const content = await tensornb.execute(m.code, (msgType, content) => {
-      postMessage({id, type: "iopub", msg_type: msgType, content});
-    }, m.count);
-    postMessage({id, type: "reply", content, ms: performance.now() - start});
-  }).catch((e) => {
-    const evalue = String(e);
-    postMessage({id, type: "reply", content: {status: "error", ename: "EngineError", evalue, traceback: [evalue]}, ms: 0});
-  });
+  queue = queue
+    .then(async () => {
+      const start = performance.now();
+      const content = await tensornb.execute(
+        m.code,
+        (msgType, content) => {
+          postMessage({ id, type: "iopub", msg_type: msgType, content });
+        },
+        m.count,
+      );
+      postMessage({
+        id,
+        type: "reply",
+        content,
+        ms: performance.now() - start,
+      });
+    })
+    .catch((e) => {
+      const evalue = String(e);
+      postMessage({
+        id,
+        type: "reply",
+        content: {
+          status: "error",
+          ename: "EngineError",
+          evalue,
+          traceback: [evalue],
+        },
+        ms: 0,
+      });
+    });
 };
 
 // answer posts, with post, the reply's content that ask gives once the
 // engine is ready, or an error's if either fails.
 function answer(ask, post) {
   ready.then(ask).then(post, (e) => {
-    post({status: "error", ename: "EngineError", evalue: String(e), traceback: [String(e)]});
+    post({
+      status: "error",
+      ename: "EngineError",
+      evalue: String(e),
+      traceback: [String(e)],
+    });
   });
 }
