@@ -11,10 +11,13 @@
 (function (root, ui, data, tools) {
   "use strict";
 
-  const el = tools.el, button = tools.button;
+  const el = tools.el,
+    button = tools.button;
   const modeBar = el(ui, "div", "tx-modes");
   const modeButtons = data.modes.map(function (m, n) {
-    const b = button(modeBar, "tx-mode", m.name, function () { showMode(n); });
+    const b = button(modeBar, "tx-mode", m.name, function () {
+      showMode(n);
+    });
     b.setAttribute("data-mode", m.key);
     return b;
   });
@@ -38,8 +41,8 @@
   const verdict = el(ui, "div", "tx-verdict");
   const scanner = tools.scanner(root, trail, verdict);
 
-  let mode = null;    // the mode shown
-  let selected = 0;   // the index in mode.cells of the cell selected
+  let mode = null; // the mode shown
+  let selected = 0; // the index in mode.cells of the cell selected
   let cellButtons = [];
   let slotBoxes = {}; // buffer name -> the element of each slot
 
@@ -48,17 +51,29 @@
     const before = mode && mode.cells[selected].index;
     mode = data.modes[n];
     root.setAttribute("data-mode", mode.key);
-    modeButtons.forEach(function (b, i) { b.setAttribute("aria-pressed", String(i === n)); });
-    head.textContent = mode.expr + ": layout " + mode.layout + ", offset " + mode.offset + ", " +
-      (mode.contiguous ? "contiguous" : "not contiguous") + ", reads " + mode.buffer;
+    modeButtons.forEach(function (b, i) {
+      b.setAttribute("aria-pressed", String(i === n));
+    });
+    head.textContent =
+      mode.expr +
+      ": layout " +
+      mode.layout +
+      ", offset " +
+      mode.offset +
+      ", " +
+      (mode.contiguous ? "contiguous" : "not contiguous") +
+      ", reads " +
+      mode.buffer;
     note.textContent = mode.note;
     scanner.clear();
     drawGrid();
     drawStorage();
     // Keep the position selected if the new shape has it.
-    const k = before ? mode.cells.findIndex(function (c) {
-      return c.index[0] === before[0] && c.index[1] === before[1];
-    }) : 0;
+    const k = before
+      ? mode.cells.findIndex(function (c) {
+          return c.index[0] === before[0] && c.index[1] === before[1];
+        })
+      : 0;
     select(Math.max(k, 0));
   }
 
@@ -93,7 +108,9 @@
     slotBoxes = {};
     const names = mode.source ? [mode.source, mode.buffer] : [mode.buffer];
     names.forEach(function (name) {
-      const buffer = data.buffers.find(function (b) { return b.name === name; });
+      const buffer = data.buffers.find(function (b) {
+        return b.name === name;
+      });
       const box = el(storageBox, "div", "tx-buffer");
       box.setAttribute("data-buffer", name);
       el(box, "div", "tx-buffer-title", buffer.title);
@@ -131,29 +148,60 @@
       b.classList.toggle("tx-on", n === k);
       b.classList.toggle("tx-same", n !== k && mode.cells[n].slot === c.slot);
     });
-    root.querySelectorAll(".tx-slot").forEach(function (s) { s.classList.remove("tx-on", "tx-from"); });
+    root.querySelectorAll(".tx-slot").forEach(function (s) {
+      s.classList.remove("tx-on", "tx-from");
+    });
     slotBoxes[mode.buffer][c.slot].classList.add("tx-on");
-    let read = mode.expr + "[" + c.index.join(", ") + "] reads " + mode.buffer + "[" + c.slot + "] (value " + c.value + ")";
+    let read =
+      mode.expr +
+      "[" +
+      c.index.join(", ") +
+      "] reads " +
+      mode.buffer +
+      "[" +
+      c.slot +
+      "] (value " +
+      c.value +
+      ")";
     if (mode.source) {
       slotBoxes[mode.source][mode.from[k]].classList.add("tx-from");
       read += ", copied from " + mode.source + "[" + mode.from[k] + "]";
     }
     readLine.textContent = read;
-    formula.textContent = mode.offset + " + " + c.index[0] + "·" + mode.strides[0] + " + " +
-      c.index[1] + "·" + mode.strides[1] + " = " + c.slot;
+    formula.textContent =
+      mode.offset +
+      " + " +
+      c.index[0] +
+      "·" +
+      mode.strides[0] +
+      " + " +
+      c.index[1] +
+      "·" +
+      mode.strides[1] +
+      " = " +
+      c.slot;
   }
 
   // scan selects the cells one after another in logical order, adding each
   // slot read to the trail, and gives the verdict at the end.
   function scan() {
-    scanner.run(mode.cells.length, 350, function (k) {
-      const c = mode.cells[k];
-      select(k);
-      return { delta: c.delta, className: "tx-chip tx-" + c.step, slot: String(c.slot) };
-    }, function () {
-      return { summary: mode.summary, pattern: mode.scan };
-    });
+    scanner.run(
+      mode.cells.length,
+      350,
+      function (k) {
+        const c = mode.cells[k];
+        select(k);
+        return {
+          delta: c.delta,
+          className: "tx-chip tx-" + c.step,
+          slot: String(c.slot),
+        };
+      },
+      function () {
+        return { summary: mode.summary, pattern: mode.scan };
+      },
+    );
   }
 
   showMode(0);
-})
+});

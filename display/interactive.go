@@ -75,8 +75,15 @@ func (k *interactive) html(id string, data any, still string) string {
 		"<style>" + css + "</style>\n" +
 		`<div class="` + k.prefix + `-fallback">` + still + "</div>\n" +
 		"</div>\n" +
-		"<script>\n" + strings.TrimSpace(interactiveJS) + `("` + k.prefix + `",` + "\n" +
-		strings.TrimSpace(k.script) + `)("` + id + `", ` + string(js) + ");\n</script>"
+		"<script>\n" + expression(interactiveJS) + `("` + k.prefix + `",` + "\n" +
+		expression(k.script) + `)("` + id + `", ` + string(js) + ");\n</script>"
+}
+
+// expression is the function expression of a script file (interactive.js,
+// explorer.js, playground.js): the file without the space around it and
+// the semicolon that ends it as a statement, as Prettier writes it.
+func expression(file string) string {
+	return strings.TrimSuffix(strings.TrimSpace(file), ";")
 }
 
 // refused is the bundle of an output that is not drawn: why it is not, as

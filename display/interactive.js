@@ -74,8 +74,9 @@
       stop();
       clear();
       root.setAttribute("data-scan", "running");
-      const delay = root.hasAttribute("data-scan-delay") ?
-        Number(root.getAttribute("data-scan-delay")) : Math.min(slowest, 6000 / count);
+      const delay = root.hasAttribute("data-scan-delay")
+        ? Number(root.getAttribute("data-scan-delay"))
+        : Math.min(slowest, 6000 / count);
       let k = 0;
       function next() {
         const chip = step(k);
@@ -121,4 +122,4 @@
     const ui = el(root, "div", prefix + "-ui");
     start(root, ui, data, { el: el, button: button, scanner: scanner });
   };
-})
+});

@@ -16,7 +16,8 @@
 (function (root, ui, data, tools) {
   "use strict";
 
-  const el = tools.el, button = tools.button;
+  const el = tools.el,
+    button = tools.button;
   const base = data.base;
   const limits = data.limits;
 
@@ -24,7 +25,9 @@
 
   function numel(shape) {
     let n = 1;
-    shape.forEach(function (s) { n *= s; });
+    shape.forEach(function (s) {
+      n *= s;
+    });
     return n;
   }
 
@@ -62,12 +65,23 @@
   }
 
   function equal(a, b) {
-    return a.length === b.length && a.every(function (v, i) { return v === b[i]; });
+    return (
+      a.length === b.length &&
+      a.every(function (v, i) {
+        return v === b[i];
+      })
+    );
   }
 
-  function joined(xs) { return xs.join(", "); }
-  function list(xs) { return "[" + joined(xs) + "]"; }
-  function signed(v) { return (v >= 0 ? "+" : "") + v; }
+  function joined(xs) {
+    return xs.join(", ");
+  }
+  function list(xs) {
+    return "[" + joined(xs) + "]";
+  }
+  function signed(v) {
+    return (v >= 0 ? "+" : "") + v;
+  }
 
   function arithmetic(l, idx) {
     let text = String(l.offset);
@@ -82,14 +96,29 @@
 
   function classify(l) {
     const st = {
-      layout: l, kind: "", op: "", python: "", go: "", addresses: [], reads: new Array(l.storage).fill(0),
-      outside: null, headline: "", sentence: "", detail: "", scan: "", steps: [], deltas: [], summary: ""
+      layout: l,
+      kind: "",
+      op: "",
+      python: "",
+      go: "",
+      addresses: [],
+      reads: new Array(l.storage).fill(0),
+      outside: null,
+      headline: "",
+      sentence: "",
+      detail: "",
+      scan: "",
+      steps: [],
+      deltas: [],
+      summary: "",
     };
     const n = numel(l.shape);
     for (let k = 0; k < n; k++) {
       const idx = positionOf(l.shape, k);
       let a = l.offset;
-      idx.forEach(function (i, d) { a += i * l.strides[d]; });
+      idx.forEach(function (i, d) {
+        a += i * l.strides[d];
+      });
       st.addresses.push(a);
       if (a < 0 || a >= l.storage) {
         if (st.outside === null) {
@@ -99,8 +128,12 @@
       }
       st.reads[a]++;
     }
-    const negative = l.strides.findIndex(function (s) { return s < 0; });
-    let shared = 0, most = 0, mostReads = 0;
+    const negative = l.strides.findIndex(function (s) {
+      return s < 0;
+    });
+    let shared = 0,
+      most = 0,
+      mostReads = 0;
     st.reads.forEach(function (r, slot) {
       if (r > 1) {
         shared++;
@@ -126,7 +159,15 @@
     if (st.kind === "") {
       st.kind = op ? "view" : "strided";
     }
-    st.go = storageGo(l.storage) + ".AsStrided([]int{" + joined(l.shape) + "}, []int{" + joined(l.strides) + "}, " + l.offset + ")";
+    st.go =
+      storageGo(l.storage) +
+      ".AsStrided([]int{" +
+      joined(l.shape) +
+      "}, []int{" +
+      joined(l.strides) +
+      "}, " +
+      l.offset +
+      ")";
     if (op) {
       st.op = op.key;
       st.python = op.py;
@@ -142,49 +183,101 @@
     switch (st.kind) {
       case "negative":
         st.headline = "Refused: a negative stride";
-        st.sentence = "Dimension " + negative + " has stride " + l.strides[negative] +
+        st.sentence =
+          "Dimension " +
+          negative +
+          " has stride " +
+          l.strides[negative] +
           ": it walks the storage backwards. NumPy allows that (x[::-1] is a view), PyTorch does not (torch.flip copies); switch to NumPy's rules to see the layout.";
-        st.detail = "as_strided refuses it: RuntimeError: as_strided: Negative strides are not supported at the moment, got strides: " + list(l.strides);
+        st.detail =
+          "as_strided refuses it: RuntimeError: as_strided: Negative strides are not supported at the moment, got strides: " +
+          list(l.strides);
         break;
       case "out-of-bounds": {
-        const addr = st.addresses.find(function (a) { return a < 0 || a >= l.storage; });
-        const where = addr < 0 ? "before slot 0" : "past the last slot, " + (l.storage - 1);
+        const addr = st.addresses.find(function (a) {
+          return a < 0 || a >= l.storage;
+        });
+        const where =
+          addr < 0 ? "before slot 0" : "past the last slot, " + (l.storage - 1);
         st.headline = "Out of bounds";
-        st.sentence = "Position " + list(st.outside) + " reads slot " + arithmetic(l, st.outside) + ", " + where +
-          ": the storage has slots 0 to " + (l.storage - 1) + ".";
+        st.sentence =
+          "Position " +
+          list(st.outside) +
+          " reads slot " +
+          arithmetic(l, st.outside) +
+          ", " +
+          where +
+          ": the storage has slots 0 to " +
+          (l.storage - 1) +
+          ".";
         if (l.numpy) {
-          st.detail = "NumPy's as_strided does not check: that position would read memory outside the buffer.";
+          st.detail =
+            "NumPy's as_strided does not check: that position would read memory outside the buffer.";
         } else {
           let need = l.offset + 1;
-          l.shape.forEach(function (s, d) { need += (s - 1) * l.strides[d]; });
-          st.detail = "as_strided refuses it: RuntimeError: setStorage: sizes " + list(l.shape) + ", strides " + list(l.strides) +
-            ", storage offset " + l.offset + ", and itemsize " + base.item + " requiring a storage size of " + need * base.item +
-            " are out of bounds for storage of size " + l.storage * base.item;
+          l.shape.forEach(function (s, d) {
+            need += (s - 1) * l.strides[d];
+          });
+          st.detail =
+            "as_strided refuses it: RuntimeError: setStorage: sizes " +
+            list(l.shape) +
+            ", strides " +
+            list(l.strides) +
+            ", storage offset " +
+            l.offset +
+            ", and itemsize " +
+            base.item +
+            " requiring a storage size of " +
+            need * base.item +
+            " are out of bounds for storage of size " +
+            l.storage * base.item;
         }
         break;
       }
       case "overlapping":
         st.headline = "Overlapping";
-        st.sentence = shared + " " + (shared === 1 ? "slot is" : "slots are") + " read by more than one position (slot " + most +
-          " by " + mostReads + ")." + opClause() + " Reading is well defined; writing is not, since one slot cannot keep two values.";
-        st.detail = "An in-place write, such as y.CopyFrom(z) (y.copy_(z) in PyTorch), is refused: RuntimeError: unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.";
+        st.sentence =
+          shared +
+          " " +
+          (shared === 1 ? "slot is" : "slots are") +
+          " read by more than one position (slot " +
+          most +
+          " by " +
+          mostReads +
+          ")." +
+          opClause() +
+          " Reading is well defined; writing is not, since one slot cannot keep two values.";
+        st.detail =
+          "An in-place write, such as y.CopyFrom(z) (y.copy_(z) in PyTorch), is refused: RuntimeError: unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.";
         break;
       case "contiguous":
         st.headline = "Contiguous";
-        st.sentence = "In row-major order the positions read consecutive slots, from slot " + l.offset + ", with no gaps.";
-        st.sentence += op ? opClause() : " No single view op of " + name + " makes it: as_strided does.";
+        st.sentence =
+          "In row-major order the positions read consecutive slots, from slot " +
+          l.offset +
+          ", with no gaps.";
+        st.sentence += op
+          ? opClause()
+          : " No single view op of " + name + " makes it: as_strided does.";
         break;
       case "view":
-        st.headline = op.go === "" ? "A view NumPy makes" : "A view PyTorch makes";
-        st.sentence = "It is " + describe(op) + ". Not contiguous, and no slot is read twice.";
+        st.headline =
+          op.go === "" ? "A view NumPy makes" : "A view PyTorch makes";
+        st.sentence =
+          "It is " +
+          describe(op) +
+          ". Not contiguous, and no slot is read twice.";
         if (op.go === "") {
-          st.detail = "PyTorch has no negative strides: torch.flip makes a copy, and tensor follows PyTorch (the Go line fails as as_strided does).";
+          st.detail =
+            "PyTorch has no negative strides: torch.flip makes a copy, and tensor follows PyTorch (the Go line fails as as_strided does).";
         }
         break;
       case "strided":
         st.headline = "Only as_strided makes this";
-        st.sentence = "Every position reads a slot of its own inside the storage, but not in row-major order, and no single view op of " +
-          name + " makes this layout: as_strided does.";
+        st.sentence =
+          "Every position reads a slot of its own inside the storage, but not in row-major order, and no single view op of " +
+          name +
+          " makes this layout: as_strided does.";
         break;
     }
     walk(l, st);
@@ -194,7 +287,8 @@
   function walk(l, st) {
     const seen = new Set();
     const jumps = [];
-    let repeats = 0, outs = 0;
+    let repeats = 0,
+      outs = 0;
     st.addresses.forEach(function (a, k) {
       const outside = a < 0 || a >= l.storage;
       let step = "jump";
@@ -224,16 +318,30 @@
     const total = st.addresses.length;
     if (outs > 0) {
       st.scan = "out";
-      st.summary = "Out of bounds: " + outs + " of the " + total + " reads fall outside the storage.";
+      st.summary =
+        "Out of bounds: " +
+        outs +
+        " of the " +
+        total +
+        " reads fall outside the storage.";
     } else if (repeats > 0) {
       st.scan = "repeats";
-      st.summary = "Repeats: " + repeats + " of the " + total + " reads go back to a slot already read.";
+      st.summary =
+        "Repeats: " +
+        repeats +
+        " of the " +
+        total +
+        " reads go back to a slot already read.";
     } else if (jumps.length > 0) {
       st.scan = "jumps";
-      st.summary = "Jumps: the reads move through the storage by " + jumps.join(", ") + ", not one slot at a time.";
+      st.summary =
+        "Jumps: the reads move through the storage by " +
+        jumps.join(", ") +
+        ", not one slot at a time.";
     } else {
       st.scan = "steps";
-      st.summary = "Steps by one: every read is the slot after the one before, so logical order is storage order.";
+      st.summary =
+        "Steps by one: every read is the slot after the one before, so logical order is storage order.";
     }
   }
 
@@ -247,34 +355,60 @@
     if (n < base.storage) {
       return base.go + ".AsStrided([]int{" + n + "}, []int{1}, 0).Clone()";
     }
-    return "tensor.Cat([]*tensor.Tensor{" + base.go + ".AsStrided([]int{" + base.storage + "}, []int{1}, 0), " +
-      base.go + ".DType().Zeros(" + (n - base.storage) + ")}, 0)";
+    return (
+      "tensor.Cat([]*tensor.Tensor{" +
+      base.go +
+      ".AsStrided([]int{" +
+      base.storage +
+      "}, []int{1}, 0), " +
+      base.go +
+      ".DType().Zeros(" +
+      (n - base.storage) +
+      ")}, 0)"
+    );
   }
 
   function describe(op) {
-    return op.key === "identity" ? base.name + " itself, as given" : op.py + ": " + op.why;
+    return op.key === "identity"
+      ? base.name + " itself, as given"
+      : op.py + ": " + op.why;
   }
 
   function findOp(l) {
     if (l.storage !== base.storage) {
       return null;
     }
-    const bs = base.shape, bt = base.strides, bo = base.offset;
-    const s = l.shape, t = l.strides, o = l.offset;
-    const r = bs.length, q = s.length;
+    const bs = base.shape,
+      bt = base.strides,
+      bo = base.offset;
+    const s = l.shape,
+      t = l.strides,
+      o = l.offset;
+    const r = bs.length,
+      q = s.length;
     const name = base.name;
     if (equal(s, bs) && equal(t, bt) && o === bo) {
-      return { key: "identity", py: base.py, go: base.go, why: name + " itself" };
+      return {
+        key: "identity",
+        py: base.py,
+        go: base.go,
+        why: name + " itself",
+      };
     }
     if (q === r && o === bo && r >= 2) {
       const perms = permutations(r);
       for (let n = 0; n < perms.length; n++) {
         const p = perms[n];
-        const match = p.every(function (d, i) { return s[i] === bs[d] && t[i] === bt[d]; });
+        const match = p.every(function (d, i) {
+          return s[i] === bs[d] && t[i] === bt[d];
+        });
         if (!match) {
           continue;
         }
-        const why = "the sizes and strides of " + name + "'s dimensions, in another order";
+        const why =
+          "the sizes and strides of " +
+          name +
+          "'s dimensions, in another order";
         const moved = [];
         p.forEach(function (d, i) {
           if (i !== d) {
@@ -282,20 +416,37 @@
           }
         });
         if (r === 2) {
-          return { key: "permute", py: base.py + ".T", go: base.go + ".T()", why: why };
+          return {
+            key: "permute",
+            py: base.py + ".T",
+            go: base.go + ".T()",
+            why: why,
+          };
         }
         if (moved.length === 2) {
           const args = moved[0] + ", " + moved[1];
-          return { key: "permute", py: base.py + ".transpose(" + args + ")", go: base.go + ".Transpose(" + args + ")", why: why };
+          return {
+            key: "permute",
+            py: base.py + ".transpose(" + args + ")",
+            go: base.go + ".Transpose(" + args + ")",
+            why: why,
+          };
         }
-        return { key: "permute", py: base.py + ".permute(" + joined(p) + ")", go: base.go + ".Permute(" + joined(p) + ")", why: why };
+        return {
+          key: "permute",
+          py: base.py + ".permute(" + joined(p) + ")",
+          go: base.go + ".Permute(" + joined(p) + ")",
+          why: why,
+        };
       }
     }
     const dense = equal(bt, rowMajor(bs));
     if (dense && o === bo && numel(s) === numel(bs) && equal(t, rowMajor(s))) {
       return {
-        key: "view", py: base.py + ".view(" + joined(s) + ")", go: base.go + ".View(" + joined(s) + ")",
-        why: name + "'s elements in the same order, under another shape"
+        key: "view",
+        py: base.py + ".view(" + joined(s) + ")",
+        go: base.go + ".View(" + joined(s) + ")",
+        why: name + "'s elements in the same order, under another shape",
       };
     }
     let m = matchIndex(bs, bt, bo, s, t, o, null, l.numpy);
@@ -318,7 +469,9 @@
     }
     if (dense && r >= 2) {
       const flat = [numel(bs)];
-      const py = base.py + ".view(-1)", go = base.go + ".View(-1)", flatName = "the flattened " + name;
+      const py = base.py + ".view(-1)",
+        go = base.go + ".View(-1)",
+        flatName = "the flattened " + name;
       m = matchIndex(flat, [1], bo, s, t, o, null, l.numpy);
       if (m) {
         return indexOp(py, go, m.spec, m.negative, flatName);
@@ -333,8 +486,13 @@
 
   function indexOp(py, go, spec, negative, name) {
     return {
-      key: "index", py: py + "[" + spec + "]", go: negative ? "" : go + '.Index("' + spec + '")',
-      why: "each stride is " + name + "'s times the step, an integer index drops its dimension, and the offset moves to the first element taken"
+      key: "index",
+      py: py + "[" + spec + "]",
+      go: negative ? "" : go + '.Index("' + spec + '")',
+      why:
+        "each stride is " +
+        name +
+        "'s times the step, an integer index drops its dimension, and the offset moves to the first element taken",
     };
   }
 
@@ -342,7 +500,11 @@
     const out = [];
     function grow(p) {
       if (p.length === r) {
-        if (p.some(function (d, i) { return d !== i; })) {
+        if (
+          p.some(function (d, i) {
+            return d !== i;
+          })
+        ) {
           out.push(p.slice());
         }
         return;
@@ -373,18 +535,22 @@
   }
 
   function matchIndex(bs, bt, bo, s, t, o, wild, numpy) {
-    const r = bs.length, q = s.length;
+    const r = bs.length,
+      q = s.length;
     if (q > r) {
       return null;
     }
     const choices = combinations(r, q);
     for (let c = 0; c < choices.length; c++) {
       const kept = choices[c];
-      const steps = new Array(r).fill(0), sizes = new Array(r).fill(0), keptAt = new Array(r).fill(-1);
+      const steps = new Array(r).fill(0),
+        sizes = new Array(r).fill(0),
+        keptAt = new Array(r).fill(-1);
       let fits = true;
       kept.forEach(function (d, j) {
         keptAt[d] = j;
-        let size = s[j], step = 1;
+        let size = s[j],
+          step = 1;
         if (wild && wild[j]) {
           size = 1;
         } else if (bt[d] === 0) {
@@ -402,7 +568,8 @@
       if (!fits) {
         continue;
       }
-      const lo = new Array(r), hi = new Array(r);
+      const lo = new Array(r),
+        hi = new Array(r);
       for (let d = 0; d < r; d++) {
         if (keptAt[d] < 0) {
           lo[d] = 0;
@@ -431,7 +598,8 @@
       if (!solve(0, o - bo)) {
         continue;
       }
-      let items = [], negative = false;
+      let items = [],
+        negative = false;
       for (let d = 0; d < r; d++) {
         if (keptAt[d] < 0) {
           items.push(String(starts[d]));
@@ -451,17 +619,25 @@
   function sliceText(start, size, step, n) {
     if (step > 0) {
       const first = start !== 0 ? String(start) : "";
-      const stop = Math.floor((n - start + step - 1) / step) !== size ? String(start + (size - 1) * step + 1) : "";
+      const stop =
+        Math.floor((n - start + step - 1) / step) !== size
+          ? String(start + (size - 1) * step + 1)
+          : "";
       const by = step !== 1 ? ":" + step : "";
       return first + ":" + stop + by;
     }
     const first = start !== n - 1 ? String(start) : "";
-    const stop = Math.floor(start / -step) + 1 !== size ? String(start + (size - 1) * step - 1) : "";
+    const stop =
+      Math.floor(start / -step) + 1 !== size
+        ? String(start + (size - 1) * step - 1)
+        : "";
     return first + ":" + stop + ":" + step;
   }
 
   function matchDiagonal(l) {
-    const bs = base.shape, bt = base.strides, r = bs.length;
+    const bs = base.shape,
+      bt = base.strides,
+      r = bs.length;
     const longest = Math.max.apply(null, bs);
     for (let d1 = 0; d1 < r; d1++) {
       for (let d2 = d1 + 1; d2 < r; d2++) {
@@ -470,7 +646,8 @@
           if (n % 2 === 0) {
             k = -k;
           }
-          let size, start = base.offset;
+          let size,
+            start = base.offset;
           if (k >= 0) {
             size = Math.min(bs[d1], bs[d2] - k);
             start += k * bt[d2];
@@ -481,7 +658,8 @@
           if (size <= 0 || start !== l.offset) {
             continue;
           }
-          const shape = [], strides = [];
+          const shape = [],
+            strides = [];
           for (let d = 0; d < r; d++) {
             if (d !== d1 && d !== d2) {
               shape.push(bs[d]);
@@ -498,9 +676,22 @@
             py = base.py + (k !== 0 ? ".diagonal(" + k + ")" : ".diagonal()");
           }
           return {
-            key: "diagonal", py: py, go: base.go + ".Diagonal(" + k + ", " + d1 + ", " + d2 + ")",
-            why: "one step moves along dimensions " + d1 + " and " + d2 + " of " + base.name + " at once, stride " +
-              bt[d1] + " + " + bt[d2] + " = " + (bt[d1] + bt[d2])
+            key: "diagonal",
+            py: py,
+            go: base.go + ".Diagonal(" + k + ", " + d1 + ", " + d2 + ")",
+            why:
+              "one step moves along dimensions " +
+              d1 +
+              " and " +
+              d2 +
+              " of " +
+              base.name +
+              " at once, stride " +
+              bt[d1] +
+              " + " +
+              bt[d2] +
+              " = " +
+              (bt[d1] + bt[d2]),
           };
         }
       }
@@ -509,8 +700,11 @@
   }
 
   function matchExpand(l) {
-    const s = l.shape, t = l.strides;
-    function stretched(j) { return t[j] === 0 && s[j] > 1; }
+    const s = l.shape,
+      t = l.strides;
+    function stretched(j) {
+      return t[j] === 0 && s[j] > 1;
+    }
     let lead = 0;
     while (lead < s.length && stretched(lead)) {
       lead++;
@@ -524,18 +718,30 @@
     if (!stretch) {
       return null;
     }
-    const m = matchIndex(base.shape, base.strides, base.offset, s.slice(lead), t.slice(lead), l.offset, wild, l.numpy);
+    const m = matchIndex(
+      base.shape,
+      base.strides,
+      base.offset,
+      s.slice(lead),
+      t.slice(lead),
+      l.offset,
+      wild,
+      l.numpy,
+    );
     if (!m) {
       return null;
     }
-    let py = base.py, go = base.go;
+    let py = base.py,
+      go = base.go;
     if (m.spec !== "") {
       py += "[" + m.spec + "]";
       go += '.Index("' + m.spec + '")';
     }
     return {
-      key: "expand", py: py + ".expand(" + joined(s) + ")", go: m.negative ? "" : go + ".Expand(" + joined(s) + ")",
-      why: "stride 0 reads one slot all along a stretched dimension, so nothing is copied"
+      key: "expand",
+      py: py + ".expand(" + joined(s) + ")",
+      go: m.negative ? "" : go + ".Expand(" + joined(s) + ")",
+      why: "stride 0 reads one slot all along a stretched dimension, so nothing is copied",
     };
   }
 
@@ -546,7 +752,8 @@
     for (let d = 0; d < bs.length; d++) {
       for (let size = 1; size <= bs[d]; size++) {
         for (let step = 1; step <= bs[d]; step++) {
-          const shape = bs.slice(), strides = bt.slice();
+          const shape = bs.slice(),
+            strides = bt.slice();
           shape[d] = Math.floor((bs[d] - size) / step) + 1;
           strides[d] *= step;
           shape.push(size);
@@ -556,9 +763,17 @@
           }
           const args = d + ", " + size + ", " + step;
           return {
-            key: "unfold", py: py + ".unfold(" + args + ")", go: go + ".Unfold(" + args + ")",
-            why: "windows of " + size + " elements of " + name + ", one every " + step +
-              ", so windows share slots when the step is smaller than the window"
+            key: "unfold",
+            py: py + ".unfold(" + args + ")",
+            go: go + ".Unfold(" + args + ")",
+            why:
+              "windows of " +
+              size +
+              " elements of " +
+              name +
+              ", one every " +
+              step +
+              ", so windows share slots when the step is smaller than the window",
           };
         }
       }
@@ -584,7 +799,13 @@
   // ---- The page. ----
 
   function clone(l) {
-    return { storage: l.storage, shape: l.shape.slice(), strides: l.strides.slice(), offset: l.offset, numpy: l.numpy };
+    return {
+      storage: l.storage,
+      shape: l.shape.slice(),
+      strides: l.strides.slice(),
+      offset: l.offset,
+      numpy: l.numpy,
+    };
   }
 
   el(ui, "div", "tp-title", data.title);
@@ -600,7 +821,10 @@
 
   const rulesBar = el(ui, "div", "tp-bar");
   el(rulesBar, "span", "tp-label", "rules:");
-  const rulesButtons = [["pytorch", "PyTorch (no negative strides)"], ["numpy", "NumPy (negative strides allowed)"]].map(function (r) {
+  const rulesButtons = [
+    ["pytorch", "PyTorch (no negative strides)"],
+    ["numpy", "NumPy (negative strides allowed)"],
+  ].map(function (r) {
     const b = button(rulesBar, "tp-rules", r[1], function () {
       const l = clone(layout);
       l.numpy = r[0] === "numpy";
@@ -623,8 +847,20 @@
     input.setAttribute("data-field", field);
     return input;
   }
-  const storageInput = numberField(scalars, "storage slots", "storage", 1, limits.slots);
-  const offsetInput = numberField(scalars, "offset", "offset", 0, limits.offset);
+  const storageInput = numberField(
+    scalars,
+    "storage slots",
+    "storage",
+    1,
+    limits.slots,
+  );
+  const offsetInput = numberField(
+    scalars,
+    "offset",
+    "offset",
+    0,
+    limits.offset,
+  );
   const dimsBox = el(controls, "div", "tp-dimsbox");
   const dimsTable = el(dimsBox, "table", "tp-dims");
   const addButton = button(dimsBox, "tp-add", "add a dimension", function () {
@@ -651,15 +887,21 @@
   const scanBar = el(ui, "div", "tp-scanbar");
   button(scanBar, "tp-scan", "Scan", scan);
   el(scanBar, "span", "", "walks the positions in row-major order:");
-  [["start", "first"], ["step", "step +1"], ["jump", "jump"], ["repeat", "repeat"], ["out", "out of bounds"]].forEach(function (c) {
+  [
+    ["start", "first"],
+    ["step", "step +1"],
+    ["jump", "jump"],
+    ["repeat", "repeat"],
+    ["out", "out of bounds"],
+  ].forEach(function (c) {
     el(scanBar, "span", "tp-chip tp-step-" + c[0], c[1]);
   });
   const trail = el(ui, "div", "tp-trail");
   const summary = el(ui, "div", "tp-summary");
   const scanner = tools.scanner(root, trail, summary);
 
-  let layout = null;   // the setting shown
-  let state = null;    // what classify says of it
+  let layout = null; // the setting shown
+  let state = null; // what classify says of it
   let cellButtons = [];
   let slotBoxes = [];
 
@@ -670,8 +912,12 @@
     l.offset = clamp(l.offset, 0, limits.offset);
     l.shape = l.shape.slice(0, limits.dims);
     l.strides = l.strides.slice(0, limits.dims);
-    l.strides = l.strides.map(function (s) { return clamp(s, -limits.stride, limits.stride); });
-    l.shape = l.shape.map(function (s) { return Math.max(1, s); });
+    l.strides = l.strides.map(function (s) {
+      return clamp(s, -limits.stride, limits.stride);
+    });
+    l.shape = l.shape.map(function (s) {
+      return Math.max(1, s);
+    });
     for (let d = 0; d < l.shape.length; d++) {
       l.shape[d] = Math.min(l.shape[d], sizeLimit(l.shape, d));
     }
@@ -680,7 +926,9 @@
     draw();
   }
 
-  function clamp(v, lo, hi) { return Math.min(Math.max(v, lo), hi); }
+  function clamp(v, lo, hi) {
+    return Math.min(Math.max(v, lo), hi);
+  }
 
   // sizeLimit is the largest size of dimension d that keeps the positions
   // within the bound.
@@ -697,16 +945,31 @@
   function draw() {
     const l = layout;
     rulesButtons.forEach(function (b) {
-      b.setAttribute("aria-pressed", String((b.getAttribute("data-rules") === "numpy") === l.numpy));
+      b.setAttribute(
+        "aria-pressed",
+        String((b.getAttribute("data-rules") === "numpy") === l.numpy),
+      );
     });
     storageInput.value = String(l.storage);
     offsetInput.value = String(l.offset);
     drawDims();
     let formula = "address = " + l.offset;
     l.strides.forEach(function (s, d) {
-      formula += " + " + (s < 0 ? "(" + s + ")" : String(s)) + "·" + indexName(d, l.shape.length);
+      formula +=
+        " + " +
+        (s < 0 ? "(" + s + ")" : String(s)) +
+        "·" +
+        indexName(d, l.shape.length);
     });
-    formulaLine.textContent = "layout (" + l.shape.join(",") + "):(" + l.strides.join(",") + "), offset " + l.offset + "; " + formula;
+    formulaLine.textContent =
+      "layout (" +
+      l.shape.join(",") +
+      "):(" +
+      l.strides.join(",") +
+      "), offset " +
+      l.offset +
+      "; " +
+      formula;
     badge.textContent = state.headline;
     badge.className = "tp-badge tp-kind-" + state.kind;
     sentence.textContent = state.sentence;
@@ -725,12 +988,17 @@
     const l = layout;
     dimsTable.textContent = "";
     const head = el(el(dimsTable, "thead"), "tr");
-    ["dim", "size", "stride", ""].forEach(function (h) { el(head, "th", "", h); });
+    ["dim", "size", "stride", ""].forEach(function (h) {
+      el(head, "th", "", h);
+    });
     const rows = el(dimsTable, "tbody");
     l.shape.forEach(function (size, d) {
       const row = el(rows, "tr");
       el(row, "td", "", indexName(d, l.shape.length) + " (" + d + ")");
-      [["size", size, 1, sizeLimit(l.shape, d)], ["stride", l.strides[d], -limits.stride, limits.stride]].forEach(function (f) {
+      [
+        ["size", size, 1, sizeLimit(l.shape, d)],
+        ["stride", l.strides[d], -limits.stride, limits.stride],
+      ].forEach(function (f) {
         const input = el(el(row, "td"), "input");
         input.type = "number";
         input.min = String(f[2]);
@@ -739,8 +1007,12 @@
         input.value = String(f[1]);
         input.setAttribute("data-field", f[0]);
         input.setAttribute("data-dim", String(d));
-        input.addEventListener("input", function () { edit(input, false); });
-        input.addEventListener("change", function () { edit(input, true); });
+        input.addEventListener("input", function () {
+          edit(input, false);
+        });
+        input.addEventListener("change", function () {
+          edit(input, true);
+        });
       });
       const remove = button(el(row, "td"), "tp-remove", "remove", function () {
         const n = clone(layout);
@@ -782,7 +1054,14 @@
     set(l);
     if (focused && !committed) {
       // The dimensions' inputs were drawn anew: keep typing in the new one.
-      const again = root.querySelector('input[data-field="' + field + '"]' + (field === "size" || field === "stride" ? '[data-dim="' + d + '"]' : ""));
+      const again = root.querySelector(
+        'input[data-field="' +
+          field +
+          '"]' +
+          (field === "size" || field === "stride"
+            ? '[data-dim="' + d + '"]'
+            : ""),
+      );
       if (again && again !== document.activeElement) {
         // Writing the value after focusing puts the caret at its end; a
         // value the bounds changed is shown once the field is committed.
@@ -793,15 +1072,21 @@
     }
   }
   [storageInput, offsetInput].forEach(function (input) {
-    input.addEventListener("input", function () { edit(input, false); });
-    input.addEventListener("change", function () { edit(input, true); });
+    input.addEventListener("input", function () {
+      edit(input, false);
+    });
+    input.addEventListener("change", function () {
+      edit(input, true);
+    });
   });
 
   function drawGrid() {
-    const l = layout, st = state;
+    const l = layout,
+      st = state;
     panelsBox.textContent = "";
     const r = l.shape.length;
-    const rows = r >= 2 ? l.shape[r - 2] : 1, cols = l.shape[r - 1];
+    const rows = r >= 2 ? l.shape[r - 2] : 1,
+      cols = l.shape[r - 1];
     const lead = l.shape.slice(0, Math.max(r - 2, 0));
     const panels = numel(lead);
     cellButtons = [];
@@ -844,9 +1129,19 @@
   }
 
   function drawStorage() {
-    const l = layout, st = state;
+    const l = layout,
+      st = state;
     storageBox.textContent = "";
-    el(storageBox, "div", "tp-label", "storage: " + l.storage + " slots of " + base.dtype + "; tinted slots are read, ×n by n positions");
+    el(
+      storageBox,
+      "div",
+      "tp-label",
+      "storage: " +
+        l.storage +
+        " slots of " +
+        base.dtype +
+        "; tinted slots are read, ×n by n positions",
+    );
     const slots = el(storageBox, "div", "tp-slots");
     slotBoxes = [];
     for (let a = 0; a < l.storage; a++) {
@@ -874,16 +1169,23 @@
   // select highlights position k, the other positions reading its slot and
   // the slot, and works its address out.
   function select(k) {
-    const st = state, l = layout;
+    const st = state,
+      l = layout;
     const a = st.addresses[k];
     cellButtons.forEach(function (b, n) {
       b.classList.toggle("tp-on", n === k);
       b.classList.toggle("tp-same", n !== k && st.addresses[n] === a);
     });
-    slotBoxes.forEach(function (s, n) { s.classList.toggle("tp-on", n === a); });
+    slotBoxes.forEach(function (s, n) {
+      s.classList.toggle("tp-on", n === a);
+    });
     const idx = positionOf(l.shape, k);
     const v = cellValue(l.storage, a);
-    readLine.textContent = "[" + idx.join(", ") + "] reads slot " + arithmetic(l, idx) +
+    readLine.textContent =
+      "[" +
+      idx.join(", ") +
+      "] reads slot " +
+      arithmetic(l, idx) +
       (v === "" ? ", outside the storage" : " (value " + v + ")");
   }
 
@@ -892,12 +1194,21 @@
   // the end.
   function scan() {
     const st = state;
-    scanner.run(st.addresses.length, 300, function (k) {
-      select(k);
-      return { delta: k > 0 ? signed(st.deltas[k]) : "", className: "tp-chip tp-step-" + st.steps[k], slot: String(st.addresses[k]) };
-    }, function () {
-      return { summary: st.summary, pattern: st.scan };
-    });
+    scanner.run(
+      st.addresses.length,
+      300,
+      function (k) {
+        select(k);
+        return {
+          delta: k > 0 ? signed(st.deltas[k]) : "",
+          className: "tp-chip tp-step-" + st.steps[k],
+          slot: String(st.addresses[k]),
+        };
+      },
+      function () {
+        return { summary: st.summary, pattern: st.scan };
+      },
+    );
   }
 
   // copyGo puts the Go line on the clipboard where the page may, and
@@ -913,11 +1224,13 @@
       copyButton.textContent = "selected";
     }
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(function () { copyButton.textContent = "copied"; }, selectIt);
+      navigator.clipboard.writeText(text).then(function () {
+        copyButton.textContent = "copied";
+      }, selectIt);
     } else {
       selectIt();
     }
   }
 
   set(clone(data.presets[0].layout));
-})
+});

@@ -3,9 +3,17 @@
 // standard factories and @jupyterlab/mermaid's), sanitizer and styles,
 // choosing the MIME type as a notebook's output area does: any type for a
 // trusted output, only a safe one for an untrusted output.
-import { RenderMimeRegistry, MimeModel, standardRendererFactories } from "@jupyterlab/rendermime";
+import {
+  RenderMimeRegistry,
+  MimeModel,
+  standardRendererFactories,
+} from "@jupyterlab/rendermime";
 import { Sanitizer } from "@jupyterlab/apputils";
-import { MermaidManager, RenderedMermaid, rendererFactory as mermaidFactory } from "@jupyterlab/mermaid";
+import {
+  MermaidManager,
+  RenderedMermaid,
+  rendererFactory as mermaidFactory,
+} from "@jupyterlab/mermaid";
 import { Widget } from "@lumino/widgets";
 
 import "@jupyterlab/theme-light-extension/style/variables.css";
@@ -30,13 +38,20 @@ let outputs = 0;
 // own at the end of the page and resolves to the MIME type chosen and the
 // output element's id, once the renderer has finished.
 window.renderBundle = async function (bundle, trusted, label) {
-  const mimeType = registry.preferredMimeType(bundle, trusted ? "any" : "ensure");
+  const mimeType = registry.preferredMimeType(
+    bundle,
+    trusted ? "any" : "ensure",
+  );
   const output = document.createElement("div");
   output.className = "tnb-output jp-OutputArea-output";
   output.id = "output-" + ++outputs;
   const caption = document.createElement("div");
   caption.className = "tnb-caption";
-  caption.textContent = label + (trusted ? " (trusted)" : " (untrusted)") + ": " + (mimeType || "nothing");
+  caption.textContent =
+    label +
+    (trusted ? " (trusted)" : " (untrusted)") +
+    ": " +
+    (mimeType || "nothing");
   document.body.appendChild(caption);
   document.body.appendChild(output);
   if (!mimeType) {

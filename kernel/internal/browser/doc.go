@@ -19,33 +19,45 @@
 // packages alone.
 //
 // worker.js runs the engine in a Web Worker and speaks with the page in
-// messages:
+// these messages (TestMessages checks that worker.js, engine.js and the
+// site's page send and read these and no others):
 //
-//	page → worker  {id, code, count}                       run a cell, as execution count count (if given)
-//	               {id, type: "complete", code, cursor_pos} the completions at cursor_pos (in characters)
-//	               {id, type: "inspect", code, cursor_pos,  what is known of the name at cursor_pos
-//	                detail_level}
-//	worker → page  {type: "ready", ms, compiled, init,     the engine started and its session is ready
-//	                session, warm}                          for cells, ms after the worker started (its
-//	                                                        code compiled at compiled ms, Go's
-//	                                                        initialization done at init ms, the
-//	                                                        session made at session ms, and fmt, tensor
-//	                                                        and display imported for its type checker
-//	                                                        at warm ms)
-//	               {id, type: "iopub", msg_type, content}  an output of cell id, as it is made
-//	               {id, type: "reply", content, ms}        its execute_reply, and how long it ran
-//	               {id, type: "complete_reply", content}   the complete_reply's content, as the front
-//	                                                        sends it (matches with their types)
-//	               {id, type: "inspect_reply", content}    the inspect_reply's content: the declaration
-//	                                                        and its doc comment, as text/plain and
-//	                                                        text/markdown
-//	               {type: "exit", code, fatal}             the engine ended (a crash), and with it the session;
-//	                                                        fatal is the Go runtime's "fatal error: …" or
-//	                                                        "panic: …" line, if it wrote one
+//	page → worker
+//	  {id, code, count}
+//	      run a cell, as execution count count (if given)
+//	  {id, type: "complete", code, cursor_pos}
+//	      the completions at cursor_pos (in characters)
+//	  {id, type: "inspect", code, cursor_pos, detail_level}
+//	      what is known of the name at cursor_pos
+//	worker → page
+//	  {type: "ready", ms, compiled, init, session, warm}
+//	      the engine started and its session is ready for cells, ms after
+//	      the worker started (its code compiled at compiled ms, Go's
+//	      initialization done at init ms, the session made at session ms,
+//	      and fmt, tensor and display imported for its type checker at
+//	      warm ms)
+//	  {type: "error", message}
+//	      the engine could not start (the site's page sends it to itself
+//	      when worker.js does not load)
+//	  {id, type: "iopub", msg_type, content}
+//	      an output of cell id, as it is made
+//	  {id, type: "reply", content, ms}
+//	      its execute_reply, and how long it ran
+//	  {id, type: "complete_reply", content}
+//	      the complete_reply's content, as the front sends it (matches with
+//	      their types)
+//	  {id, type: "inspect_reply", content}
+//	      the inspect_reply's content: the declaration and its doc comment,
+//	      as text/plain and text/markdown
+//	  {type: "exit", code, fatal}
+//	      the engine ended (a crash), and with it the session; fatal is the
+//	      Go runtime's "fatal error: …" or "panic: …" line, if it wrote one
 //
 // engine.js is the page's side of worker.js, which the site's pages and
 // its JupyterLite kernel both bundle: it runs cells in order, ends the
 // worker to interrupt a cell, and then replays the cells that ran
 // without an error in the new one, as the server's engine (interp's
-// Engine) does.
+// Engine) does. Its words, and the other values the page's JavaScript
+// shares with Go, are in shared.js, which go generate makes from the Go
+// (TestSharedJS fails when it is out of date).
 package browser

@@ -9,22 +9,50 @@
 // outputs hidden, the cells that had run without an error, so that what
 // they declared is there again, and says so on its stderr, in the words
 // of the server's instant engine (kernel/internal/interp's Engine), which does the
-// same after an interrupt or a crash. Restart forgets the cells.
+// same after an interrupt or a crash. Restart forgets the cells. Those
+// words, and the errors' names, come from Go, in shared.js.
+import {
+  interrupted,
+  engineError,
+  memoryError,
+  interpreterDied,
+  cellInterrupted,
+  cellRanOut,
+  replayInterrupted,
+  restartNote,
+  lostInterrupt,
+  lostRunning,
+  lostBetween,
+  lostBetweenReport,
+  lostMemoryRunning,
+  lostMemoryBetween,
+  nothingToReplay,
+  replaying,
+  replayFailed,
+  replayEnded,
+  replayTooLong,
+  replayInterruptedDuring,
+  replayDone,
+  replayDoneSlowest,
+  replayLimitMS,
+  replayLimitText,
+  workerFile,
+} from "./shared.js";
 
 // What bounds the engine's memory: WebAssembly's 32-bit addresses.
-const memoryLimit = "a page's engine has at most 4 GiB, all that WebAssembly can address";
+const memoryLimit =
+  "a page's engine has at most 4 GiB, all that WebAssembly can address";
 
-// What the next cell does, said in the error of an interrupted cell, and
-// at the end of the error of a cell that ended the engine: the server's
-// engine's words.
-const replayNext = "the interpreter was restarted, and the next cell first replays the cells that had run without an error, to rebuild what they declared";
-const restartNote = "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one), to rebuild what they declared.";
-
-// How long a replay may take, as on the server (DefaultReplayLimit), and
-// the reason the worker ends when it takes longer.
+// The reason the worker ends when a replay takes longer than its limit
+// (replayLimitMS, as on the server).
 const tooLong = "the replay took too long";
-const replayLimitMS = 60000;
-const replayLimitText = "1m0s";
+
+// fill fills in the %s of one of the server's sentences with args, in
+// order, as Go's fmt.Sprintf does.
+function fill(sentence, ...args) {
+  let i = 0;
+  return sentence.replace(/%s/g, () => String(args[i++]));
+}
 
 // A Future stands for one cell's execution, as a kernel future does in
 // JupyterLab: its owner (an OutputArea) sets onIOPub and onReply. done
@@ -51,7 +79,7 @@ export class Future {
 // engine does: In [1]–[3], [5].
 export function names(cells) {
   const parts = [];
-  for (let i = 0; i < cells.length; ) {
+  for (let i = 0; i < cells.length;) {
     let j = i + 1;
     while (j < cells.length && cells[j].count === cells[j - 1].count + 1) {
       j++;
@@ -76,7 +104,7 @@ export function names(cells) {
 // else, to the future of the cell that made it (a kernel, whose client
 // routes it).
 export class Engine {
-  constructor(onStatus, { workerURL = "worker.js", routeDisplays = true } = {}) {
+  constructor(onStatus, { workerURL = workerFile, routeDisplays = true } = {}) {
     this.onStatus = onStatus;
     this.workerURL = workerURL;
     this.routeDisplays = routeDisplays;
@@ -86,7 +114,9 @@ export class Engine {
     this.completed = []; // {code, count} of the cells that ran without an error, to replay
     this.replay = null; // {why, cells} for the next cell to replay first, after the worker ended
     this.replaying = null; // the Promise of a replay and its cell, which later cells wait for
-    this.firstReady = new Promise((resolve) => (this.resolveFirstReady = resolve));
+    this.firstReady = new Promise(
+      (resolve) => (this.resolveFirstReady = resolve),
+    );
     this.start("loading");
   }
 
@@ -162,8 +192,16 @@ export class Engine {
       if (m.content.status === "ok") {
         this.completed.push({ code: cell.code, count: cell.count });
       }
-      cell.future.onReply({ header: { msg_type: "execute_reply" }, content: m.content });
-      cell.future.resolve({ reply: m.content, ms: m.ms, wall: performance.now() - cell.sent, at: performance.now() });
+      cell.future.onReply({
+        header: { msg_type: "execute_reply" },
+        content: m.content,
+      });
+      cell.future.resolve({
+        reply: m.content,
+        ms: m.ms,
+        wall: performance.now() - cell.sent,
+        at: performance.now(),
+      });
       this.status();
     }
   }
@@ -172,10 +210,22 @@ export class Engine {
   // JupyterLab's kernel connection does: an update of a display goes to
   // the cells that showed it, everything else to the cell that made it.
   iopub(future, msgType, content) {
-    const msg = { header: { msg_type: msgType }, parent_header: {}, metadata: {}, content, channel: "iopub" };
+    const msg = {
+      header: { msg_type: msgType },
+      parent_header: {},
+      metadata: {},
+      content,
+      channel: "iopub",
+    };
     const displayId = content.transient && content.transient.display_id;
-    if (this.routeDisplays && displayId && (msgType === "display_data" || msgType === "update_display_data")) {
-      const owners = (this.displays.get(displayId) || []).filter((f) => !f.isDisposed);
+    if (
+      this.routeDisplays &&
+      displayId &&
+      (msgType === "display_data" || msgType === "update_display_data")
+    ) {
+      const owners = (this.displays.get(displayId) || []).filter(
+        (f) => !f.isDisposed,
+      );
       if (msgType === "display_data" && !owners.includes(future)) {
         owners.push(future);
       }
@@ -201,11 +251,13 @@ export class Engine {
     this.replay = null;
     if (replay && !this.broken) {
       this.completed = []; // the replayed cells are recorded again as they complete
-      const replaying = this.replayThen(replay, code, count, future).finally(() => {
-        if (this.replaying === replaying) {
-          this.replaying = null;
-        }
-      });
+      const replaying = this.replayThen(replay, code, count, future).finally(
+        () => {
+          if (this.replaying === replaying) {
+            this.replaying = null;
+          }
+        },
+      );
       this.replaying = replaying;
     } else if (this.replaying) {
       this.replaying.then(() => this.send(code, count, future));
@@ -221,7 +273,7 @@ export class Engine {
     if (this.broken || !this.worker) {
       // Once the cell's output area has taken the future.
       const evalue = this.broken || "the engine is not running";
-      Promise.resolve().then(() => this.failNow(future, "EngineError", evalue));
+      Promise.resolve().then(() => this.failNow(future, engineError, evalue));
       return;
     }
     const id = ++this.next;
@@ -233,7 +285,17 @@ export class Engine {
   // failNow ends a cell that did not run with an error.
   failNow(future, ename, evalue) {
     this.fail(future, ename, evalue);
-    future.resolve({ reply: { status: "error", ename, evalue, traceback: [ename + ": " + evalue] }, ms: 0, wall: 0, at: performance.now() });
+    future.resolve({
+      reply: {
+        status: "error",
+        ename,
+        evalue,
+        traceback: [ename + ": " + evalue],
+      },
+      ms: 0,
+      wall: 0,
+      at: performance.now(),
+    });
   }
 
   // replayThen replays the cells of replay with their outputs hidden,
@@ -241,14 +303,15 @@ export class Engine {
   // as the server's engine does (kernel/internal/interp's Engine.ready).
   async replayThen(replay, code, count, future) {
     await Promise.resolve(); // the cell's output area takes the future
-    const note = (text) => this.iopub(future, "stream", { name: "stderr", text });
+    const note = (text) =>
+      this.iopub(future, "stream", { name: "stderr", text });
     const { why, cells } = replay;
     if (cells.length === 0) {
-      note("tensornb: " + why + "; the interpreter was restarted, and no earlier cell had run without an error, so there was nothing to replay.\n");
+      note(fill(nothingToReplay, why));
       this.send(code, count, future);
       return;
     }
-    note("tensornb: " + why + "; the interpreter was restarted. Replaying what had run without an error, " + names(cells) + ", with outputs hidden… ");
+    note(fill(replaying, why, names(cells), ""));
     const start = performance.now();
     const limit = setTimeout(() => this.end(tooLong, null), replayLimitMS);
     let slowest = 0;
@@ -267,15 +330,15 @@ export class Engine {
             return;
           }
           if (e.message === "interrupted") {
-            note("interrupted during " + names([cell]) + ".\n");
+            note(fill(replayInterruptedDuring, names([cell])));
             this.forget();
-            this.failNow(future, "Interrupted", "the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again");
+            this.failNow(future, interrupted, replayInterrupted);
             return;
           }
           if (e.message === tooLong) {
-            note("stopped: the replay took longer than " + replayLimitText + ", its limit, during " + names([cell]) + ", so what earlier cells declared is gone: run them again.\n");
+            note(fill(replayTooLong, replayLimitText, names([cell])));
           } else {
-            note("stopped: " + names([cell]) + " ended the interpreter when replayed (" + e.message + "), so what earlier cells declared is gone: run them again.\n");
+            note(fill(replayEnded, names([cell]), e.message));
           }
           // The worker ended: the cell runs in the new, empty one.
           this.forget();
@@ -287,7 +350,14 @@ export class Engine {
           slowestMS = performance.now() - cellStart;
         }
         if (run.reply.status !== "ok") {
-          note("stopped: " + names([cell]) + " failed when replayed (" + run.reply.ename + ": " + run.reply.evalue + "), so what " + names(cells.slice(i)) + " declared is missing: run them again.\n");
+          note(
+            fill(
+              replayFailed,
+              names([cell]),
+              run.reply.ename + ": " + run.reply.evalue,
+              names(cells.slice(i)),
+            ),
+          );
           this.send(code, count, future);
           return;
         }
@@ -297,9 +367,16 @@ export class Engine {
     }
     const took = performance.now() - start;
     if (took > 2000 && slowestMS > took / 2) {
-      note("done in " + (took / 1000).toFixed(1) + " s, " + (slowestMS / 1000).toFixed(1) + " s of it in " + names(cells.slice(slowest, slowest + 1)) + ": a replay runs everything again, sleeps and long loops too.\n");
+      note(
+        fill(
+          replayDoneSlowest,
+          (took / 1000).toFixed(1),
+          (slowestMS / 1000).toFixed(1),
+          names(cells.slice(slowest, slowest + 1)),
+        ),
+      );
     } else {
-      note("done in " + (took / 1000).toFixed(2) + " s.\n");
+      note(fill(replayDone, (took / 1000).toFixed(2)));
     }
     this.send(code, count, future);
   }
@@ -318,12 +395,22 @@ export class Engine {
   }
 
   inspect(code, cursorPos, detailLevel = 0) {
-    return this.request({ type: "inspect", code, cursor_pos: cursorPos, detail_level: detailLevel });
+    return this.request({
+      type: "inspect",
+      code,
+      cursor_pos: cursorPos,
+      detail_level: detailLevel,
+    });
   }
 
   request(message) {
     if (this.broken || !this.worker) {
-      return Promise.resolve({ status: "error", ename: "EngineError", evalue: this.broken || "no engine", traceback: [] });
+      return Promise.resolve({
+        status: "error",
+        ename: engineError,
+        evalue: this.broken || "no engine",
+        traceback: [],
+      });
     }
     const id = ++this.next;
     this.worker.postMessage({ id, ...message });
@@ -346,8 +433,8 @@ export class Engine {
   // interrupt ends the worker under a running cell, which fails saying
   // so; the next cell replays the cells that had completed.
   interrupt() {
-    this.replay = { why: "a cell was interrupted", cells: this.completed };
-    this.end("interrupted", { ename: "Interrupted", evalue: "the cell was interrupted; " + replayNext });
+    this.replay = { why: lostInterrupt, cells: this.completed };
+    this.end("interrupted", { ename: interrupted, evalue: cellInterrupted });
   }
 
   // restart ends the worker and forgets the cells, as a kernel's restart
@@ -375,13 +462,29 @@ export class Engine {
   // the next cell replays the cells that had completed.
   crashed(code, fatal) {
     const status = "the interpreter ended (exit code " + code + ")";
-    let error = { ename: "InterpreterDied", evalue: fatal || status, traceback: ["InterpreterDied: " + status, ...(fatal ? [fatal] : []), restartNote] };
-    let why = this.busy ? "the interpreter ended while running a cell" : "the interpreter ended between cells" + (fatal ? " (" + fatal + ")" : "");
+    let error = {
+      ename: interpreterDied,
+      evalue: fatal || status,
+      traceback: [
+        interpreterDied + ": " + status,
+        ...(fatal ? [fatal] : []),
+        restartNote,
+      ],
+    };
+    let why = this.busy
+      ? lostRunning
+      : fatal
+        ? fill(lostBetweenReport, fatal)
+        : lostBetween;
     if (/out of memory/.test(fatal)) {
       const line = "out of memory (" + memoryLimit + ")";
-      const evalue = "the cell ran " + line;
-      error = { ename: "MemoryError", evalue, traceback: ["MemoryError: " + evalue, restartNote] };
-      why = this.busy ? "the last cell ran " + line : "the interpreter ran " + line + " between cells";
+      const evalue = fill(cellRanOut, line);
+      error = {
+        ename: memoryError,
+        evalue,
+        traceback: [memoryError + ": " + evalue, restartNote],
+      };
+      why = fill(this.busy ? lostMemoryRunning : lostMemoryBetween, line);
     }
     this.replay = { why, cells: this.completed };
     this.end(error.evalue, error);
@@ -393,8 +496,11 @@ export class Engine {
     if (this.worker) {
       this.worker.terminate();
     }
-    this.broken = "the engine could not start: " + text + " (a page of the site must be served over HTTP: scripts/site --serve DIR)";
-    this.endCells(this.broken, { ename: "EngineError", evalue: this.broken });
+    this.broken =
+      "the engine could not start: " +
+      text +
+      " (a page of the site must be served over HTTP: scripts/site --serve DIR)";
+    this.endCells(this.broken, { ename: engineError, evalue: this.broken });
     this.status();
   }
 
@@ -408,18 +514,34 @@ export class Engine {
       if (first && error) {
         this.fail(future, error.ename, error.evalue, error.traceback);
       }
-      future.reject(Object.assign(new Error(why), first && error ? { ename: error.ename, evalue: error.evalue } : {}));
+      future.reject(
+        Object.assign(
+          new Error(why),
+          first && error ? { ename: error.ename, evalue: error.evalue } : {},
+        ),
+      );
       first = false;
     }
     this.cells.clear();
     for (const resolve of this.requests.values()) {
-      resolve({ status: "error", ename: "EngineError", evalue: "the engine ended before it answered (" + why + ")", traceback: [] });
+      resolve({
+        status: "error",
+        ename: engineError,
+        evalue: "the engine ended before it answered (" + why + ")",
+        traceback: [],
+      });
     }
     this.requests.clear();
   }
 
   fail(future, ename, evalue, traceback = [ename + ": " + evalue]) {
-    future.onIOPub({ header: { msg_type: "error" }, parent_header: {}, metadata: {}, content: { ename, evalue, traceback }, channel: "iopub" });
+    future.onIOPub({
+      header: { msg_type: "error" },
+      parent_header: {},
+      metadata: {},
+      content: { ename, evalue, traceback },
+      channel: "iopub",
+    });
   }
 
   status() {
@@ -429,14 +551,23 @@ export class Engine {
     }
     let after = "";
     if (this.replay) {
-      after = this.replay.why + ": the next cell first replays the cells that ran without an error";
+      after =
+        this.replay.why +
+        ": the next cell first replays the cells that ran without an error";
     } else if (this.why === "restarted" && this.count === 0) {
       after = "restarted: what the cells declared is gone";
     }
     if (!this.ready) {
-      this.onStatus((after ? after + " — " : "") + "engine loading…", "loading");
+      this.onStatus(
+        (after ? after + " — " : "") + "engine loading…",
+        "loading",
+      );
       return;
     }
-    this.onStatus((this.busy ? "engine busy" : "engine ready") + (after ? " (" + after + ")" : ""), this.busy ? "busy" : "ready");
+    this.onStatus(
+      (this.busy ? "engine busy" : "engine ready") +
+        (after ? " (" + after + ")" : ""),
+      this.busy ? "busy" : "ready",
+    );
   }
 }

@@ -319,14 +319,22 @@ func (k *Kernel) kernelInfo() map[string]any {
 		"implementation_version": k.info.Version,
 		"banner":                 k.info.Banner,
 		"help_links":             links,
-		"language_info": map[string]any{
-			"name":               "go",
-			"version":            k.info.GoVersion,
-			"mimetype":           "text/x-go",
-			"file_extension":     ".go",
-			"pygments_lexer":     "go",
-			"codemirror_mode":    "go",
-			"nbconvert_exporter": "script",
-		},
+		"language_info":          LanguageInfo(k.info.GoVersion),
+	}
+}
+
+// LanguageInfo is the language_info of a kernel_info_reply, for cells in
+// Go goVersion ("1.26.8"). The browser's kernel
+// (kernel/internal/browser/lite/web/kernel.js) sends the same, from
+// kernel/internal/browser/shared.js, which go generate makes from it.
+func LanguageInfo(goVersion string) map[string]any {
+	return map[string]any{
+		"name":               "go",
+		"version":            goVersion,
+		"mimetype":           "text/x-go",
+		"file_extension":     ".go",
+		"pygments_lexer":     "go",
+		"codemirror_mode":    "go",
+		"nbconvert_exporter": "script",
 	}
 }

@@ -219,9 +219,9 @@ type replay struct {
 // earlier cell started ended it, that cell is not replayed. e.mu is held.
 func (e *Engine) lose(w *workerProc, running int) {
 	if line, ok := e.memoryEnd(w); ok {
-		e.lost = "the interpreter ran " + line + " between cells"
+		e.lost = fmt.Sprintf(LostMemoryBetween, line)
 		if running > 0 {
-			e.lost = "the last cell ran " + line
+			e.lost = fmt.Sprintf(LostMemoryRunning, line)
 		}
 		return
 	}
@@ -238,11 +238,11 @@ func (e *Engine) lose(w *workerProc, running int) {
 	}
 	switch {
 	case running > 0:
-		e.lost = "the interpreter ended while running a cell"
+		e.lost = LostRunning
 	case first != "":
-		e.lost = "the interpreter ended between cells (" + first + ")"
+		e.lost = fmt.Sprintf(LostBetweenReport, first)
 	default:
-		e.lost = "the interpreter ended between cells"
+		e.lost = LostBetween
 	}
 }
 
@@ -343,8 +343,8 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 	}
 	// yaegi v0.16.1 can resume a cancelled cell when the next one starts:
 	// the only safe stop is the worker's end.
-	e.lost = "a cell was interrupted"
-	return front.InterruptedBecause("the cell was interrupted; the interpreter was restarted, and the next cell first replays the cells that had run without an error, to rebuild what they declared")
+	e.lost = LostInterrupt
+	return front.InterruptedBecause(CellInterrupted)
 }
 
 // How a cell's run on a worker ended.
@@ -537,14 +537,14 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 		out.Stream("stderr", fmt.Sprintf("tensornb: %s; the interpreter was restarted, and nothing was replayed (not %s, which would start the goroutine again).\n", r.why, names(r.skipped)))
 		return w, nil
 	case len(r.cells) == 0:
-		out.Stream("stderr", "tensornb: "+r.why+"; the interpreter was restarted, and no earlier cell had run without an error, so there was nothing to replay.\n")
+		out.Stream("stderr", fmt.Sprintf(NothingToReplay, r.why))
 		return w, nil
 	}
 	not := ""
 	if len(r.skipped) > 0 {
 		not = fmt.Sprintf(" (not %s, which would start the goroutine again)", names(r.skipped))
 	}
-	out.Stream("stderr", fmt.Sprintf("tensornb: %s; the interpreter was restarted. Replaying what had run without an error, %s, with outputs hidden%s… ", r.why, names(r.cells), not))
+	out.Stream("stderr", fmt.Sprintf(Replaying, r.why, names(r.cells), not))
 	limit := e.ReplayLimit
 	if limit == 0 {
 		limit = DefaultReplayLimit
@@ -566,16 +566,16 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 			e.mu.Unlock()
 			continue
 		case how == completed:
-			out.Stream("stderr", fmt.Sprintf("stopped: %s failed when replayed (%s), so what %s declared is missing: run them again.\n", names(r.cells[i:i+1]), err, names(r.cells[i:])))
+			out.Stream("stderr", fmt.Sprintf(ReplayFailed, names(r.cells[i:i+1]), err, names(r.cells[i:])))
 			return w, nil
 		case how == died:
-			out.Stream("stderr", fmt.Sprintf("stopped: %s ended the interpreter when replayed (%s), so what earlier cells declared is gone: run them again.\n", names(r.cells[i:i+1]), err))
+			out.Stream("stderr", fmt.Sprintf(ReplayEnded, names(r.cells[i:i+1]), err))
 		case ctx.Err() != nil:
-			out.Stream("stderr", fmt.Sprintf("interrupted during %s.\n", names(r.cells[i:i+1])))
+			out.Stream("stderr", fmt.Sprintf(ReplayInterruptedDuring, names(r.cells[i:i+1])))
 			e.forget()
-			return nil, front.InterruptedBecause("the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again")
+			return nil, front.InterruptedBecause(ReplayInterrupted)
 		default:
-			out.Stream("stderr", fmt.Sprintf("stopped: the replay took longer than %v, its limit, during %s, so what earlier cells declared is gone: run them again.\n", limit, names(r.cells[i:i+1])))
+			out.Stream("stderr", fmt.Sprintf(ReplayTooLong, limit, names(r.cells[i:i+1])))
 		}
 		// The worker ended: this cell runs in a new, empty one.
 		e.forget()
@@ -586,9 +586,9 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 		return empty, nil
 	}
 	took := time.Since(start)
-	note := fmt.Sprintf("done in %.2f s.\n", took.Seconds())
+	note := fmt.Sprintf(ReplayDone, seconds(took, 2))
 	if took > 2*time.Second && slowestTime > took/2 {
-		note = fmt.Sprintf("done in %.1f s, %.1f s of it in %s: a replay runs everything again, sleeps and long loops too.\n", took.Seconds(), slowestTime.Seconds(), names(r.cells[slowest:slowest+1]))
+		note = fmt.Sprintf(ReplayDoneSlowest, seconds(took, 1), seconds(slowestTime, 1), names(r.cells[slowest:slowest+1]))
 	}
 	out.Stream("stderr", note)
 	return w, nil
@@ -600,6 +600,11 @@ func (e *Engine) forget() {
 	e.cells = nil
 	e.lost = ""
 	e.mu.Unlock()
+}
+
+// seconds is d in seconds with digits decimals, for a replay's notes.
+func seconds(d time.Duration, digits int) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', digits, 64)
 }
 
 // names names cells for a note: In [1]–[3], [5] by execution count, or
@@ -701,32 +706,29 @@ func (t *tail) String() string {
 	return string(t.buf)
 }
 
-// restartNote ends the error of a cell whose worker ended.
-const restartNote = "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one), to rebuild what they declared."
-
 // died is the error of a cell whose worker ended: MemoryError if it ran
 // out of memory, in a line; else the Go runtime's report (a panic in a
 // goroutine, a fatal error), or the exit status.
 func (e *Engine) died(w *workerProc) error {
 	<-w.exited
 	if line, ok := e.memoryEnd(w); ok {
-		value := "the cell ran " + line
-		return &front.CellError{Name: "MemoryError", Value: value, Traceback: []string{"MemoryError: " + value, restartNote}}
+		value := fmt.Sprintf(CellRanOut, line)
+		return &front.CellError{Name: MemoryError, Value: value, Traceback: []string{MemoryError + ": " + value, RestartNote}}
 	}
 	report := w.report()
 	status := "the interpreter ended"
 	if w.cmd.ProcessState != nil {
 		status = "the interpreter ended: " + w.cmd.ProcessState.String()
 	}
-	lines := []string{"InterpreterDied: " + status}
+	lines := []string{InterpreterDied + ": " + status}
 	value := status
 	if report != "" {
 		value = crashLine(report)
 		lines = append(lines, value)
 		lines = append(lines, strings.Split(report, "\n")[1:]...)
 	}
-	lines = append(lines, restartNote)
-	return &front.CellError{Name: "InterpreterDied", Value: value, Traceback: lines}
+	lines = append(lines, RestartNote)
+	return &front.CellError{Name: InterpreterDied, Value: value, Traceback: lines}
 }
 
 // memoryEnd reports whether w, which ended, ran out of memory, and says

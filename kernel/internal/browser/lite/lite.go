@@ -45,6 +45,16 @@ const Dir = "lab"
 // notebooks' kernelspec metadata names it.
 const KernelName = "tensornb"
 
+// The options of the app's page configuration that the tensornb kernel
+// (web/kernel.js) reads: the address of the engine's worker.js, and the
+// engine's Go version, for its language_info. kernel.js has these names,
+// and KernelName, from kernel/internal/browser/shared.js, which go
+// generate makes from them.
+const (
+	WorkerURLOption = "tensornbWorkerUrl"
+	GoVersionOption = "tensornbGoVersion"
+)
+
 // The bundle's files that must exist (beside them, in assets/, lie the
 // fonts and images the styles load).
 var bundleFiles = []string{"lab.js", "lab.css", "schemas/all.json", "themes/@jupyterlab/theme-light-extension/index.css"}
@@ -136,11 +146,11 @@ func config() map[string]any {
 		"themesUrl":           Dir + "/build/themes", // joined to baseUrl by JupyterLab
 		"contentsAllJsonFile": "all.json",
 		"defaultKernelName":   KernelName,
-		"tensornbWorkerUrl":   "../worker.js",
+		WorkerURLOption:       "../worker.js",
 		// The engine's Go, for the kernel's language_info (the engine is
 		// built by the go command that runs this).
-		"tensornbGoVersion": strings.TrimPrefix(runtime.Version(), "go"),
-		"mode":              "multiple-document",
+		GoVersionOption: strings.TrimPrefix(runtime.Version(), "go"),
+		"mode":          "multiple-document",
 	}
 }
 

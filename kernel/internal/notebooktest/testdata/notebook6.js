@@ -22,12 +22,25 @@
 // way, with that SVG.
 (function (cellIndex, outputIndex, labels, pngSVG) {
   var wanted = new Set(labels);
-  var norm = function (s) { return s.replace(/\s+/g, " ").trim(); };
-  var box = function (r) { return {x: r.left, y: r.top, w: r.width, h: r.height}; };
+  var norm = function (s) {
+    return s.replace(/\s+/g, " ").trim();
+  };
+  var box = function (r) {
+    return { x: r.left, y: r.top, w: r.width, h: r.height };
+  };
 
   var cell = Jupyter.notebook.get_cell(cellIndex);
   var areas = cell.output_area.element.children(".output_area");
-  var result = {found: false, classes: "", html: "", visible: null, area: null, images: [], boxes: [], missing: []};
+  var result = {
+    found: false,
+    classes: "",
+    html: "",
+    visible: null,
+    area: null,
+    images: [],
+    boxes: [],
+    missing: [],
+  };
   if (outputIndex >= areas.length) {
     return result;
   }
@@ -40,7 +53,12 @@
   result.html = sub.innerHTML.slice(0, 400);
   var r = sub.getBoundingClientRect();
   result.visible = box(r);
-  result.area = {x: r.left, y: r.top, w: Math.max(r.width, sub.scrollWidth), h: Math.max(r.height, sub.scrollHeight)};
+  result.area = {
+    x: r.left,
+    y: r.top,
+    w: Math.max(r.width, sub.scrollWidth),
+    h: Math.max(r.height, sub.scrollHeight),
+  };
 
   var drawn = new Set();
   var add = function (text, rect) {
@@ -54,15 +72,20 @@
 
   // Labels in the page itself: HTML, or an inline <svg>.
   var nodes = [];
-  var walk = document.createTreeWalker(sub, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  var walk = document.createTreeWalker(
+    sub,
+    NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT,
+  );
   for (var n = walk.nextNode(); n; n = walk.nextNode()) {
     var text = norm(n.textContent);
     if (wanted.has(text)) {
-      nodes.push({node: n, text: text});
+      nodes.push({ node: n, text: text });
     }
   }
   nodes.forEach(function (m) {
-    var inner = nodes.some(function (o) { return o !== m && o.text === m.text && m.node.contains(o.node); });
+    var inner = nodes.some(function (o) {
+      return o !== m && o.text === m.text && m.node.contains(o.node);
+    });
     if (!inner) {
       var range = document.createRange();
       range.selectNodeContents(m.node);
@@ -74,8 +97,15 @@
   sub.querySelectorAll("img").forEach(function (img) {
     var src = img.getAttribute("src") || "";
     var ir = img.getBoundingClientRect();
-    var info = {src: src.slice(0, 40), loaded: img.complete && img.naturalWidth > 0, x: ir.left, y: ir.top, w: ir.width, h: ir.height,
-      naturalW: img.naturalWidth};
+    var info = {
+      src: src.slice(0, 40),
+      loaded: img.complete && img.naturalWidth > 0,
+      x: ir.left,
+      y: ir.top,
+      w: ir.width,
+      h: ir.height,
+      naturalW: img.naturalWidth,
+    };
     result.images.push(info);
     var m = /^data:image\/svg\+xml(;[^,]*)?,/.exec(src);
     var png = pngSVG && src.indexOf("data:image/png;") === 0;
@@ -87,12 +117,17 @@
       svgText = pngSVG;
     } else if ((m[1] || "").indexOf(";base64") >= 0) {
       var data = src.slice(m[0].length);
-      var bytes = Uint8Array.from(atob(data), function (c) { return c.charCodeAt(0); });
+      var bytes = Uint8Array.from(atob(data), function (c) {
+        return c.charCodeAt(0);
+      });
       svgText = new TextDecoder().decode(bytes);
     } else {
       svgText = decodeURIComponent(src.slice(m[0].length));
     }
-    var svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
+    var svg = new DOMParser().parseFromString(
+      svgText,
+      "image/svg+xml",
+    ).documentElement;
     if (svg.nodeName !== "svg") {
       return;
     }
@@ -108,12 +143,22 @@
       var text = norm(t.textContent);
       if (wanted.has(text)) {
         var tr = t.getBoundingClientRect();
-        add(text, new DOMRect(tr.left - sr.left + ir.left, tr.top - sr.top + ir.top, tr.width, tr.height));
+        add(
+          text,
+          new DOMRect(
+            tr.left - sr.left + ir.left,
+            tr.top - sr.top + ir.top,
+            tr.width,
+            tr.height,
+          ),
+        );
       }
     });
     host.remove();
   });
 
-  result.missing = labels.filter(function (l) { return !drawn.has(l); });
+  result.missing = labels.filter(function (l) {
+    return !drawn.has(l);
+  });
   return result;
-})
+});

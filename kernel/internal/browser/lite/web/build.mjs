@@ -21,10 +21,18 @@ import path from "node:path";
 // kernel.js wraps the mutexes JupyterLite's kernel client keeps, to let
 // a failing cell tagged raises-exception not drop the cells after it: the
 // build fails if the client no longer keeps them as kernel.js expects.
-const client = fs.readFileSync("node_modules/@jupyterlite/services/lib/kernel/client.js", "utf8");
-for (const line of ["this._mutexMap.set(kernelId, mutex)", "this._cancelReason.set(mutex, 'error')"]) {
+const client = fs.readFileSync(
+  "node_modules/@jupyterlite/services/lib/kernel/client.js",
+  "utf8",
+);
+for (const line of [
+  "this._mutexMap.set(kernelId, mutex)",
+  "this._cancelReason.set(mutex, 'error')",
+]) {
   if (!client.includes(line)) {
-    console.error(`@jupyterlite/services' kernel client (lib/kernel/client.js) no longer has ${line}: update MutexMap in kernel.js for it, or pin @jupyterlite/services back to the version in package.json`);
+    console.error(
+      `@jupyterlite/services' kernel client (lib/kernel/client.js) no longer has ${line}: update MutexMap in kernel.js for it, or pin @jupyterlite/services back to the version in package.json`,
+    );
     process.exit(1);
   }
 }
@@ -42,7 +50,12 @@ const svgAsText = {
       if (args.kind === "url-token" || args.pluginData === "svg-as-text") {
         return undefined;
       }
-      const r = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: "svg-as-text" });
+      const r = await build.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        importer: args.importer,
+        pluginData: "svg-as-text",
+      });
       if (r.errors.length) {
         return { errors: r.errors };
       }
@@ -60,7 +73,11 @@ const tilde = {
   name: "tilde",
   setup(build) {
     build.onResolve({ filter: /^~/ }, (args) =>
-      build.resolve(args.path.slice(1), { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer }),
+      build.resolve(args.path.slice(1), {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        importer: args.importer,
+      }),
     );
   },
 };
@@ -88,7 +105,11 @@ const app = await esbuild.build({
   format: "iife",
   plugins: [tilde, svgAsText],
   // What webpack gives JupyterLab's packages: Node's global, __dirname.
-  define: { global: "globalThis", __dirname: '"/"', "process.env.NODE_ENV": '"production"' },
+  define: {
+    global: "globalThis",
+    __dirname: '"/"',
+    "process.env.NODE_ENV": '"production"',
+  },
   metafile: true,
 });
 if (process.env.TNB_META) {
@@ -97,7 +118,10 @@ if (process.env.TNB_META) {
 
 await esbuild.build({
   ...common,
-  entryPoints: { "themes/@jupyterlab/theme-light-extension/index": "@jupyterlab/theme-light-extension/style/theme.css" },
+  entryPoints: {
+    "themes/@jupyterlab/theme-light-extension/index":
+      "@jupyterlab/theme-light-extension/style/theme.css",
+  },
   outdir: dist,
   plugins: [tilde],
 });
@@ -109,19 +133,33 @@ const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"));
 const schemas = [];
 for (const name of Object.keys(pkg.dependencies).sort()) {
   const dir = path.join("node_modules", name);
-  const meta = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  const meta = JSON.parse(
+    fs.readFileSync(path.join(dir, "package.json"), "utf8"),
+  );
   const schemaDir = meta.jupyterlab && meta.jupyterlab.schemaDir;
   if (!schemaDir || !fs.existsSync(path.join(dir, schemaDir))) {
     continue;
   }
   for (const file of fs.readdirSync(path.join(dir, schemaDir)).sort()) {
     if (file.endsWith(".json")) {
-      const schema = JSON.parse(fs.readFileSync(path.join(dir, schemaDir, file), "utf8"));
-      schemas.push({ id: name + ":" + file.slice(0, -".json".length), raw: "{}", schema, version: meta.version });
+      const schema = JSON.parse(
+        fs.readFileSync(path.join(dir, schemaDir, file), "utf8"),
+      );
+      schemas.push({
+        id: name + ":" + file.slice(0, -".json".length),
+        raw: "{}",
+        schema,
+        version: meta.version,
+      });
     }
   }
 }
 fs.mkdirSync(path.join(dist, "schemas"), { recursive: true });
-fs.writeFileSync(path.join(dist, "schemas", "all.json"), JSON.stringify(schemas));
+fs.writeFileSync(
+  path.join(dist, "schemas", "all.json"),
+  JSON.stringify(schemas),
+);
 fs.writeFileSync(path.join(dist, "schemas", "all_federated.json"), "[]");
-console.log(`dist/: the app, the light theme and ${schemas.length} settings schemas`);
+console.log(
+  `dist/: the app, the light theme and ${schemas.length} settings schemas`,
+);

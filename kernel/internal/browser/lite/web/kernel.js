@@ -1,7 +1,8 @@
 // The tensornb kernel of the JupyterLite app: a JupyterLite in-browser
 // kernel (a BaseKernel of @jupyterlite/services) whose cells run in the
 // tensornb instant engine, compiled to WebAssembly and running in a Web
-// Worker (kernel/internal/browser/worker.js; its messages are described there).
+// Worker (kernel/internal/browser/worker.js; package kernel/internal/browser
+// lists its messages).
 //
 // The worker already speaks Jupyter: it sends each output of a cell as
 // the content of an iopub message (stream, display_data,
@@ -15,12 +16,26 @@
 // error, as the server's instant engine does) are the site pages'
 // Engine, kernel/internal/browser/engine.js.
 import { PageConfig } from "@jupyterlab/coreutils";
-import { BaseKernel, IKernelSpecs, IKernelClient, LiteKernelClient } from "@jupyterlite/services";
+import {
+  BaseKernel,
+  IKernelSpecs,
+  IKernelClient,
+  LiteKernelClient,
+} from "@jupyterlite/services";
 import { IServerSettings } from "@jupyterlab/services";
 import { Engine } from "../../engine.js";
-
-/** The kernel's name, as notebooks' kernelspec metadata names it. */
-const KERNEL_NAME = "tensornb";
+// What the kernel shares with Go: its name (as notebooks' kernelspec
+// metadata names it), its display name and language_info, as the
+// installed kernel's, and the page options package lite writes for it.
+import {
+  engineError,
+  kernelName,
+  kernelDisplayName,
+  protocolVersion,
+  languageInfo,
+  workerURLOption,
+  goVersionOption,
+} from "../../shared.js";
 
 // The running tensornb kernels, by id, for the kernel client's interrupt.
 const running = new Map();
@@ -31,7 +46,10 @@ const running = new Map();
 class TensornbKernel extends BaseKernel {
   constructor(options, workerUrl) {
     super(options);
-    this.engine = new Engine(() => {}, { workerURL: workerUrl, routeDisplays: false });
+    this.engine = new Engine(() => {}, {
+      workerURL: workerUrl,
+      routeDisplays: false,
+    });
     running.set(this.id, this);
   }
 
@@ -55,19 +73,15 @@ class TensornbKernel extends BaseKernel {
   async kernelInfoRequest() {
     return {
       status: "ok",
-      protocol_version: "5.3",
+      protocol_version: protocolVersion,
       implementation: "tensornb",
       implementation_version: "wasm",
       language_info: {
-        name: "go",
-        version: PageConfig.getOption("tensornbGoVersion") || "",
-        mimetype: "text/x-go",
-        file_extension: ".go",
-        codemirror_mode: "go",
-        pygments_lexer: "go",
-        nbconvert_exporter: "script",
+        ...languageInfo,
+        version: PageConfig.getOption(goVersionOption) || "",
       },
-      banner: "tensornb: Go with tensors, interpreted in this browser (WebAssembly)",
+      banner:
+        "tensornb: Go with tensors, interpreted in this browser (WebAssembly)",
       help_links: [],
     };
   }
@@ -106,7 +120,12 @@ class TensornbKernel extends BaseKernel {
     } catch (e) {
       // The engine ended under the cell, which showed why (e.ename and
       // e.evalue, if it was running).
-      reply = { status: "error", ename: e.ename || "EngineError", evalue: e.evalue || e.message, traceback: [] };
+      reply = {
+        status: "error",
+        ename: e.ename || engineError,
+        evalue: e.evalue || e.message,
+        traceback: [],
+      };
     }
     if (reply.status === "error" && content.stop_on_error === false) {
       this.keepQueue = true; // see TensornbKernelClient
@@ -116,12 +135,26 @@ class TensornbKernel extends BaseKernel {
 
   async completeRequest(content) {
     const reply = await this.engine.complete(content.code, content.cursor_pos);
-    return reply.status === "ok" ? reply : { status: "ok", matches: [], cursor_start: content.cursor_pos, cursor_end: content.cursor_pos, metadata: {} };
+    return reply.status === "ok"
+      ? reply
+      : {
+          status: "ok",
+          matches: [],
+          cursor_start: content.cursor_pos,
+          cursor_end: content.cursor_pos,
+          metadata: {},
+        };
   }
 
   async inspectRequest(content) {
-    const reply = await this.engine.inspect(content.code, content.cursor_pos, content.detail_level);
-    return reply.status === "ok" ? reply : { status: "ok", found: false, data: {}, metadata: {} };
+    const reply = await this.engine.inspect(
+      content.code,
+      content.cursor_pos,
+      content.detail_level,
+    );
+    return reply.status === "ok"
+      ? reply
+      : { status: "ok", found: false, data: {}, metadata: {} };
   }
 
   async isCompleteRequest() {
@@ -156,7 +189,11 @@ class MutexMap extends Map {
       const cancel = mutex.cancel.bind(mutex);
       mutex.cancel = () => {
         const kernel = running.get(kernelId);
-        if (kernel && kernel.keepQueue && this.cancelReasons.get(mutex) === "error") {
+        if (
+          kernel &&
+          kernel.keepQueue &&
+          this.cancelReasons.get(mutex) === "error"
+        ) {
           kernel.keepQueue = false;
           return;
         }
@@ -183,10 +220,15 @@ class TensornbKernelClient extends LiteKernelClient {
     // The client keeps a mutex per kernel, which it cancels (dropping the
     // queued requests) when a cell fails; the mutexes of tensornb kernels
     // skip the cancel their kernel asked to skip.
-    if (this._mutexMap instanceof Map && this._cancelReason instanceof WeakMap) {
+    if (
+      this._mutexMap instanceof Map &&
+      this._cancelReason instanceof WeakMap
+    ) {
       this._mutexMap = new MutexMap(this._cancelReason);
     } else {
-      console.warn("@jupyterlite/services' LiteKernelClient keeps no _mutexMap and _cancelReason: a failing cell tagged raises-exception stops Run all (see MutexMap in kernel/internal/browser/lite/web/kernel.js)");
+      console.warn(
+        "@jupyterlite/services' LiteKernelClient keeps no _mutexMap and _cancelReason: a failing cell tagged raises-exception stops Run all (see MutexMap in kernel/internal/browser/lite/web/kernel.js)",
+      );
     }
   }
 
@@ -206,15 +248,16 @@ class TensornbKernelClient extends LiteKernelClient {
 export default [
   {
     id: "tensornb:kernel",
-    description: "The tensornb kernel: Go cells run in the instant engine, in WebAssembly.",
+    description:
+      "The tensornb kernel: Go cells run in the instant engine, in WebAssembly.",
     autoStart: true,
     requires: [IKernelSpecs],
     activate: (app, kernelSpecs) => {
-      const workerUrl = PageConfig.getOption("tensornbWorkerUrl");
+      const workerUrl = PageConfig.getOption(workerURLOption);
       kernelSpecs.register({
         spec: {
-          name: KERNEL_NAME,
-          display_name: "Go (tensornb)",
+          name: kernelName,
+          display_name: kernelDisplayName,
           language: "go",
           argv: [],
           resources: {},
@@ -225,11 +268,13 @@ export default [
   },
   {
     id: "tensornb:kernel-client",
-    description: "JupyterLite's kernel client, with a tensornb kernel's interrupt.",
+    description:
+      "JupyterLite's kernel client, with a tensornb kernel's interrupt.",
     autoStart: true,
     requires: [IKernelSpecs],
     optional: [IServerSettings],
     provides: IKernelClient,
-    activate: (app, kernelSpecs, serverSettings) => new TensornbKernelClient({ kernelSpecs, serverSettings }),
+    activate: (app, kernelSpecs, serverSettings) =>
+      new TensornbKernelClient({ kernelSpecs, serverSettings }),
   },
 ];

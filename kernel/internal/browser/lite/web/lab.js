@@ -111,14 +111,22 @@ const disabled = new Set([
 ]);
 
 function plugins(module) {
-  const exported = module.__esModule || module.default ? module.default : module;
-  return (Array.isArray(exported) ? exported : [exported]).filter((p) => p && p.id && !disabled.has(p.id));
+  const exported =
+    module.__esModule || module.default ? module.default : module;
+  return (Array.isArray(exported) ? exported : [exported]).filter(
+    (p) => p && p.id && !disabled.has(p.id),
+  );
 }
 
 // A JupyterLab plugin that provides a service a JupyterLite plugin also
 // provides (the contents, kernel, session, settings managers...) is left
 // out: JupyterLite's is the one that works without a server.
-const liteProvides = new Set(lite.flatMap(plugins).map((p) => p.provides).filter(Boolean));
+const liteProvides = new Set(
+  lite
+    .flatMap(plugins)
+    .map((p) => p.provides)
+    .filter(Boolean),
+);
 
 // usable returns the plugins whose required services some plugin
 // provides, leaving out, until none is left, those that need a service
@@ -127,7 +135,9 @@ const liteProvides = new Set(lite.flatMap(plugins).map((p) => p.provides).filter
 function usable(plugins) {
   for (;;) {
     const provided = new Set(plugins.map((p) => p.provides).filter(Boolean));
-    const kept = plugins.filter((p) => (p.requires || []).every((token) => provided.has(token)));
+    const kept = plugins.filter((p) =>
+      (p.requires || []).every((token) => provided.has(token)),
+    );
     if (kept.length === plugins.length) {
       return kept;
     }
@@ -145,7 +155,12 @@ async function main() {
   registry.registerPlugins(all);
   const serviceManager = await registry.resolveRequiredService(IServiceManager);
   const mimeExtensions = mime.flatMap(plugins);
-  const app = new JupyterLab({ pluginRegistry: registry, serviceManager, mimeExtensions, availablePlugins: all });
+  const app = new JupyterLab({
+    pluginRegistry: registry,
+    serviceManager,
+    mimeExtensions,
+    availablePlugins: all,
+  });
   app.name = "JupyterLite";
   window.jupyterapp = app;
   await app.start({ bubblingKeydown: true });

@@ -11,10 +11,36 @@
 // started: making all of them at once took a second on a page of 22
 // cells, while the engine was starting.
 import { EditorState, Prec, StateEffect, StateField } from "@codemirror/state";
-import { EditorView, keymap, drawSelection, highlightActiveLine, showTooltip } from "@codemirror/view";
-import { defaultKeymap, history, historyKeymap, indentMore, indentLess } from "@codemirror/commands";
-import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting, defaultHighlightStyle } from "@codemirror/language";
-import { acceptCompletion, autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, startCompletion, completionStatus } from "@codemirror/autocomplete";
+import {
+  EditorView,
+  keymap,
+  drawSelection,
+  highlightActiveLine,
+  showTooltip,
+} from "@codemirror/view";
+import {
+  defaultKeymap,
+  history,
+  historyKeymap,
+  indentMore,
+  indentLess,
+} from "@codemirror/commands";
+import {
+  bracketMatching,
+  indentOnInput,
+  indentUnit,
+  syntaxHighlighting,
+  defaultHighlightStyle,
+} from "@codemirror/language";
+import {
+  acceptCompletion,
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  completionKeymap,
+  startCompletion,
+  completionStatus,
+} from "@codemirror/autocomplete";
 import { go, goLanguage } from "@codemirror/lang-go";
 import { highlightCode } from "@lezer/highlight";
 import { StyleModule } from "style-mod";
@@ -22,7 +48,8 @@ import { StyleModule } from "style-mod";
 // Jupyter counts a cursor's position in characters (code points);
 // CodeMirror, as JavaScript does, in UTF-16 code units.
 const toCharacters = (text, offset) => Array.from(text.slice(0, offset)).length;
-const toUnits = (text, characters) => Array.from(text).slice(0, characters).join("").length;
+const toUnits = (text, characters) =>
+  Array.from(text).slice(0, characters).join("").length;
 
 // The inspection shown under the cursor (Shift-Tab), or null.
 const setInspection = StateEffect.define();
@@ -143,8 +170,19 @@ export class CodeEditor {
           syntaxHighlighting(defaultHighlightStyle),
           go(),
           inspection,
-          autocompletion({ override: [() => this.takeOffered()], activateOnTyping: false, icons: false }),
-          keymap.of([...closeBracketsKeymap, ...completionKeymap, ...historyKeymap, ...defaultKeymap, { key: "Mod-]", run: indentMore }, { key: "Mod-[", run: indentLess }]),
+          autocompletion({
+            override: [() => this.takeOffered()],
+            activateOnTyping: false,
+            icons: false,
+          }),
+          keymap.of([
+            ...closeBracketsKeymap,
+            ...completionKeymap,
+            ...historyKeymap,
+            ...defaultKeymap,
+            { key: "Mod-]", run: indentMore },
+            { key: "Mod-[", run: indentLess },
+          ]),
         ],
       }),
     });
@@ -159,7 +197,10 @@ export class CodeEditor {
   // Setting the source makes the editor, and puts the cursor at the end.
   set source(text) {
     this.make();
-    this.view.dispatch({ changes: { from: 0, to: this.view.state.doc.length, insert: text }, selection: { anchor: text.length } });
+    this.view.dispatch({
+      changes: { from: 0, to: this.view.state.doc.length, insert: text },
+      selection: { anchor: text.length },
+    });
   }
 
   focus() {
@@ -190,22 +231,35 @@ export class CodeEditor {
     }
     const code = view.state.doc.toString();
     this.engine.complete(code, toCharacters(code, head)).then((reply) => {
-      if (reply.status !== "ok" || view.state.doc.toString() !== code || reply.matches.length === 0) {
+      if (
+        reply.status !== "ok" ||
+        view.state.doc.toString() !== code ||
+        reply.matches.length === 0
+      ) {
         return;
       }
       const from = toUnits(code, reply.cursor_start);
       const to = toUnits(code, reply.cursor_end);
       if (reply.matches.length === 1) {
         const match = reply.matches[0];
-        view.dispatch({ changes: { from, to, insert: match }, selection: { anchor: from + match.length } });
+        view.dispatch({
+          changes: { from, to, insert: match },
+          selection: { anchor: from + match.length },
+        });
         return;
       }
-      const types = (reply.metadata && reply.metadata._jupyter_types_experimental) || [];
+      const types =
+        (reply.metadata && reply.metadata._jupyter_types_experimental) || [];
       this.offered = {
         from,
         to,
         filter: false,
-        options: reply.matches.map((label, i) => ({ label, detail: types[i] && types[i].signature ? types[i].signature : undefined, type: types[i] && types[i].type })),
+        options: reply.matches.map((label, i) => ({
+          label,
+          detail:
+            types[i] && types[i].signature ? types[i].signature : undefined,
+          type: types[i] && types[i].type,
+        })),
       };
       startCompletion(view);
     });
@@ -218,7 +272,11 @@ export class CodeEditor {
     const code = view.state.doc.toString();
     const head = view.state.selection.main.head;
     this.engine.inspect(code, toCharacters(code, head)).then((reply) => {
-      if (reply.status !== "ok" || !reply.found || view.state.doc.toString() !== code) {
+      if (
+        reply.status !== "ok" ||
+        !reply.found ||
+        view.state.doc.toString() !== code
+      ) {
         return;
       }
       const text = reply.data["text/plain"] || "";

@@ -17,7 +17,12 @@ export function load(name) {
         const script = document.createElement("script");
         script.src = `lazy-${name}.js`;
         script.onload = () => resolve(window.tnbLazy[name]);
-        script.onerror = () => reject(new Error(`lazy-${name}.js, beside the page, did not load: rebuild the site with scripts/site`));
+        script.onerror = () =>
+          reject(
+            new Error(
+              `lazy-${name}.js, beside the page, did not load: rebuild the site with scripts/site`,
+            ),
+          );
         document.head.append(script);
       }),
     );
@@ -46,7 +51,11 @@ class LazyRenderer extends Panel {
 
 // lazyFactory is a renderer factory for mimeTypes whose renderers come
 // from the factory the script lazy-NAME.js registers.
-export function lazyFactory(name, mimeTypes, { safe = true, defaultRank } = {}) {
+export function lazyFactory(
+  name,
+  mimeTypes,
+  { safe = true, defaultRank } = {},
+) {
   return {
     safe,
     mimeTypes,

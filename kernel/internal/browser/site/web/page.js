@@ -22,7 +22,11 @@
 //
 // window.tnb is for tests: the cells, the engine's timings, runAll.
 import { OutputArea, OutputAreaModel } from "@jupyterlab/outputarea";
-import { RenderMimeRegistry, MimeModel, standardRendererFactories } from "@jupyterlab/rendermime";
+import {
+  RenderMimeRegistry,
+  MimeModel,
+  standardRendererFactories,
+} from "@jupyterlab/rendermime";
 import { Sanitizer } from "@jupyterlab/apputils";
 import { LazyTypesetter, lazyFactory } from "./lazy.js";
 import { CodeEditor, makeWhenIdle } from "./editor.js";
@@ -49,7 +53,10 @@ const rendermime = new RenderMimeRegistry({
   markdownParser: { render: (source) => Promise.resolve(marked.parse(source)) },
   latexTypesetter: new LazyTypesetter("mathjax"),
 });
-rendermime.addFactory(lazyFactory("mermaid", ["text/vnd.mermaid"]), mermaidRank);
+rendermime.addFactory(
+  lazyFactory("mermaid", ["text/vnd.mermaid"]),
+  mermaidRank,
+);
 
 // A Record applies a cell's messages to an OutputAreaModel that no
 // renderer sees, as an OutputArea applies them to its own: outputs added
@@ -70,7 +77,12 @@ class Record {
       case "error":
         this.model.add({ ...msg.content, output_type: msgType });
         if (displayId && msgType === "display_data") {
-          this.displays.set(displayId, (this.displays.get(displayId) || []).concat([this.model.length - 1]));
+          this.displays.set(
+            displayId,
+            (this.displays.get(displayId) || []).concat([
+              this.model.length - 1,
+            ]),
+          );
         }
         break;
       case "clear_output":
@@ -81,7 +93,10 @@ class Record {
         break;
       case "update_display_data":
         for (const index of this.displays.get(displayId) || []) {
-          this.model.set(index, { ...msg.content, output_type: "display_data" });
+          this.model.set(index, {
+            ...msg.content,
+            output_type: "display_data",
+          });
         }
         break;
     }
@@ -94,7 +109,8 @@ class Record {
 // sanitizer keeps ids out of untrusted HTML), and a ¶ link to it.
 function scrollToAnchor() {
   const id = decodeURIComponent(location.hash.slice(1));
-  const heading = id && document.querySelector(`[data-jupyter-id="${CSS.escape(id)}"]`);
+  const heading =
+    id && document.querySelector(`[data-jupyter-id="${CSS.escape(id)}"]`);
   if (heading) {
     heading.scrollIntoView();
   }
@@ -102,7 +118,10 @@ function scrollToAnchor() {
 
 // linkNotebooks points links to the notebooks at their pages.
 function linkNotebooks(markdown) {
-  return markdown.replace(/(\]\(|href=")((?:\.\/)?[\w.-]+)\.ipynb\b/g, "$1$2.html");
+  return markdown.replace(
+    /(\]\(|href=")((?:\.\/)?[\w.-]+)\.ipynb\b/g,
+    "$1$2.html",
+  );
 }
 
 // A CodeCell is a code cell's editor, prompt and OutputArea.
@@ -218,16 +237,32 @@ class Page {
     this.statusNode.id = "tnb-status";
     toolbar.append(
       home,
-      button("tnb-run-all", "Run all", "Run every code cell, in order; stop at an error unless the cell is tagged " + RAISES, () => {
-        this.lastRunAll = { done: false, completed: false };
-        const record = this.lastRunAll;
-        this.runAll().then(
-          (completed) => Object.assign(record, { done: true, completed }),
-          () => Object.assign(record, { done: true }),
-        );
-      }),
-      button("tnb-interrupt", "Interrupt", "Stop the running cell: the engine restarts, and the next cell first replays the cells that ran without an error", () => this.interrupt()),
-      button("tnb-restart", "Restart", "Start a new engine: what the cells declared is gone", () => this.restart()),
+      button(
+        "tnb-run-all",
+        "Run all",
+        "Run every code cell, in order; stop at an error unless the cell is tagged " +
+          RAISES,
+        () => {
+          this.lastRunAll = { done: false, completed: false };
+          const record = this.lastRunAll;
+          this.runAll().then(
+            (completed) => Object.assign(record, { done: true, completed }),
+            () => Object.assign(record, { done: true }),
+          );
+        },
+      ),
+      button(
+        "tnb-interrupt",
+        "Interrupt",
+        "Stop the running cell: the engine restarts, and the next cell first replays the cells that ran without an error",
+        () => this.interrupt(),
+      ),
+      button(
+        "tnb-restart",
+        "Restart",
+        "Start a new engine: what the cells declared is gone",
+        () => this.restart(),
+      ),
       this.statusNode,
     );
     document.body.append(toolbar);
@@ -256,7 +291,9 @@ class Page {
     }
     Promise.all(rendered).then(scrollToAnchor);
     // The editors are made once the engine has started, not to slow it.
-    this.engine.firstReady.then(() => makeWhenIdle(this.cells.map((c) => c.editor)));
+    this.engine.firstReady.then(() =>
+      makeWhenIdle(this.cells.map((c) => c.editor)),
+    );
     window.addEventListener("hashchange", scrollToAnchor);
   }
 
@@ -267,9 +304,16 @@ class Page {
     const renderer = rendermime.createRenderer("text/markdown");
     // Untrusted, as JupyterLab renders a markdown cell: its HTML goes
     // through the sanitizer.
-    return renderer.renderModel(new MimeModel({ data: { "text/markdown": linkNotebooks(source) }, trusted: false })).then(() => {
-      Widget.attach(renderer, node);
-    });
+    return renderer
+      .renderModel(
+        new MimeModel({
+          data: { "text/markdown": linkNotebooks(source) },
+          trusted: false,
+        }),
+      )
+      .then(() => {
+        Widget.attach(renderer, node);
+      });
   }
 
   focusAfter(cell) {
@@ -311,7 +355,9 @@ class Page {
 }
 
 window.addEventListener("DOMContentLoaded", () => {
-  const notebook = JSON.parse(document.getElementById("tnb-notebook").textContent);
+  const notebook = JSON.parse(
+    document.getElementById("tnb-notebook").textContent,
+  );
   const building = performance.now();
   const page = new Page(notebook);
   const buildMS = performance.now() - building;
@@ -323,11 +369,26 @@ window.addEventListener("DOMContentLoaded", () => {
     // ms is how long it ran in the engine, wall from the page's sending
     // it to its reply (a first cell waits for the engine), at from the
     // page's navigation to its reply.
-    cells: () => page.cells.map((c) => ({ index: c.index, tags: c.tags, outputs: c.outputs(), reply: c.ran && c.ran.reply, ms: c.ran ? c.ran.ms : -1, wall: c.ran ? c.ran.wall : -1, at: c.ran ? c.ran.at : -1 })),
+    cells: () =>
+      page.cells.map((c) => ({
+        index: c.index,
+        tags: c.tags,
+        outputs: c.outputs(),
+        reply: c.ran && c.ran.reply,
+        ms: c.ran ? c.ran.ms : -1,
+        wall: c.ran ? c.ran.wall : -1,
+        at: c.ran ? c.ran.at : -1,
+      })),
     lastRunAll: () => page.lastRunAll,
     // readyMS is from the worker's start to the engine's, loadMS from the
     // page's navigation to the engine's start.
     // buildMS is how long the page took to build its cells.
-    engine: () => ({ ready: page.engine.ready, readyMS: page.engine.readyMS, loadMS: page.engine.loadMS, busy: page.engine.busy, buildMS }),
+    engine: () => ({
+      ready: page.engine.ready,
+      readyMS: page.engine.readyMS,
+      loadMS: page.engine.loadMS,
+      busy: page.engine.busy,
+      buildMS,
+    }),
   };
 });
