@@ -80,7 +80,7 @@ func TestOutputAtItsLimits(t *testing.T) {
 }
 
 // runSuite runs a pytest file of testdata against each installed
-// kernelspec, both at once.
+// kernelspec.
 func runSuite(t *testing.T, file string) {
 	env := jupytertest.Install(t)
 	suite, err := filepath.Abs(filepath.Join("testdata", file))
@@ -89,9 +89,6 @@ func runSuite(t *testing.T, file string) {
 	}
 	for _, kernel := range []string{install.Name, install.CompiledName} {
 		t.Run(kernel, func(t *testing.T) {
-			// The kernelspecs run at once: GoNB's compiles keep the CPU
-			// busy, while the instant engine mostly waits for its client.
-			t.Parallel()
 			cmd := exec.Command(jupytertest.Python, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", suite)
 			cmd.Env = append(env, "TENSORNB_KERNEL="+kernel)
 			cmd.Dir = t.TempDir()

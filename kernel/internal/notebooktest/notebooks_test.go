@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -156,30 +155,20 @@ func TestNotebooks(t *testing.T) {
 	jupytertest.Require(t, "nbclient", "nbformat", "nbconvert")
 	env := jupytertest.Install(t)
 	paths := notebookPaths(t)
-	// The two kernelspecs run at once: GoNB's compiles keep the CPU
-	// busy, while the instant engine mostly waits for its client.
-	kernels := []string{install.Name, install.CompiledName}
-	dirs := make([]string, len(kernels))
-	outputs := make([][]byte, len(kernels))
-	errs := make([]error, len(kernels))
-	var wg sync.WaitGroup
-	for i, kernel := range kernels {
-		dirs[i] = t.TempDir()
-		run := exec.Command(jupytertest.Python, append([]string{filepath.Join("testdata", "execute.py"), "--kernel", kernel, "check", dirs[i]}, paths...)...)
+	var out string
+	for _, kernel := range []string{install.Name, install.CompiledName} {
+		dir := t.TempDir()
+		if kernel == install.Name {
+			out = dir
+		}
+		run := exec.Command(jupytertest.Python, append([]string{filepath.Join("testdata", "execute.py"), "--kernel", kernel, "check", dir}, paths...)...)
 		run.Env = env
-		wg.Go(func() { outputs[i], errs[i] = run.CombinedOutput() })
-	}
-	wg.Wait()
-	for i, kernel := range kernels {
-		t.Logf("under %s:\n%s", kernel, outputs[i])
-		if errs[i] != nil {
-			t.Errorf("executing the notebooks under %s failed: %v (see the log above)", kernel, errs[i])
+		output, err := run.CombinedOutput()
+		t.Logf("under %s:\n%s", kernel, output)
+		if err != nil {
+			t.Fatalf("executing the notebooks under %s failed: %v (see the log above)", kernel, err)
 		}
 	}
-	if t.Failed() {
-		t.FailNow()
-	}
-	out := dirs[0] // the instant engine's outputs
 	t.Run("numbers", func(t *testing.T) {
 		for path, want := range articleNumbers {
 			nb := readNotebook(t, filepath.Join(out, path))
