@@ -44,6 +44,9 @@ func goldenCases() map[string]display.Renderer {
 			display.Named{Name: "a.T.contiguous()", Tensor: a.T().Contiguous()}),
 		"broadcast_expand": display.Broadcast(tensor.Float32.Arange(3).View(3, 1).Expand(3, 4)),
 		"packing_qk":       display.Packing(tensor.New([]float32{10, 11, 20, 21, 30, 31, 40, 41}), qkContracts...),
+		"compare_stride": display.Compare(
+			display.Named{Name: "expected", Tensor: a.Index(":, 1::2")},
+			display.Named{Name: "yours", Tensor: a.AsStrided([]int{3, 2}, []int{4, 1}, 1)}),
 	}
 }
 

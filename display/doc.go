@@ -5,7 +5,9 @@
 // (Packing colours a packed axis by part, DecodeFlow charts its decode),
 // lineage diagrams, an interactive explorer of the address formula, and a
 // stride playground that edits a tensor's layout freely, says what kind of
-// layout it is and writes the Go line that makes it.
+// layout it is and writes the Go line that makes it; and Compare, which
+// sets a result beside the one expected, as package check shows a wrong
+// answer.
 //
 // Every picture is a Renderer: its Bundle holds the same picture as
 // text/plain (for consoles, logs and tests), self-contained text/html and,

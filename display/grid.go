@@ -32,6 +32,9 @@ type grid struct {
 	x    *tensor.Tensor
 	show cellContent
 	name string // the tensor's name, shown as given; "" for an unnamed x
+	// differs, if set, marks the cells of the elements it reports (see
+	// Compare).
+	differs func(idx []int) bool
 }
 
 // A panel is one 2-D slice of the grid. Rows and columns hold the indices
@@ -186,7 +189,11 @@ func (g grid) text() string {
 					row[ci] = "…"
 					continue
 				}
-				row[ci] = g.cell(g.index(p, r, c))
+				idx := g.index(p, r, c)
+				row[ci] = g.cell(idx)
+				if g.differs != nil && g.differs(idx) {
+					row[ci] += "≠"
+				}
 			}
 			table = append(table, row)
 		}
@@ -256,6 +263,9 @@ func (g grid) drawPanel(svg *svgDoc, p panel, x0, y0, w, labelW float64) (width,
 			}
 			idx := g.index(p, r, c)
 			svg.rect(cx, cy, w, cellH, "", lineColor, 1)
+			if g.differs != nil && g.differs(idx) {
+				svg.rect(cx+1, cy+1, w-2, cellH-2, mismatch, mismatch, 0.2)
+			}
 			g.drawCell(svg, idx, cx, cy, w)
 		}
 	}

@@ -121,6 +121,9 @@ var hostilePictures = []hostilePicture{
 		return display.Views(display.Named{Name: "x", Tensor: x}, display.Named{Name: "twin", Tensor: remake()},
 			display.Named{Name: "x again", Tensor: x}).Bundle(), true
 	}},
+	{"Compare", func(_ *testing.T, x *tensor.Tensor, remake func() *tensor.Tensor) (display.Bundle, bool) {
+		return display.Compare(display.Named{Name: "x", Tensor: x}, display.Named{Name: "twin", Tensor: remake()}).Bundle(), true
+	}},
 	{"Explorer", func(_ *testing.T, x *tensor.Tensor, _ func() *tensor.Tensor) (display.Bundle, bool) {
 		if x.Dim() != 2 {
 			return nil, false

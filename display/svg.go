@@ -29,13 +29,15 @@ const (
 )
 
 // Colours: ink for text and lines, paper for empty cells, a highlight for
-// the slots a single tensor reads, and a palette for several tensors.
+// the slots a single tensor reads, a colour for what differs from what
+// was expected, and a palette for several tensors.
 const (
 	ink       = "#1f2937"
 	faint     = "#9ca3af"
 	paper     = "#ffffff"
 	lineColor = "#cbd5e1"
 	highlight = "#2563eb"
+	mismatch  = "#dc2626" // what differs from what was expected
 )
 
 var palette = []string{"#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4d7c0f"}

@@ -134,10 +134,17 @@ func (v views) marks(g storageGroup, slots []int) ([]map[int]int, bool) {
 }
 
 func (v views) Bundle() Bundle {
+	svg := &svgDoc{}
+	text := v.render(svg, 0)
+	return svg.bundle(text)
+}
+
+// render draws the storages and the words on their tensors' relations
+// into svg from y0 down, and returns the same as text.
+func (v views) render(svg *svgDoc, y0 float64) string {
 	groups := v.groups()
 	var text strings.Builder
-	svg := &svgDoc{}
-	y := 0.0
+	y := y0
 	for _, g := range groups {
 		first := v[g.members[0]].Tensor
 		slots := slotsShown(g.storage.Len(), first.StorageOffset())
@@ -173,7 +180,7 @@ func (v views) Bundle() Bundle {
 			y += lineH
 		}
 	}
-	return svg.bundle(strings.TrimRight(text.String(), "\n"))
+	return strings.TrimRight(text.String(), "\n")
 }
 
 // draw puts one storage's strip at y0 with a row of marks under it for

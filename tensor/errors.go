@@ -14,7 +14,7 @@ import (
 // is the Python exception class PyTorch raises.
 type Error struct {
 	Op      string // the operation that refused, e.g. "view"
-	Class   string // PyTorch's exception class: RuntimeError, IndexError, ValueError or TypeError
+	Class   string // PyTorch's exception class: RuntimeError, IndexError, ValueError, TypeError or AssertionError
 	Message string
 }
 
@@ -25,6 +25,9 @@ const (
 	IndexError   = "IndexError"   // an index or a dimension out of range
 	ValueError   = "ValueError"   // a bad argument value: a pattern, a step
 	TypeError    = "TypeError"    // an argument of the wrong kind or number
+	// AssertionError is the class of a failed check of a result, as
+	// torch.testing.assert_close raises it: package check's failures.
+	AssertionError = "AssertionError"
 )
 
 // Error returns the message prefixed by the operation's name.

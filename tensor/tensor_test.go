@@ -530,3 +530,37 @@ func TestOrderDependentWritesAreRefused(t *testing.T) {
 		t.Errorf("order-free writes: %s, want %s", got, want)
 	}
 }
+
+// StoragesAllocated counts what copies allocate and leaves views alone.
+func TestStoragesAllocated(t *testing.T) {
+	x := tensor.Arange(12).View(3, 4)
+	count := func(f func()) int64 {
+		before := tensor.StoragesAllocated()
+		f()
+		return tensor.StoragesAllocated() - before
+	}
+	views := map[string]func(){
+		"T":                              func() { x.T() },
+		"View":                           func() { x.View(4, 3) },
+		"Index":                          func() { x.Index("1:, ::2") },
+		"Expand":                         func() { x.Select(0, 0).Expand(5, 4) },
+		"AsStrided":                      func() { x.AsStrided([]int{3}, []int{5}, 0) },
+		"Reshape of a contiguous tensor": func() { x.Reshape(2, 6) },
+	}
+	copies := map[string]func(){
+		"Contiguous of a transpose": func() { x.T().Contiguous() },
+		"Clone":                     func() { x.Clone() },
+		"Reshape of a transpose":    func() { x.T().Reshape(12) },
+		"Arange":                    func() { tensor.Arange(3) },
+	}
+	for name, f := range views {
+		if n := count(f); n != 0 {
+			t.Errorf("%s allocated %d storages, want 0", name, n)
+		}
+	}
+	for name, f := range copies {
+		if n := count(f); n != 1 {
+			t.Errorf("%s allocated %d storages, want 1", name, n)
+		}
+	}
+}
