@@ -14,6 +14,7 @@ func init() {
 		// function, constant and variable definitions
 		"Broadcast":      reflect.ValueOf(display.Broadcast),
 		"Card":           reflect.ValueOf(display.Card),
+		"Compare":        reflect.ValueOf(display.Compare),
 		"DecodeFlow":     reflect.ValueOf(display.DecodeFlow),
 		"Explorer":       reflect.ValueOf(display.Explorer),
 		"GoNBSink":       reflect.ValueOf(&display.GoNBSink).Elem(),

@@ -13,6 +13,7 @@ func init() {
 	Symbols["github.com/tensornb/tensornb/tensor/tensor"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Arange":                 reflect.ValueOf(tensor.Arange),
+		"AssertionError":         reflect.ValueOf(constant.MakeFromLiteral("\"AssertionError\"", token.STRING, 0)),
 		"BFloat16":               reflect.ValueOf(tensor.BFloat16),
 		"BlockedByRole":          reflect.ValueOf(tensor.BlockedByRole),
 		"Bool":                   reflect.ValueOf(tensor.Bool),
@@ -43,6 +44,7 @@ func init() {
 		"RuntimeError":           reflect.ValueOf(constant.MakeFromLiteral("\"RuntimeError\"", token.STRING, 0)),
 		"Scalar":                 reflect.ValueOf(tensor.Scalar),
 		"Stack":                  reflect.ValueOf(tensor.Stack),
+		"StoragesAllocated":      reflect.ValueOf(tensor.StoragesAllocated),
 		"Try":                    reflect.ValueOf(tensor.Try),
 		"TypeError":              reflect.ValueOf(constant.MakeFromLiteral("\"TypeError\"", token.STRING, 0)),
 		"Uint8":                  reflect.ValueOf(tensor.Uint8),
