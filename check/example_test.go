@@ -70,7 +70,9 @@ func ExampleNoCopy() {
 // That is the check for anything else, with the teacher's message.
 func ExampleThat() {
 	parts := tensor.Arange(10).Split(4, 0)
-	fmt.Println(tensor.Try(func() { check.That(len(parts) == 2, "Split(4, 0) of 10 elements should give 2 parts, not %d", len(parts)) }))
+	fmt.Println(tensor.Try(func() {
+		check.That(len(parts) == 2, "Split(4, 0) of 10 elements should give 2 parts, not %d", len(parts))
+	}))
 	// Output:
 	// check.That: Split(4, 0) of 10 elements should give 2 parts, not 3
 }
