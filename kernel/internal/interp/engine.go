@@ -53,6 +53,11 @@ type Engine struct {
 	// Serve (tensornb worker DIR). Env is added to its environment.
 	Command []string
 	Env     []string
+	// Dir is the worker's working directory (the engine's own if "").
+	// Prepare, if set, adjusts the worker's command last, before it
+	// starts: tensornb grade cuts its network off there.
+	Dir     string
+	Prepare func(*exec.Cmd)
 	// ReplayLimit bounds how long a replay may take (DefaultReplayLimit if
 	// zero): a replay that takes longer is stopped, and the cell it was for
 	// runs in an empty interpreter.
@@ -127,8 +132,12 @@ func (e *Engine) start() (*workerProc, error) {
 	}
 	cmd.ExtraFiles = []*os.File{eventsW, crashW, requestsR} // EventsFD, CrashFD, RequestsFD
 	cmd.Env = append(os.Environ(), e.Env...)
+	cmd.Dir = e.Dir
 	tag := procs.New()
 	tag.Prepare(cmd)
+	if e.Prepare != nil {
+		e.Prepare(cmd)
+	}
 	w := &workerProc{cmd: cmd, tag: tag, in: in, eventsR: eventsR, crashR: crashR, stderr: &tail{}, crashed: &bytes.Buffer{}, exited: make(chan struct{}), oomKills: oomKills()}
 	cmd.Stderr = w.stderr
 	// A process a cell started with the worker's file descriptor 2 may

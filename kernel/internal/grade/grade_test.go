@@ -1,0 +1,217 @@
+package grade_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tensornb/tensornb/kernel/internal/front"
+	"github.com/tensornb/tensornb/kernel/internal/grade"
+	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/nbgrader"
+	"github.com/tensornb/tensornb/kernel/internal/notebook"
+)
+
+// The test binary is its own worker: with TENSORNB_TEST_WORKER set to the
+// module's directory, it serves instead of testing.
+func TestMain(m *testing.M) {
+	if module := os.Getenv("TENSORNB_TEST_WORKER"); module != "" {
+		if err := interp.Serve(module, os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash")); err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// engine returns an instant engine whose worker is this test binary.
+func engine(dir string) (front.Engine, error) {
+	module, err := filepath.Abs("../../..")
+	if err != nil {
+		return nil, err
+	}
+	e := interp.NewEngine(os.Args[0], "-test.run=^$")
+	e.Env = []string{"TENSORNB_TEST_WORKER=" + module}
+	e.Dir = dir
+	return e, nil
+}
+
+func cell(typ, role, id string, points float64, source string) *notebook.Cell {
+	c := &notebook.Cell{Type: typ, Source: source, Metadata: map[string]any{}}
+	if role == "" {
+		return c
+	}
+	md := map[string]any{"grade_id": id, "schema_version": 3.0, "grade": role == "tests", "solution": role == "answer", "locked": role != "answer", "task": false}
+	if role == "tests" {
+		md["points"] = points
+	}
+	c.Metadata["nbgrader"] = md
+	return c
+}
+
+const answer = `// Transposed returns x with its two dimensions swapped, as a view.
+func Transposed(x *tensor.Tensor) *tensor.Tensor {
+	// BEGIN SOLUTION
+	return x.Transpose(0, 1)
+	// END SOLUTION
+}`
+
+// assignment is an exercise of two test cells, the second with hidden
+// tests.
+func assignment() *notebook.Notebook {
+	return &notebook.Notebook{Format: 4, FormatMinor: 5, Metadata: map[string]any{},
+		Cells: []*notebook.Cell{
+			cell("markdown", "", "", 0, "# Transpose"),
+			cell("code", "locked", "setup", 0, `import "github.com/tensornb/tensornb/tensor"`),
+			cell("code", "answer", "transposed", 0, answer),
+			cell("code", "tests", "transpose_view", 2, "x := tensor.Arange(6).View(2, 3)\ncheck.View(Transposed(x), x, x.T())"),
+			cell("code", "tests", "transpose_shape", 1, "check.Shape(Transposed(tensor.Zeros(4, 5)), 5, 4)\n// BEGIN HIDDEN TESTS\nbig := tensor.Arange(12).View(3, 4)\ncheck.View(Transposed(big), big, big.T())\n// END HIDDEN TESTS"),
+		}}
+}
+
+// write writes nb into dir as name and returns its path.
+func write(t *testing.T, dir, name string, nb *notebook.Notebook) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := nb.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// answered returns the student's version with the answer's body written
+// as body, and edit applied to it.
+func answered(t *testing.T, body string, edit func(nb *notebook.Notebook)) *notebook.Notebook {
+	t.Helper()
+	nb, err := nbgrader.Assign(assignment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		nb.Cells[2].Source = "func Transposed(x *tensor.Tensor) *tensor.Tensor {\n" + body + "\n}"
+	}
+	if edit != nil {
+		edit(nb)
+	}
+	return nb
+}
+
+func TestGrade(t *testing.T) {
+	dir := t.TempDir()
+	paths := map[string]string{
+		"right":        write(t, dir, "right.ipynb", answered(t, "\treturn x.Permute(1, 0)", nil)),
+		"copy":         write(t, dir, "copy.ipynb", answered(t, "\treturn x.T().Contiguous()", nil)),
+		"strides":      write(t, dir, "strides.ipynb", answered(t, "\treturn x.AsStrided([]int{x.Size(1), x.Size(0)}, []int{1, 1}, 0)", nil)),
+		"compile":      write(t, dir, "compile.ipynb", answered(t, "\treturn x.Transpose(0)", nil)),
+		"panic":        write(t, dir, "panic.ipynb", answered(t, "\tvar dims []int\n\treturn x.Transpose(dims[0], dims[1])", nil)),
+		"loop":         write(t, dir, "loop.ipynb", answered(t, "\tfor {\n\t}", nil)),
+		"stub":         write(t, dir, "stub.ipynb", answered(t, "", nil)),
+		"tampered":     write(t, dir, "tampered.ipynb", answered(t, "\treturn x.T().Contiguous()", func(nb *notebook.Notebook) { nb.Cells[3].Source = `fmt.Println("all good")` })),
+		"deleted":      write(t, dir, "deleted.ipynb", answered(t, "\treturn x.T().Clone()", func(nb *notebook.Notebook) { nb.Cells = append(nb.Cells[:3], nb.Cells[4:]...) })),
+		"not notebook": filepath.Join(dir, "essay.txt"),
+		"other":        write(t, dir, "other.ipynb", &notebook.Notebook{Format: 4, FormatMinor: 5, Metadata: map[string]any{}, Cells: []*notebook.Cell{cell("code", "answer", "fizzbuzz", 0, "x := 1")}}),
+	}
+	if err := os.WriteFile(paths["not notebook"], []byte("I did not do it"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := grade.New(assignment(), grade.Options{Engine: engine, Timeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"right", "copy", "strides", "compile", "panic", "loop", "stub", "tampered", "deleted", "not notebook", "other"}
+	var list []string
+	for _, n := range names {
+		list = append(list, paths[n])
+	}
+	results := g.GradeAll(context.Background(), list, 2)
+
+	// want gives each submission's score, then each test's feedback
+	// start ("" for a pass), or the error's start.
+	want := map[string]struct {
+		score    float64
+		feedback []string
+		err      string
+	}{
+		"right":        {3, []string{"", ""}, ""},
+		"copy":         {0, []string{"AssertionError: right values, but a copy: your result lives in a new storage of 6 slots", "AssertionError: right values, but a copy: your result lives in a new storage of 12 slots"}, ""},
+		"strides":      {0, []string{"AssertionError: wrong values: 3 of 6 elements differ, the first at [0, 1]: yours is 1, 3 was expected", "AssertionError: wrong values"}, ""},
+		"compile":      {0, []string{"CompileError: the cell does not compile\ncell line 2: undefined: Transposed", "CompileError: the cell does not compile\ncell line 1: undefined: Transposed"}, ""},
+		"panic":        {0, []string{"panic: runtime error: index out of range", "panic: runtime error: index out of range"}, ""},
+		"loop":         {0, []string{"Timeout: the cell ran past the timeout of 3s and was stopped", "Timeout: the cell ran past the timeout of 3s and was stopped"}, ""},
+		"stub":         {0, []string{"panic: not written yet", "panic: not written yet"}, ""},
+		"tampered":     {0, []string{"AssertionError: right values, but a copy", "AssertionError: right values, but a copy"}, ""},
+		"deleted":      {0, []string{"AssertionError: right values, but a copy", "AssertionError: right values, but a copy"}, ""},
+		"not notebook": {0, nil, "not a Jupyter notebook of nbformat 4"},
+		"other":        {0, nil, "not a submission of this assignment: its cells fizzbuzz are not the assignment's"},
+	}
+	for i, r := range results {
+		name := names[i]
+		w := want[name]
+		t.Run(name, func(t *testing.T) {
+			if r.Submission != paths[name] || r.MaxScore != 3 {
+				t.Errorf("submission %q, max score %g", r.Submission, r.MaxScore)
+			}
+			if w.err != "" {
+				if !strings.Contains(r.Error, w.err) || len(r.Tests) != 0 {
+					t.Errorf("error %q with %d tests, want one holding %q", r.Error, len(r.Tests), w.err)
+				}
+				return
+			}
+			if r.Error != "" {
+				t.Fatalf("not graded: %s", r.Error)
+			}
+			if r.Score != w.score || len(r.Tests) != 2 {
+				t.Fatalf("score %g with %d tests, want %g with 2: %+v", r.Score, len(r.Tests), w.score, r.Tests)
+			}
+			for k, test := range r.Tests {
+				wantID, wantMax := []string{"transpose_view", "transpose_shape"}[k], []float64{2, 1}[k]
+				if test.GradeID != wantID || test.MaxPoints != wantMax {
+					t.Errorf("test %d is %s of %g points, want %s of %g", k, test.GradeID, test.MaxPoints, wantID, wantMax)
+				}
+				if pass := w.feedback[k] == ""; pass != (test.Points == wantMax) || pass != (test.Feedback == "") {
+					t.Errorf("%s: %g points, feedback %q", test.GradeID, test.Points, test.Feedback)
+				}
+				if !strings.HasPrefix(test.Feedback, w.feedback[k]) {
+					t.Errorf("%s's feedback:\n%s\nwant it to start %q", test.GradeID, test.Feedback, w.feedback[k])
+				}
+			}
+		})
+	}
+}
+
+// The feedback page shows the score, each test's verdict, the cells and
+// their pictures, and runs nothing a submission wrote.
+func TestPage(t *testing.T) {
+	dir := t.TempDir()
+	sneaky := answered(t, "\treturn x.T().Contiguous()", func(nb *notebook.Notebook) {
+		nb.Cells = append(nb.Cells, cell("code", "", "", 0, `display.Show(display.Bundle{"text/html": "<script>alert(1)</script>", "text/plain": "<b>hi</b>"})`))
+	})
+	g, err := grade.New(assignment(), grade.Options{Engine: engine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := g.Grade(context.Background(), write(t, dir, "sneaky.ipynb", sneaky))
+	var b strings.Builder
+	if err := grade.Page(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		"Score: 0 of 3",
+		"✗ transpose_view: 0 of 2 points",
+		"AssertionError: right values, but a copy",
+		`<img src="data:image/svg&#43;xml;base64,PHN2Zy`, // the comparison picture, "<svg" in base64
+		"&lt;b&gt;hi&lt;/b&gt;",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "<script>alert") {
+		t.Error("the page holds the submission's script")
+	}
+}
