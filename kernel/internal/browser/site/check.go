@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tensornb/tensornb/kernel/internal/browser/lite"
 	"github.com/tensornb/tensornb/kernel/internal/interp"
 )
 
@@ -18,6 +19,10 @@ import (
 // them. A notebook of the compiled one runs in the browser's instant
 // engine too.
 var Kernels = []string{"tensornb", "tensornb-compiled"}
+
+// sitePages are the pages the site has for itself, which no notebook's
+// page may take the place of: the index, and JupyterLite's.
+var sitePages = []string{"index.html", lite.Dir + "/index.html"}
 
 // A Problem is why a notebook, or one of its cells, cannot be on the
 // site: a reader would find the cell failing where the notebook's author
@@ -114,8 +119,9 @@ func Find(src string) ([]string, error) {
 
 // Check checks the notebooks under src (Find) before a site is built
 // from them, with the tensornb module at moduleDir, and returns those
-// that passed and the problems of the others. A notebook passes if it is
-// a notebook (nbformat 4) of the tensornb kernel (Kernels), and each of
+// that passed and the problems of the others. A notebook passes if its
+// page takes the place of none of the site's own (index.html), if it is
+// a notebook (nbformat 4) of the tensornb kernel (Kernels), and if each of
 // its code cells, taken in order, passes the checks the browser's engine
 // makes before it runs a cell (interp.BrowserChecker): no %%gonb, no
 // package the browser does not have, and, but for a cell tagged
@@ -130,6 +136,10 @@ func Check(moduleDir, src string) (good []string, problems []Problem, err error)
 	}
 	var checker *interp.BrowserChecker
 	for _, rel := range notebooks {
+		if page := PageName(rel); slices.Contains(sitePages, page) {
+			problems = append(problems, Problem{Notebook: rel, Msg: fmt.Sprintf("its page would be %s, which the site has for itself: rename the notebook", page)})
+			continue
+		}
 		found, err := checkNotebook(filepath.Join(src, filepath.FromSlash(rel)), func() (*interp.BrowserChecker, error) {
 			if checker == nil {
 				var err error

@@ -157,15 +157,20 @@ func TestCheckFolder(t *testing.T) {
 	}
 }
 
-// A notebook that is not one of nbformat 4, or that names no kernel, is a
-// problem too.
+// A notebook that is not one of nbformat 4, that names no kernel, or
+// whose page would be one of the site's own is a problem too.
 func TestCheckNotebookForm(t *testing.T) {
 	src := t.TempDir()
 	for name, text := range map[string]string{
-		"broken.ipynb":   "{",
-		"old.ipynb":      `{"nbformat": 3, "metadata": {}, "worksheets": []}`,
-		"nokernel.ipynb": `{"nbformat": 4, "metadata": {}, "cells": []}`,
+		"broken.ipynb":    "{",
+		"old.ipynb":       `{"nbformat": 3, "metadata": {}, "worksheets": []}`,
+		"nokernel.ipynb":  `{"nbformat": 4, "metadata": {}, "cells": []}`,
+		"index.ipynb":     `{"nbformat": 4, "metadata": {"kernelspec": {"name": "tensornb"}}, "cells": []}`,
+		"lab/index.ipynb": `{"nbformat": 4, "metadata": {"kernelspec": {"name": "tensornb"}}, "cells": []}`,
 	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(src, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -180,8 +185,10 @@ func TestCheckNotebookForm(t *testing.T) {
 	}
 	want := []string{
 		"broken.ipynb: not a notebook (unexpected end of JSON input)",
+		"index.ipynb: its page would be index.html, which the site has for itself: rename the notebook",
 		"nokernel.ipynb: no kernel named in its metadata (kernelspec): the site runs only notebooks of the Go (tensornb) kernel",
 		"old.ipynb: a notebook of nbformat 3: the site reads nbformat 4 (open and save it in Jupyter to convert it)",
+		"lab/index.ipynb: its page would be lab/index.html, which the site has for itself: rename the notebook",
 	}
 	if len(good) > 0 || !slices.Equal(got, want) {
 		t.Errorf("the problems are\n%s\nand %q pass; want\n%s", strings.Join(got, "\n"), good, strings.Join(want, "\n"))
