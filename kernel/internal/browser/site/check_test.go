@@ -22,7 +22,7 @@ var course = map[string]any{
 		markdown("# Welcome to the course\n\nStart with [week 1](week1/strides.ipynb)."),
 		code(`fmt.Println("hello")`, stream("hello\n"))),
 	"week1/strides.ipynb": notebook(tensornbKernel,
-		markdown("# Strides, week 1\n\nBack to [the start](../intro.ipynb)."),
+		markdown("# Strides, week 1\n\nBack to [the start](../intro.ipynb). Element $(i, j)$ is at\n\n$$\\text{offset} + i \\cdot s_0 + j \\cdot s_1$$"),
 		code("import \"github.com/tensornb/tensornb/tensor\"\n\nx := tensor.Float32.Arange(6).View(2, 3)\ny := x.T()\ny.Strides()", result("(1, 3)")),
 		tagged(code(`var n int = "six"`, compileError(`cell line 1: cannot use "six" (untyped string constant) as int value in variable declaration`)), "raises-exception"),
 		code("fmt.Println(y.IsContiguous())\ny.Contiguous().Strides()", stream("false\n"), result("(2, 1)"))),

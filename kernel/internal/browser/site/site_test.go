@@ -689,7 +689,8 @@ func jsonText(v any) string {
 // Write names, and checks that the site runs the notebook in the
 // folder's sub-folder as it runs the module's notebooks, on its page and
 // in JupyterLite, with its outputs equal to the stored ones; that the
-// page's links lead to the site's root and to the other notebook's page;
+// page's links lead to the site's root and to the other notebook's page,
+// and that it loads MathJax from the site's root;
 // and that the index, titled as asked, links to both good notebooks and
 // no other.
 func testFolder(t *testing.T, ctx context.Context) {
@@ -726,6 +727,8 @@ func testFolder(t *testing.T, ctx context.Context) {
 		if want := []string{srv.URL + "/index.html", srv.URL + "/intro.html"}; !slices.Equal(links, want) {
 			t.Errorf("the page links to %q, want the index and the intro's page %q", links, want)
 		}
+		// MathJax, which the page loads on first use from the site's root.
+		checkShown(t, ctx, ".tnb-markdown mjx-container", "the markdown's math is not typeset")
 		checkLocal(t, ctx, srv.URL)
 		screenshot(t, ctx, "folder-week1-strides.png")
 		if e := errs.All(); len(e) > 0 {
