@@ -156,8 +156,11 @@ func gonbLine(code string) (int, bool) {
 	return 0, false
 }
 
-// browserLacks says what the browser's engine has instead of a package
-// it lacks: the standard packages, then tensor and display.
+// BrowserLacks is how a BrowserProblem says that the browser's engine
+// lacks a package: it names what the engine has, its standard packages,
+// then the module's (tensor, display).
+func BrowserLacks() string { return browserLacks }
+
 var browserLacks = func() string {
 	has := slices.Clone(symbols.BrowserStandard)
 	for _, p := range BrowserPackages() {

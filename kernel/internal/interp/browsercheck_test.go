@@ -22,7 +22,11 @@ func TestBrowserChecker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lacks := "the browser engine does not have it (it has: bufio, bytes, cmp, encoding, encoding/json, errors, fmt, io, maps, math, math/bits, math/cmplx, math/rand, os, slices, sort, strconv, strings, sync, time, unicode, unicode/utf8, github.com/tensornb/tensornb/display, github.com/tensornb/tensornb/tensor)"
+	lacks := BrowserLacks()
+	if !strings.HasPrefix(lacks, "the browser engine does not have it (it has: bufio, bytes, cmp, encoding, encoding/json, errors, fmt, io, maps, math, math/bits, math/cmplx, math/rand, os, slices, sort, strconv, strings, sync, time, unicode, unicode/utf8, github.com/tensornb/tensornb/") ||
+		!strings.Contains(lacks, ", github.com/tensornb/tensornb/display") || !strings.Contains(lacks, ", github.com/tensornb/tensornb/tensor") || !strings.HasSuffix(lacks, ")") {
+		t.Errorf("what the browser has is worded %q, want its standard packages, then the module's (tensor and display among them)", lacks)
+	}
 	cells := []BrowserCell{
 		/* 0 */ {Code: "import \"github.com/tensornb/tensornb/tensor\"\nx := tensor.Float32.Arange(6)"},
 		/* 1 */ {Code: "y := x.View(2, 3)\ny.Strides()"},

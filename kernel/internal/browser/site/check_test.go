@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tensornb/tensornb/kernel/internal/install"
+	"github.com/tensornb/tensornb/kernel/internal/interp"
 )
 
 // A course is a teacher's folder of notebooks, outside the repository,
@@ -53,7 +54,9 @@ var courseProblems = []string{
 // courseGood are the course's notebooks that pass the check.
 var courseGood = []string{"intro.ipynb", "week1/strides.ipynb"}
 
-const browserLacks = "the browser engine does not have it (it has: bufio, bytes, cmp, encoding, encoding/json, errors, fmt, io, maps, math, math/bits, math/cmplx, math/rand, os, slices, sort, strconv, strings, sync, time, unicode, unicode/utf8, github.com/tensornb/tensornb/display, github.com/tensornb/tensornb/tensor)"
+// browserLacks ends the problem of a package the browser lacks: the
+// packages it has (interp's test checks the list).
+var browserLacks = interp.BrowserLacks()
 
 var tensornbKernel = map[string]any{"name": "tensornb", "display_name": "Go (tensornb)", "language": "go"}
 
