@@ -29,6 +29,14 @@ type checker struct {
 	// hasSymbol whether it has a name of that package.
 	has       func(path string) bool
 	hasSymbol func(path, name string) bool
+	// elsewhere reports whether a package is one that the server's
+	// engine has and the checked engine does not (a cell using it is
+	// refused with a *NotInBrowser), and named returns the import path of
+	// the one package a name means (packageNamed). They are this build's
+	// (standard_js.go, standard_other.go) unless the checker checks for
+	// another engine (browsercheck.go).
+	elsewhere func(path string) bool
+	named     func(name string) string
 
 	imports map[string]string // import path → the name it was imported as ("" for its own)
 	// typeImports are packages the types of session variables come from
@@ -46,7 +54,7 @@ type checker struct {
 // the positions of the files it checks, imp imports their packages for
 // go/types, and has and hasSymbol say what yaegi has compiled in.
 func newChecker(fset *token.FileSet, imp types.Importer, has func(string) bool, hasSymbol func(path, name string) bool) *checker {
-	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}, declAt: map[string]int{}}
+	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, elsewhere: elsewhere, named: packageNamed, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}, declAt: map[string]int{}}
 }
 
 // A checkedCell is one cell on its way through the checker: its units,

@@ -20,7 +20,9 @@
 // ([ExportData], exportdata.go) rather than from the go command
 // (importer.go). There, of the standard library, only the packages of
 // symbols.BrowserStandard are compiled in (standard_js.go): a cell that
-// uses another that the server has is refused ([NotInBrowser]).
+// uses another that the server has is refused ([NotInBrowser]). On a
+// server, a [BrowserChecker] (browsercheck.go) checks a notebook's cells
+// as that engine would, without running them, for the site's builder.
 //
 // # A cell's way through a session
 //

@@ -31,6 +31,7 @@ func NewSession(dir string, stderr io.Writer) (*Session, error) {
 // in dir, the tensornb module, so that tensor and display resolve.
 type exportImporter struct {
 	dir string
+	env []string // the go command's environment; nil for the process's
 
 	mu      sync.Mutex
 	files   map[string]string   // import path → export data file
@@ -60,7 +61,7 @@ func (e *exportImporter) Import(path string) (*types.Package, error) {
 // list asks the go command for the export data of path and of every
 // package it depends on, and where their source files are.
 func (e *exportImporter) list(path string) error {
-	listed, err := ListPackages(e.dir, nil, "-deps", path)
+	listed, err := ListPackages(e.dir, e.env, "-deps", path)
 	if err != nil {
 		return fmt.Errorf("package %s is not available: %w", path, err)
 	}

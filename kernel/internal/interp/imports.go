@@ -90,7 +90,7 @@ func (c *checker) readImports(f importFile) (map[string]string, error) {
 			return nil, &CompileError{Line: u.unit.Line + f.syntax.Pos.Line - u.first, Msg: "syntax error: " + f.syntax.Msg}
 		}
 		for _, is := range u.specs {
-			if elsewhere(is.path) {
+			if c.elsewhere(is.path) {
 				return nil, &NotInBrowser{Line: is.line, Path: is.path}
 			}
 			if !c.has(is.path) {

@@ -88,8 +88,8 @@ func (cc *checkedCell) sortErrors(errs []types.Error) (missing []string, err err
 	}
 	for _, te := range errs {
 		if name, ok := strings.CutPrefix(te.Msg, "undefined: "); ok {
-			if p := packageNamed(name); p != "" && !cc.auto[p] {
-				if elsewhere(p) {
+			if p := cc.c.named(name); p != "" && !cc.auto[p] {
+				if cc.c.elsewhere(p) {
 					l, ok := cc.file.lineOf(te.Pos)
 					if !ok {
 						l = 1
@@ -149,9 +149,13 @@ func (cc *checkedCell) lastExpr() token.Pos {
 // name, or "" if it has none or several (rand: math/rand or crypto/rand).
 // In a browser, the packages the server's engine has count as well, so
 // that a name means the package it means on the server, or is refused.
-func packageNamed(name string) string {
+func packageNamed(name string) string { return namedAmong(namedPackages(), name) }
+
+// namedAmong returns the one import path of paths whose package is named
+// name, or "" if there is none or several.
+func namedAmong(paths []string, name string) string {
 	found := ""
-	for _, p := range namedPackages() {
+	for _, p := range paths {
 		if p[strings.LastIndex(p, "/")+1:] == name {
 			if found != "" {
 				return ""

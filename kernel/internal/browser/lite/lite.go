@@ -15,8 +15,10 @@
 // Write lays out in the site what JupyterLite's own (Python) builder
 // would: in lab/, the page and its configuration, the bundle and the
 // settings schemas; at the site's root, which is the app's base, the
-// notebooks as the contents of the file browser (files/ and the listing
-// api/contents/all.json) and an English translation listing. The
+// notebooks as the contents of the file browser (files/, in their
+// folders, and a listing of each folder, api/contents/all.json for the
+// root, api/contents/FOLDER/all.json for the others) and an English
+// translation listing. The
 // engine's files are the site's own, at its root too (package
 // kernel/internal/browser/site writes them).
 package lite
@@ -28,6 +30,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -60,11 +63,13 @@ const (
 var bundleFiles = []string{"lab.js", "lab.css", "schemas/all.json", "themes/@jupyterlab/theme-light-extension/index.css"}
 
 // Write writes the app into siteDir from the tensornb module at
-// moduleDir: the bundle and the page in lab/, and the notebooks at paths
-// as its contents, in files/ and api/; it deletes what those three
-// directories held first. The engine (browser.Build) must be in siteDir
+// moduleDir: the bundle and the page in lab/, and the notebooks as its
+// contents, in files/ and api/; it deletes what those three directories
+// held first. The notebooks are those of the folder src at notebooks,
+// paths relative to it with slashes, which the app's files keep, in
+// folders as in src. The engine (browser.Build) must be in siteDir
 // already.
-func Write(moduleDir, siteDir string, paths []string) error {
+func Write(moduleDir, siteDir, src string, notebooks []string) error {
 	if err := Bundled(moduleDir); err != nil {
 		return err
 	}
@@ -83,25 +88,31 @@ func Write(moduleDir, siteDir string, paths []string) error {
 	}
 	// The files' times in the file browser are the site's.
 	built := time.Now().UTC().Format(time.RFC3339)
-	var listing []contentModel
-	for _, path := range paths {
-		m, err := writeNotebook(path, filepath.Join(siteDir, "files"), built)
+	listings := map[string][]contentModel{"": nil} // folder → its listing
+	for _, rel := range notebooks {
+		m, err := writeNotebook(filepath.Join(src, filepath.FromSlash(rel)), filepath.Join(siteDir, "files"), rel, built)
 		if err != nil {
 			return err
 		}
-		listing = append(listing, m)
+		addToListings(listings, m, built)
 	}
-	sort.Slice(listing, func(i, j int) bool { return listing[i].Name < listing[j].Name })
-	root := contentModel{Name: "", Path: "", Type: "directory", Created: built, LastModified: built, Writable: true, Content: listing}
 	files := map[string]any{
-		"api/contents/all.json": root,
 		// JupyterLite's translation connector asks for the languages
 		// there are, and for English; the app is in English only.
 		"api/translations/all.json": map[string]any{"data": map[string]any{"en": map[string]string{"displayName": "English", "nativeName": "English"}}, "message": ""},
 		"api/translations/en.json":  map[string]any{"data": map[string]any{}, "message": ""},
 	}
+	// JupyterLite reads a folder's listing from api/contents/FOLDER/all.json.
+	for folder, listing := range listings {
+		sort.Slice(listing, func(i, j int) bool { return listing[i].Name < listing[j].Name })
+		name := "" // the root's
+		if folder != "" {
+			name = path.Base(folder)
+		}
+		files[path.Join("api/contents", folder, "all.json")] = contentModel{Name: name, Path: folder, Type: "directory", Created: built, LastModified: built, Writable: true, Content: listing}
+	}
 	for name, v := range files {
-		if err := writeJSON(filepath.Join(siteDir, name), v); err != nil {
+		if err := writeJSON(filepath.Join(siteDir, filepath.FromSlash(name)), v); err != nil {
 			return err
 		}
 	}
@@ -118,6 +129,23 @@ func Write(moduleDir, siteDir string, paths []string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// addToListings adds the model m of a file to the listing of its folder,
+// and each folder above it, made the first time, to its parent's.
+func addToListings(listings map[string][]contentModel, m contentModel, built string) {
+	for {
+		folder := path.Dir(m.Path)
+		if folder == "." {
+			folder = ""
+		}
+		_, known := listings[folder]
+		listings[folder] = append(listings[folder], m)
+		if known {
+			return
+		}
+		m = contentModel{Name: path.Base(folder), Path: folder, Type: "directory", Created: built, LastModified: built, Writable: true}
+	}
 }
 
 // Bundled says whether the app is bundled in the tensornb module at
@@ -169,21 +197,21 @@ type contentModel struct {
 	Content      []contentModel `json:"content"`
 }
 
-// writeNotebook writes the notebook at path into dir as a Jupyter
-// server's contents API gives it, which is how JupyterLab reads it:
+// writeNotebook writes the notebook in file into dir, at rel (a path
+// with slashes), as a Jupyter server's contents API gives it, which is how JupyterLab reads it:
 // its multiline strings (nbformat stores them on disk as lists of
 // lines) joined; JupyterLite hands the file to JupyterLab as it is. Its
 // code cells are marked trusted (the site's builder vouches for its
 // notebooks, so their outputs' scripts run, as the explorer needs). It
 // returns the notebook's model, dated built.
-func writeNotebook(path, dir, built string) (contentModel, error) {
-	data, err := os.ReadFile(path)
+func writeNotebook(file, dir, rel, built string) (contentModel, error) {
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return contentModel{}, err
 	}
 	var nb map[string]any
 	if err := json.Unmarshal(data, &nb); err != nil {
-		return contentModel{}, fmt.Errorf("%s: %v", path, err)
+		return contentModel{}, fmt.Errorf("%s: %v", file, err)
 	}
 	cells, _ := nb["cells"].([]any)
 	for _, c := range cells {
@@ -214,15 +242,15 @@ func writeNotebook(path, dir, built string) (contentModel, error) {
 	if err != nil {
 		return contentModel{}, err
 	}
-	name := filepath.Base(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	target := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return contentModel{}, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, name), out, 0o644); err != nil {
+	if err := os.WriteFile(target, out, 0o644); err != nil {
 		return contentModel{}, err
 	}
 	format, size := "json", len(out)
-	return contentModel{Name: name, Path: name, Type: "notebook", Format: &format, Created: built, LastModified: built, Writable: true, Size: &size}, nil
+	return contentModel{Name: path.Base(rel), Path: rel, Type: "notebook", Format: &format, Created: built, LastModified: built, Writable: true, Size: &size}, nil
 }
 
 // JoinOutput returns an output with its text, and the values of its data
@@ -305,9 +333,10 @@ func copyDir(from, to string) error {
 }
 
 // NotebookURL is the address, relative to the site's root, at which the
-// app opens the notebook named name (a file of notebooks/).
-func NotebookURL(name string) string {
-	return Dir + "/index.html?path=" + url.QueryEscape(name)
+// app opens the notebook at rel, its path in the site's folder of
+// notebooks, with slashes.
+func NotebookURL(rel string) string {
+	return Dir + "/index.html?path=" + url.QueryEscape(rel)
 }
 
 // The page: no icon (the browser would ask the site for /favicon.ico),

@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// Write lays out the app as JupyterLite reads it: the listing names
-// every notebook of the module, each notebook is written as a Jupyter
+// Write lays out the app as JupyterLite reads it: the listing of each
+// folder names its notebooks and sub-folders, each notebook is written as a Jupyter
 // server gives it (its multiline strings joined, its code cells
 // trusted), and the page holds the configuration. The bundle is a
 // stand-in here; the site's test runs the real one in a browser.
@@ -32,44 +32,54 @@ func TestWrite(t *testing.T) {
    "data": {"text/plain": ["1\n", "2"], "application/json": {"a": ["b", "c"]}}},
    {"output_type": "stream", "name": "stdout", "text": ["p\n", "q\n"]}]}
  ], "metadata": {"kernelspec": {"name": "tensornb"}}, "nbformat": 4, "nbformat_minor": 5}`
-	if err := os.MkdirAll(filepath.Join(module, "notebooks"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, name := range []string{"b.ipynb", "a.ipynb"} {
-		path := filepath.Join(module, "notebooks", name)
+	src := t.TempDir()
+	rels := []string{"b.ipynb", "a.ipynb", "week 1/c.ipynb", "week 1/parts/d.ipynb"}
+	for _, rel := range rels {
+		path := filepath.Join(src, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(path, []byte(nb), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		paths = append(paths, path)
 	}
 	site := t.TempDir()
-	if err := Write(module, site, paths); err == nil || !strings.Contains(err.Error(), "the engine is not in") {
+	if err := Write(module, site, src, rels); err == nil || !strings.Contains(err.Error(), "the engine is not in") {
 		t.Errorf("Write into a site without the engine: %v, want an error that says to build it first", err)
 	}
 	if err := os.WriteFile(filepath.Join(site, "worker.js"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(module, site, paths); err != nil {
+	if err := Write(module, site, src, rels); err != nil {
 		t.Fatal(err)
 	}
 
-	var listing struct {
-		Type    string `json:"type"`
-		Content []struct {
-			Name, Path, Type string
-		} `json:"content"`
-	}
-	readJSON(t, filepath.Join(site, "api/contents/all.json"), &listing)
-	var names []string
-	for _, m := range listing.Content {
-		if m.Type != "notebook" || m.Path != m.Name {
-			t.Errorf("the listing's entry %+v is not a notebook at the root", m)
+	type entry struct{ Name, Path, Type string }
+	for _, want := range []struct {
+		file   string
+		folder entry
+		listed []entry
+	}{
+		{"api/contents/all.json", entry{"", "", "directory"}, []entry{{"a.ipynb", "a.ipynb", "notebook"}, {"b.ipynb", "b.ipynb", "notebook"}, {"week 1", "week 1", "directory"}}},
+		{"api/contents/week 1/all.json", entry{"week 1", "week 1", "directory"}, []entry{{"c.ipynb", "week 1/c.ipynb", "notebook"}, {"parts", "week 1/parts", "directory"}}},
+		{"api/contents/week 1/parts/all.json", entry{"parts", "week 1/parts", "directory"}, []entry{{"d.ipynb", "week 1/parts/d.ipynb", "notebook"}}},
+	} {
+		var listing struct {
+			entry
+			Content []entry `json:"content"`
 		}
-		names = append(names, m.Name)
+		readJSON(t, filepath.Join(site, want.file), &listing)
+		if listing.entry != want.folder || !slices.Equal(listing.Content, want.listed) {
+			t.Errorf("%s lists %+v holding %+v, want %+v holding %+v", want.file, listing.entry, listing.Content, want.folder, want.listed)
+		}
 	}
-	if listing.Type != "directory" || !slices.Equal(names, []string{"a.ipynb", "b.ipynb"}) {
-		t.Errorf("the listing is a %q of %q, want a directory of a.ipynb and b.ipynb", listing.Type, names)
+	for _, rel := range rels {
+		if _, err := os.Stat(filepath.Join(site, "files", filepath.FromSlash(rel))); err != nil {
+			t.Errorf("the notebook %s is not in files/: %v", rel, err)
+		}
+	}
+	if got, want := NotebookURL("week 1/c.ipynb"), "lab/index.html?path=week+1%2Fc.ipynb"; got != want {
+		t.Errorf("NotebookURL of week 1/c.ipynb is %q, want %q", got, want)
 	}
 
 	var written struct {

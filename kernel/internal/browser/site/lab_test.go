@@ -264,22 +264,24 @@ type labCell struct {
 	Shown int `json:"shown"`
 }
 
-// testLab opens each notebook in the site's JupyterLite app, served at
-// site, runs all its cells with JupyterLab's Run All Cells through the
-// tensornb kernel, and checks that each cell's outputs, as the kernel
-// sent them, equal the stored ones (with an error exactly in the cells
-// tagged raises-exception: they do not stop Run all) and that JupyterLab
-// shows them. On the first notebook it also checks that a cell sees
-// what an earlier one declared and that interrupting an endless loop
-// ends it within 2 s, after which the next cell replays the earlier ones.
-// No page raises a JavaScript error or loads a file from elsewhere.
-func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
-	for i, path := range paths {
-		nb, err := ReadNotebook(path)
+// testLab opens each notebook of the folder src at rels (paths relative
+// to it, with slashes, as the site keeps them) in the site's JupyterLite
+// app, served at site, runs all its cells with JupyterLab's Run All Cells
+// through the tensornb kernel, and checks that each cell's outputs, as
+// the kernel sent them, equal the stored ones (with an error exactly in
+// the cells tagged raises-exception: they do not stop Run all) and that
+// JupyterLab shows them. With session, on the first notebook it also
+// checks that a cell sees what an earlier one declared and that
+// interrupting an endless loop ends it within 2 s, after which the next
+// cell replays the earlier ones. No page raises a JavaScript error or
+// loads a file from elsewhere, or asks for one the site lacks.
+func testLab(t *testing.T, ctx context.Context, site, src string, rels []string, session bool) {
+	for i, rel := range rels {
+		nb, err := ReadNotebook(filepath.Join(src, filepath.FromSlash(rel)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := filepath.Base(path)
+		name := rel
 		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
 			// Each notebook opens as on a first visit: JupyterLite keeps the
 			// open tabs (each with its kernel) and edited files in the
@@ -348,7 +350,7 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 					t.Errorf("%s (%v)", want.what, err)
 				}
 			}
-			if i == 0 {
+			if session && i == 0 {
 				checkLabSession(t, ctx)
 			}
 			if name == "02-strides-and-storage.ipynb" {
@@ -369,7 +371,7 @@ func testLab(t *testing.T, ctx context.Context, site string, paths []string) {
 			if missing := evaluate[[]string](t, ctx, `performance.getEntriesByType("resource").filter(e => e.responseStatus >= 400).map(e => e.responseStatus + " " + e.name)`); len(missing) > 0 {
 				t.Errorf("the app asked for files the site does not have:\n%s", strings.Join(missing, "\n"))
 			}
-			screenshot(t, ctx, "lab-"+strings.TrimSuffix(name, ".ipynb")+".png")
+			screenshot(t, ctx, "lab-"+strings.ReplaceAll(strings.TrimSuffix(name, ".ipynb"), "/", "-")+".png")
 			evaluate[bool](t, ctx, "tnbLabTest.leave()")
 			if e := errs.All(); len(e) > 0 {
 				t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))

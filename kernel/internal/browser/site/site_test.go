@@ -63,8 +63,9 @@ type pageCell struct {
 // all memory ends with a MemoryError; a link to a heading's anchor shows
 // it; the explorer and the playground answer a click; and a page opened
 // from a file says why its engine cannot start. The same notebooks run
-// in the site's JupyterLab (JupyterLite, testLab).
-// The page raises no JavaScript error. The test prints the engine's
+// in the site's JupyterLab (JupyterLite, testLab). A site built from a
+// teacher's folder of notebooks (testFolder) runs its nested notebook
+// too. The page raises no JavaScript error. The test prints the engine's
 // start-up, the first cell's time and the median cell's, beside the same
 // cells' median on the server's instant engine; screenshots go to
 // artifacts/site/.
@@ -97,7 +98,7 @@ func TestSite(t *testing.T) {
 
 	dir := t.TempDir()
 	start := time.Now()
-	if err := Write(moduleDir, dir); err != nil {
+	if _, err := Write(moduleDir, dir, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("Write: %.1f s", time.Since(start).Seconds())
@@ -111,7 +112,7 @@ func TestSite(t *testing.T) {
 		nb := notebooks[i]
 		name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
 		t.Run(name, func(t *testing.T) {
-			errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(path))
+			errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(filepath.Base(path)))
 			cells := runAll(t, ctx)
 			checkOutputs(t, nb, cells)
 			// The page makes the editors once the engine started, when idle.
@@ -150,7 +151,11 @@ func TestSite(t *testing.T) {
 			}
 		})
 	}
-	t.Run("lab", func(t *testing.T) { testLab(t, ctx, srv.URL, paths) })
+	var names []string
+	for _, p := range paths {
+		names = append(names, filepath.Base(p))
+	}
+	t.Run("lab", func(t *testing.T) { testLab(t, ctx, srv.URL, filepath.Join(moduleDir, "notebooks"), names, true) })
 	if *docsImage && !docsImageWritten {
 		t.Errorf("-docs-image wrote nothing: it needs the lab test of 02-strides-and-storage to run (-run 'TestSite$/lab/02')")
 	}
@@ -159,7 +164,7 @@ func TestSite(t *testing.T) {
 		links := evaluate[[]string](t, ctx, `Array.from(document.querySelectorAll("li a"), a => a.getAttribute("href"))`)
 		var want []string
 		for _, p := range paths {
-			want = append(want, PageName(p))
+			want = append(want, PageName(filepath.Base(p)))
 		}
 		if !slices.Equal(links, want) {
 			t.Errorf("the index links to %q, want %q", links, want)
@@ -174,7 +179,7 @@ func TestSite(t *testing.T) {
 	t.Run("opened from a file", func(t *testing.T) {
 		// A browser starts no worker for a page opened from a file: the
 		// page says what to do, and a cell fails saying it.
-		errs := browsertest.Open(t, ctx, filepath.Join(dir, PageName(paths[0])))
+		errs := browsertest.Open(t, ctx, filepath.Join(dir, PageName(filepath.Base(paths[0]))))
 		status, err := chromedp.Run(ctx, chromedp.Poll[string](`document.body.dataset.engine === "broken" && document.getElementById("tnb-status").textContent`, chromedp.WithPollingTimeout(30*time.Second)))
 		if err != nil {
 			t.Fatalf("the page opened from a file does not say its engine could not start: %v", err)
@@ -247,7 +252,7 @@ func TestSite(t *testing.T) {
 		}
 	})
 	t.Run("state and interrupt", func(t *testing.T) {
-		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(paths[0]))
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(filepath.Base(paths[0])))
 		if out := runCell(t, ctx, 0, "probe := 41"); out != "" {
 			t.Errorf("probe := 41 shows %q", out)
 		}
@@ -282,6 +287,7 @@ func TestSite(t *testing.T) {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
 		}
 	})
+	t.Run("a teacher's folder", func(t *testing.T) { testFolder(t, ctx) })
 	if len(loadMS) > 1 {
 		t.Logf("from a page's navigation to its engine's start: %.0f ms for the first page (a fresh browser profile), a median of %.0f ms for the %d others (the browser's caches warm)",
 			loadMS[0], browsertest.Median(loadMS[1:]), len(loadMS)-1)
@@ -676,4 +682,71 @@ func around(s string, at int) string {
 func jsonText(v any) string {
 	data, _ := json.MarshalIndent(v, "", "  ")
 	return string(data)
+}
+
+// testFolder builds a site from a teacher's folder outside the
+// repository (course), leaving out the notebooks with problems, which
+// Write names, and checks that the site runs the notebook in the
+// folder's sub-folder as it runs the module's notebooks, on its page and
+// in JupyterLite, with its outputs equal to the stored ones; that the
+// page's links lead to the site's root and to the other notebook's page,
+// and that it loads MathJax from the site's root;
+// and that the index, titled as asked, links to both good notebooks and
+// no other.
+func testFolder(t *testing.T, ctx context.Context) {
+	src := writeCourse(t)
+	dir := t.TempDir()
+	problems, err := Write(moduleDir, dir, Options{Notebooks: src, Title: "A course of tensors", SkipProblems: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.String())
+	}
+	if !slices.Equal(got, courseProblems) {
+		t.Errorf("Write named the problems\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(courseProblems, "\n"))
+	}
+	for _, name := range []string{"week2/im2col.html", "week3/numpy.html", "files/week2/im2col.ipynb", "files/week3/numpy.ipynb", "api/contents/week3/all.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("the site holds %s, of a notebook with problems", name)
+		}
+	}
+	srv := httptest.NewServer(Handler(dir))
+	t.Cleanup(srv.Close)
+
+	const nested = "week1/strides.ipynb"
+	t.Run("page", func(t *testing.T) {
+		nb, err := ReadNotebook(filepath.Join(src, nested))
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(nested))
+		checkOutputs(t, nb, runAll(t, ctx))
+		links := evaluate[[]string](t, ctx, `[document.querySelector(".tnb-toolbar a").href, ...Array.from(document.querySelectorAll(".tnb-notebook a[href$='.html']"), a => a.href)]`)
+		if want := []string{srv.URL + "/index.html", srv.URL + "/intro.html"}; !slices.Equal(links, want) {
+			t.Errorf("the page links to %q, want the index and the intro's page %q", links, want)
+		}
+		// MathJax, which the page loads on first use from the site's root.
+		checkShown(t, ctx, ".tnb-markdown mjx-container", "the markdown's math is not typeset")
+		checkLocal(t, ctx, srv.URL)
+		screenshot(t, ctx, "folder-week1-strides.png")
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
+	t.Run("lab", func(t *testing.T) { testLab(t, ctx, srv.URL, src, []string{nested}, false) })
+	t.Run("index", func(t *testing.T) {
+		errs := browsertest.OpenURL(t, ctx, srv.URL+"/")
+		if title := evaluate[string](t, ctx, `document.querySelector("h1").textContent`); title != "A course of tensors" {
+			t.Errorf("the index's title is %q", title)
+		}
+		links := evaluate[[]string](t, ctx, `Array.from(document.querySelectorAll("li a"), a => a.getAttribute("href"))`)
+		if want := []string{"intro.html", "week1/strides.html"}; !slices.Equal(links, want) {
+			t.Errorf("the index links to %q, want %q", links, want)
+		}
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
 }

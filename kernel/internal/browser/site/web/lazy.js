@@ -4,6 +4,7 @@
 // engine. They are classic scripts, as page.js is, so that a page opened
 // from a file still loads them.
 import { Panel } from "@lumino/widgets";
+import { atRoot } from "./root.js";
 
 const loading = new Map(); // name → Promise of what its script registered
 
@@ -15,7 +16,7 @@ export function load(name) {
       name,
       new Promise((resolve, reject) => {
         const script = document.createElement("script");
-        script.src = `lazy-${name}.js`;
+        script.src = atRoot(`lazy-${name}.js`);
         script.onload = () => resolve(window.tnbLazy[name]);
         script.onerror = () =>
           reject(

@@ -31,6 +31,8 @@ import { Sanitizer } from "@jupyterlab/apputils";
 import { LazyTypesetter, lazyFactory } from "./lazy.js";
 import { CodeEditor, makeWhenIdle } from "./editor.js";
 import { Engine } from "../../engine.js";
+import { workerFile } from "../../shared.js";
+import { atRoot } from "./root.js";
 import { Widget } from "@lumino/widgets";
 import { marked } from "marked";
 
@@ -116,10 +118,12 @@ function scrollToAnchor() {
   }
 }
 
-// linkNotebooks points links to the notebooks at their pages.
+// linkNotebooks points links to the notebooks at their pages: a
+// relative link, into a folder or out of it too (../week1/intro.ipynb),
+// as the site keeps the notebooks' folders.
 function linkNotebooks(markdown) {
   return markdown.replace(
-    /(\]\(|href=")((?:\.\/)?[\w.-]+)\.ipynb\b/g,
+    /(\]\(|href=")((?:\.\.?\/)*[\w.-]+(?:\/[\w.-]+)*)\.ipynb\b/g,
     "$1$2.html",
   );
 }
@@ -223,7 +227,7 @@ class Page {
     const toolbar = document.createElement("div");
     toolbar.className = "tnb-toolbar";
     const home = document.createElement("a");
-    home.href = "index.html";
+    home.href = atRoot("index.html");
     home.textContent = "tensornb";
     const button = (id, text, title, action) => {
       const b = document.createElement("button");
@@ -267,11 +271,14 @@ class Page {
     );
     document.body.append(toolbar);
     // The engine loads while the page draws the notebook.
-    this.engine = new Engine((text, state) => {
-      this.statusNode.textContent = text;
-      this.statusNode.dataset.state = state;
-      document.body.dataset.engine = state;
-    });
+    this.engine = new Engine(
+      (text, state) => {
+        this.statusNode.textContent = text;
+        this.statusNode.dataset.state = state;
+        document.body.dataset.engine = state;
+      },
+      { workerURL: atRoot(workerFile) },
+    );
     const main = document.createElement("main");
     main.className = "tnb-notebook";
     document.body.append(main);
