@@ -3,8 +3,10 @@
 //	tensornb install [-prefix DIR | -sys-prefix]    build the tools, write the kernelspec
 //	tensornb uninstall [-prefix DIR | -sys-prefix] [-purge]
 //	tensornb kernel [-engine gonb] CONNECTION_FILE  what the kernelspecs run
-//	tensornb worker DIR                             the instant engine's interpreter process
+//	tensornb worker [-sandbox] DIR                  the instant engine's interpreter process
 //	tensornb guard                                  kills what a kernel started once it ends
+//	tensornb assign SOURCE STUDENT                  the student's version of an exercise
+//	tensornb grade [-json] [-timeout D] SOURCE SUBMISSION...
 //	tensornb version
 package main
 
@@ -37,8 +39,13 @@ usage:
   tensornb uninstall [-prefix DIR | -sys-prefix] [-purge]
   tensornb kernel [-engine gonb] CONNECTION_FILE run the kernel (Jupyter does this); -engine gonb
                                                  compiles every cell with GoNB, as "Go (tensornb, compiled)" does
-  tensornb worker DIR                            the instant engine's interpreter (the kernel starts it)
+  tensornb worker [-sandbox] DIR                 the instant engine's interpreter (the kernel starts it)
   tensornb guard                                 kills what a kernel started once it ends (the kernel starts it)
+  tensornb assign SOURCE STUDENT                 write the student's version of an exercise in nbgrader's
+                                                 format (a notebook, or every notebook of a folder)
+  tensornb grade [-json] [-timeout D] [-feedback DIR] [-jobs N] SOURCE SUBMISSION...
+                                                 grade submissions against the teacher's notebook SOURCE,
+                                                 each in a sandboxed instant engine of its own
   tensornb version
 `
 
@@ -57,6 +64,10 @@ func main() {
 		err = kernelCmd(args)
 	case "worker":
 		err = workerCmd(args)
+	case "assign":
+		err = assignCmd(args)
+	case "grade":
+		err = gradeCmd(args)
 	case "guard":
 		err = procs.Tag(os.Getenv(procs.Var)).Guard(os.Stdin)
 	case "version":
@@ -210,12 +221,23 @@ func kernelCmd(args []string) error {
 }
 
 // workerCmd is the instant engine's interpreter process: DIR is the
-// installation's module source, where it finds type information.
+// installation's module source, where it finds type information. With
+// -sandbox its cells may use no package that reaches files, processes or
+// the network (tensornb grade's workers).
 func workerCmd(args []string) error {
-	if len(args) != 1 {
-		return fmt.Errorf("usage: tensornb worker DIR (the kernel starts it)")
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	sandbox := fs.Bool("sandbox", false, "refuse the packages that reach files, processes or the network")
+	if err := fs.Parse(args); err != nil {
+		return err
 	}
-	return interp.Serve(args[0], os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash"))
+	if fs.NArg() != 1 {
+		return fmt.Errorf("usage: tensornb worker [-sandbox] DIR (the kernel starts it)")
+	}
+	var options []func(*interp.Session)
+	if *sandbox {
+		options = append(options, interp.Sandboxed)
+	}
+	return interp.Serve(fs.Arg(0), os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash"), options...)
 }
 
 // kernelID returns the id Jupyter gave the kernel, which it writes into

@@ -2,8 +2,12 @@ package grade_test
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,11 +19,22 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/notebook"
 )
 
-// The test binary is its own worker: with TENSORNB_TEST_WORKER set to the
-// module's directory, it serves instead of testing.
+// The test binary is its own worker, sandboxed as tensornb grade's are:
+// with TENSORNB_TEST_WORKER set to the module's directory, it serves
+// instead of testing. With TENSORNB_TEST_DIAL set to an address, it
+// connects there and exits 0, or exits 1 if it cannot.
 func TestMain(m *testing.M) {
+	if addr := os.Getenv("TENSORNB_TEST_DIAL"); addr != "" {
+		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			os.Stderr.WriteString(err.Error())
+			os.Exit(1)
+		}
+		c.Close()
+		os.Exit(0)
+	}
 	if module := os.Getenv("TENSORNB_TEST_WORKER"); module != "" {
-		if err := interp.Serve(module, os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash")); err != nil {
+		if err := interp.Serve(module, os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash"), interp.Sandboxed); err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
 		}
@@ -36,7 +51,7 @@ func engine(dir string) (front.Engine, error) {
 	}
 	e := interp.NewEngine(os.Args[0], "-test.run=^$")
 	e.Env = []string{"TENSORNB_TEST_WORKER=" + module}
-	e.Dir = dir
+	e.Prepare = grade.NewSandbox(os.Args[0], "-test.run=^$").Prepare(dir)
 	return e, nil
 }
 
@@ -214,4 +229,98 @@ func TestPage(t *testing.T) {
 	if strings.Contains(page, "<script>alert") {
 		t.Error("the page holds the submission's script")
 	}
+}
+
+// A submission that reads a file outside its directory, writes one, or
+// opens a connection fails at the cell that tries, and touches nothing.
+func TestSandboxed(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "answers.txt")
+	if err := os.WriteFile(secret, []byte("the teacher's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	planted := filepath.Join(dir, "planted.txt")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	connected := make(chan struct{}, 1)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			c.Close()
+			connected <- struct{}{}
+		}
+	}()
+	body := "\tdata, _ := os.ReadFile(" + strconv.Quote(secret) + ")\n" +
+		"\tos.WriteFile(" + strconv.Quote(planted) + ", data, 0o644)\n" +
+		"\tif c, err := net.Dial(\"tcp\", " + strconv.Quote(ln.Addr().String()) + "); err == nil {\n\t\tc.Close()\n\t}\n" +
+		"\treturn x.T()"
+	g, err := grade.New(assignment(), grade.Options{Engine: engine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := g.Grade(context.Background(), write(t, dir, "sneaky.ipynb", answered(t, body, nil)))
+	if r.Error != "" || r.Score != 0 {
+		t.Fatalf("score %g, error %q", r.Score, r.Error)
+	}
+	answer := feedback(r.Notebook.Cells[2])
+	if !strings.Contains(answer, `import "os": graded code cannot use it`) {
+		t.Errorf("the answer cell failed with %q, want the sandbox's refusal of os", answer)
+	}
+	if _, err := os.Stat(planted); !os.IsNotExist(err) {
+		t.Errorf("the submission wrote %s (%v)", planted, err)
+	}
+	select {
+	case <-connected:
+		t.Error("the submission connected to the test's listener")
+	case <-time.After(500 * time.Millisecond):
+	}
+}
+
+// The worker's network namespace has no way out: even a compiled program
+// in it, which the interpreter's refusals do not bind, cannot connect to a
+// port of this machine.
+func TestNetworkCutOff(t *testing.T) {
+	sandbox := grade.NewSandbox(os.Args[0], "-test.run=^$")
+	if sandbox.Network {
+		if os.Getuid() == 0 {
+			t.Fatalf("root cannot make a network namespace here: %s", sandbox.Why)
+		}
+		t.Skipf("the network stays open on this machine: %s (as root, or where user namespaces are allowed, this test runs)", sandbox.Why)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dial := func(prepare func(*exec.Cmd)) error {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "TENSORNB_TEST_DIAL="+ln.Addr().String())
+		if prepare != nil {
+			prepare(cmd)
+		}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("%v: %s", err, out)
+		}
+		return nil
+	}
+	if err := dial(nil); err != nil {
+		t.Fatalf("outside the sandbox the dial failed: %v", err)
+	}
+	if err := dial(sandbox.Prepare(t.TempDir())); err == nil {
+		t.Error("inside the sandbox the dial reached the listener")
+	}
+}
+
+// feedback returns the error a cell showed, or "".
+func feedback(c *notebook.Cell) string {
+	for _, out := range c.Outputs {
+		if out["output_type"] == "error" {
+			tb, _ := out["traceback"].([]string)
+			return strings.Join(tb, "\n")
+		}
+	}
+	return ""
 }

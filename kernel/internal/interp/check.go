@@ -37,6 +37,9 @@ type checker struct {
 	// another engine (browsercheck.go).
 	elsewhere func(path string) bool
 	named     func(name string) string
+	// refused is the error of a cell that uses such a package at a line:
+	// a *NotInBrowser, or in a sandboxed session a *NotInSandbox.
+	refused func(line int, path string) error
 
 	imports map[string]string // import path → the name it was imported as ("" for its own)
 	// typeImports are packages the types of session variables come from
@@ -54,7 +57,7 @@ type checker struct {
 // the positions of the files it checks, imp imports their packages for
 // go/types, and has and hasSymbol say what yaegi has compiled in.
 func newChecker(fset *token.FileSet, imp types.Importer, has func(string) bool, hasSymbol func(path, name string) bool) *checker {
-	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, elsewhere: elsewhere, named: packageNamed, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}, declAt: map[string]int{}}
+	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, elsewhere: elsewhere, named: packageNamed, refused: notInBrowser, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}, declAt: map[string]int{}}
 }
 
 // A checkedCell is one cell on its way through the checker: its units,
@@ -177,6 +180,9 @@ type NotInBrowser struct {
 func (n *NotInBrowser) Error() string {
 	return fmt.Sprintf("cell line %d: package %s is not in the browser's engine, which has tensor, display and, of the standard library, only %s; the tensornb kernel in Jupyter has it", n.Line, n.Path, strings.Join(symbols.BrowserStandard, ", "))
 }
+
+// notInBrowser is the checker's refusal of a package the browser lacks.
+func notInBrowser(line int, path string) error { return &NotInBrowser{Line: line, Path: path} }
 
 // A CompileError is a cell that does not type-check. A cell that does not
 // parse has Msg "syntax error: " and go/parser's message, as the Go

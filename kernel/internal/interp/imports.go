@@ -91,7 +91,7 @@ func (c *checker) readImports(f importFile) (map[string]string, error) {
 		}
 		for _, is := range u.specs {
 			if c.elsewhere(is.path) {
-				return nil, &NotInBrowser{Line: is.line, Path: is.path}
+				return nil, c.refused(is.line, is.path)
 			}
 			if !c.has(is.path) {
 				return nil, &Unsupported{Line: is.line, What: fmt.Sprintf("package %s, which it does not have compiled in", is.path)}

@@ -368,11 +368,14 @@ func checkError(err error, code string) *front.CellError {
 		return front.CompileError(ce.Error(), messages)
 	}
 	var nb *NotInBrowser
+	var ns *NotInSandbox
 	var un *Unsupported
 	msg := ""
 	switch {
 	case errors.As(err, &nb):
 		msg = nb.Error()
+	case errors.As(err, &ns):
+		msg = ns.Error()
 	case errors.As(err, &un):
 		msg = un.Error()
 	}

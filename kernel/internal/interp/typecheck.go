@@ -94,7 +94,7 @@ func (cc *checkedCell) sortErrors(errs []types.Error) (missing []string, err err
 					if !ok {
 						l = 1
 					}
-					return nil, &NotInBrowser{Line: l, Path: p}
+					return nil, cc.c.refused(l, p)
 				}
 				missing = append(missing, p)
 			}

@@ -79,8 +79,9 @@ func (e *events) send(ev event) error {
 // Serve runs a worker: dir is a directory of the tensornb module (for the
 // type checker), requests come from in, events go to out, and crash
 // reports (a panic in a goroutine, a fatal error) to crash, which outlives
-// the process.
-func Serve(dir string, in, out, crash *os.File) (err error) {
+// the process. Each option adjusts the session before its first cell
+// (Sandboxed).
+func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err error) {
 	closeOnExec(in, out, crash)
 	defer func() {
 		// os.Stderr may be a cell's by then: the engine reads the
@@ -118,6 +119,9 @@ func Serve(dir string, in, out, crash *os.File) (err error) {
 	session, err := NewSession(dir, yaegiNoise(os.Stderr))
 	if err != nil {
 		return err
+	}
+	for _, option := range options {
+		option(session)
 	}
 	session.Warm()
 	// Requests are read as a stream of JSON values, so that a cell of any

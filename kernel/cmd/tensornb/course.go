@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tensornb/tensornb/kernel/internal/front"
+	"github.com/tensornb/tensornb/kernel/internal/grade"
+	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/nbgrader"
+	"github.com/tensornb/tensornb/kernel/internal/notebook"
+)
+
+// assignCmd writes the student's version of a notebook, or of every
+// notebook under a folder (other files are copied as they are).
+func assignCmd(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("usage: tensornb assign SOURCE STUDENT (a notebook and the student's notebook, or two folders)")
+	}
+	src, dst := filepath.Clean(args[0]), filepath.Clean(args[1])
+	info, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		if !strings.HasSuffix(dst, ".ipynb") {
+			dst = filepath.Join(dst, filepath.Base(src))
+		}
+		return assignNotebook(src, dst)
+	}
+	if rel, err := filepath.Rel(src, dst); err == nil && !strings.HasPrefix(rel, "..") {
+		return fmt.Errorf("the student's folder %s is inside the source folder %s: give a folder outside it", dst, src)
+	}
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			if d.Name() == ".ipynb_checkpoints" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".ipynb") {
+			return assignNotebook(path, filepath.Join(dst, rel))
+		}
+		return copyFile(path, filepath.Join(dst, rel))
+	})
+}
+
+// assignNotebook writes the student's version of the notebook src to dst.
+func assignNotebook(src, dst string) error {
+	if same(src, dst) {
+		return fmt.Errorf("%s: the student's version would overwrite the teacher's: give another path", src)
+	}
+	teacher, err := notebook.Read(src)
+	if err != nil {
+		return err
+	}
+	student, err := nbgrader.Assign(teacher)
+	if err != nil {
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := student.Write(dst); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", dst)
+	return nil
+}
+
+// same reports whether two paths name one file.
+func same(a, b string) bool {
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
+}
+
+// copyFile copies the file src to dst.
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o644)
+}
+
+// gradeCmd grades submissions against the teacher's notebook.
+func gradeCmd(args []string) error {
+	fs := flag.NewFlagSet("grade", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print one JSON object a submission, a line each, instead of a table")
+	timeout := fs.Duration("timeout", grade.DefaultTimeout, "how long one cell may run before it is stopped and scores nothing")
+	feedback := fs.String("feedback", "feedback", "write a feedback page for each submission under `DIR`")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "grade `N` submissions at once")
+	module := fs.String("module", "", "the tensornb module `DIR` whose packages cells import (default: the installation's)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() < 2 {
+		return fmt.Errorf("usage: tensornb grade [-json] [-timeout D] [-feedback DIR] [-jobs N] SOURCE SUBMISSION...")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	dir, err := moduleDir(*module, self)
+	if err != nil {
+		return err
+	}
+	teacher, err := notebook.Read(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	sandbox := grade.NewSandbox(self, "version")
+	if sandbox.Network {
+		fmt.Fprintf(os.Stderr, "tensornb grade: warning: the submissions can reach the network: %s\n", sandbox.Why)
+	}
+	g, err := grade.New(teacher, grade.Options{Timeout: *timeout, Engine: func(work string) (front.Engine, error) {
+		e := interp.NewEngine(self, "worker", "-sandbox", dir)
+		e.Prepare = sandbox.Prepare(work)
+		return e, nil
+	}})
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	paths := fs.Args()[1:]
+	start := time.Now()
+	fmt.Fprintf(os.Stderr, "grading %d submissions of %s, %d at a time\n", len(paths), fs.Arg(0), *jobs)
+	results := g.GradeAll(ctx, paths, *jobs)
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("grading was interrupted")
+	}
+	for _, r := range results {
+		if err := writePage(*feedback, r); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(os.Stderr, "graded %d submissions in %.1fs; feedback pages in %s\n", len(results), time.Since(start).Seconds(), *feedback)
+	if *asJSON {
+		return printJSON(os.Stdout, results)
+	}
+	return printTable(os.Stdout, results)
+}
+
+// moduleDir returns the module cells import from: dir if given, else the
+// installation's source beside the running binary (<home>/bin/tensornb
+// and <home>/src).
+func moduleDir(dir, self string) (string, error) {
+	if dir == "" {
+		dir = filepath.Join(filepath.Dir(filepath.Dir(self)), "src")
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+			return "", fmt.Errorf("this tensornb is not installed (no %s): run tensornb install, or give -module with a checkout of tensornb", filepath.Join(dir, "go.mod"))
+		}
+	}
+	return filepath.Abs(dir)
+}
+
+// writePage writes r's feedback page under dir, at the submission's path
+// with .html for .ipynb.
+func writePage(dir string, r grade.Result) error {
+	rel := strings.TrimSuffix(filepath.ToSlash(filepath.Clean(r.Submission)), ".ipynb")
+	rel = strings.TrimLeft(strings.ReplaceAll(rel, "../", ""), "/")
+	path := filepath.Join(dir, filepath.FromSlash(rel)+".html")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	return errors.Join(grade.Page(f, r), f.Close())
+}
+
+// printJSON prints one object a result, a line each.
+func printJSON(w io.Writer, results []grade.Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, r := range results {
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printTable prints a line a submission: its score, and each test that
+// failed with the first line of its feedback.
+func printTable(w io.Writer, results []grade.Result) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SUBMISSION\tSCORE\tFAILED")
+	for _, r := range results {
+		if r.Error != "" {
+			fmt.Fprintf(tw, "%s\tnot graded\t%s\n", r.Submission, r.Error)
+			continue
+		}
+		var failed []string
+		for _, t := range r.Tests {
+			if t.Feedback != "" {
+				first, _, _ := strings.Cut(t.Feedback, "\n")
+				failed = append(failed, t.GradeID+": "+first)
+			}
+		}
+		if len(failed) == 0 {
+			failed = []string{"-"}
+		}
+		fmt.Fprintf(tw, "%s\t%g / %g\t%s\n", r.Submission, r.Score, r.MaxScore, failed[0])
+		for _, f := range failed[1:] {
+			fmt.Fprintf(tw, "\t\t%s\n", f)
+		}
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,63 @@
+package grade
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// A Sandbox says how a submission's worker is kept from the teacher's
+// files and the network, beside what its interpreter refuses (the
+// packages that reach files, processes and the network: see package
+// interp's Sandboxed).
+type Sandbox struct {
+	// Network is false when the worker gets a network namespace of its
+	// own, with no interface but loopback: nothing it opens leaves the
+	// machine, or reaches a port of it.
+	Network bool
+	// Why says why the network could not be cut off, when Network.
+	Why string
+}
+
+// goEnv are the go command's variables the worker keeps from the
+// teacher's environment, so that its type checker finds the packages'
+// export data (go list -export) in the teacher's caches without the
+// network; everything else that names a place is the submission's own.
+var goEnv = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"}
+
+// Prepare returns what readies a worker's command to grade in dir, an
+// empty directory: dir is its working directory, dir/home its home and
+// dir/tmp its temporary directory; the go command's caches stay the
+// teacher's, offline (GOPROXY=off); and where s says so, it runs in a
+// network namespace of its own.
+func (s Sandbox) Prepare(dir string) func(*exec.Cmd) {
+	return func(cmd *exec.Cmd) {
+		home, tmp := filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
+		_ = os.MkdirAll(home, 0o700)
+		_ = os.MkdirAll(tmp, 0o700)
+		cmd.Dir = dir
+		env := []string{"HOME=" + home, "TMPDIR=" + tmp, "XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "GOPROXY=off", "GOFLAGS=-mod=mod"}
+		for _, name := range goEnv {
+			if v := goValue(name); v != "" {
+				env = append(env, name+"="+v)
+			}
+		}
+		cmd.Env = append(cmd.Env, env...) // later entries win
+		if !s.Network {
+			isolate(cmd)
+		}
+	}
+}
+
+// goValue returns what the go command takes for one of its variables.
+func goValue(name string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
