@@ -35,12 +35,13 @@ func main() {
 	notebooks := flag.String("notebooks", "", "the folder of the notebooks: every .ipynb under it, in its sub-folders too (default: the module's notebooks/)")
 	title := flag.String("title", "", "the index's title (default \""+site.DefaultTitle+"\")")
 	skip := flag.Bool("skip-problems", false, "leave out the notebooks that have problems, and write the others")
+	solutions := flag.Bool("solutions", false, "serve exercises in nbgrader's format with their solutions and hidden tests (the default serves the student's version)")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage:\n  tensornb-site [flags] check\n  tensornb-site [flags] build SITE\n  tensornb-site serve SITE [PORT]\nflags:\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	opts := site.Options{Notebooks: *notebooks, Title: *title, SkipProblems: *skip}
+	opts := site.Options{Notebooks: *notebooks, Title: *title, SkipProblems: *skip, Solutions: *solutions}
 	args := flag.Args()
 	var err error
 	switch {

@@ -59,6 +59,10 @@ type Options struct {
 	// Check) and writes the site with the others. Without it, a problem
 	// stops Write before it writes anything.
 	SkipProblems bool
+	// Solutions serves an exercise in nbgrader's format as it is, with
+	// its solutions and hidden tests. Without it, the site serves the
+	// student's version (tensornb assign's).
+	Solutions bool
 }
 
 // Write builds the site into dir from the tensornb module at moduleDir,
@@ -67,7 +71,8 @@ type Options struct {
 // notebook, at its path in the folder (week2/im2col.html for
 // week2/im2col.ipynb), the notebooks in JupyterLite (lab/, with api/ and
 // files/: package kernel/internal/browser/lite) and index.html, which
-// lists them. If a notebook has a problem, Write writes nothing and
+// lists them. An exercise in nbgrader's format is served as the
+// student's version, unless opts.Solutions. If a notebook has a problem, Write writes nothing and
 // returns a *ProblemsError, unless opts.SkipProblems: then it leaves the
 // notebooks with problems out, and returns their problems.
 func Write(moduleDir, dir string, opts Options) ([]Problem, error) {
@@ -91,7 +96,12 @@ func Write(moduleDir, dir string, opts Options) ([]Problem, error) {
 	if err := browser.Build(moduleDir, dir); err != nil {
 		return problems, err
 	}
-	if err := lite.Write(moduleDir, dir, src, good); err != nil {
+	served, err := serveable(src, good, opts.Solutions)
+	defer os.RemoveAll(served)
+	if err != nil {
+		return problems, err
+	}
+	if err := lite.Write(moduleDir, dir, served, good); err != nil {
 		return problems, err
 	}
 	for _, name := range bundleFiles {
@@ -103,7 +113,7 @@ func Write(moduleDir, dir string, opts Options) ([]Problem, error) {
 			return problems, err
 		}
 	}
-	return problems, writePages(dir, src, good, opts)
+	return problems, writePages(dir, served, good, opts)
 }
 
 // writePages writes into dir the page of each notebook of src at

@@ -14,6 +14,7 @@ import { JupyterLab } from "@jupyterlab/application";
 import { IServiceManager } from "@jupyterlab/services";
 import { PluginRegistry } from "@lumino/coreutils";
 import tensornb from "./kernel.js";
+import selfCheck from "./selfcheck.js";
 
 // The styles of the extensions, as JupyterLab's build imports them.
 import "@jupyterlab/application-extension/style/index.js";
@@ -151,6 +152,7 @@ async function main() {
     ...lab.flatMap(plugins).filter((p) => !liteProvides.has(p.provides)),
     ...lite.flatMap(plugins),
     ...tensornb,
+    selfCheck,
   ]);
   registry.registerPlugins(all);
   const serviceManager = await registry.resolveRequiredService(IServiceManager);

@@ -31,6 +31,7 @@ import { Sanitizer } from "@jupyterlab/apputils";
 import { LazyTypesetter, lazyFactory } from "./lazy.js";
 import { CodeEditor, makeWhenIdle } from "./editor.js";
 import { Engine } from "../../engine.js";
+import { showVerdict } from "../../verdict.js";
 import { workerFile } from "../../shared.js";
 import { atRoot } from "./root.js";
 import { Widget } from "@lumino/widgets";
@@ -134,6 +135,7 @@ class CodeCell {
     this.page = page;
     this.index = index;
     this.tags = (cell.metadata && cell.metadata.tags) || [];
+    this.nbgrader = cell.metadata && cell.metadata.nbgrader;
     this.node = document.createElement("div");
     this.node.className = "tnb-cell tnb-code";
 
@@ -201,6 +203,9 @@ class CodeCell {
         this.ran = run;
         this.node.classList.remove("tnb-running");
         this.setPrompt(String(run.reply.execution_count || " "));
+        // A test cell of an exercise says whether it passed, as the
+        // grader would score it.
+        showVerdict(this.node, this.nbgrader, this.outputs());
         return run;
       },
       (e) => {
