@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tensornb/tensornb/kernel/internal/jupytertest"
+	"github.com/tensornb/tensornb/kernel/internal/nbgrader"
+	"github.com/tensornb/tensornb/kernel/internal/notebook"
+)
+
+// puzzles is the sixth notebook, an exercise in nbgrader's format with
+// its solutions.
+const puzzles = "../../../notebooks/05-stride-puzzles.ipynb"
+
+// installed returns the installed tensornb command: the one the
+// kernelspec runs.
+func installed(t *testing.T) string {
+	t.Helper()
+	env := jupytertest.Install(t)
+	data, err := os.ReadFile(filepath.Join(jupytertest.JupyterPath(env), "kernels", "tensornb", "kernel.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec struct{ Argv []string }
+	if err := json.Unmarshal(data, &spec); err != nil || len(spec.Argv) == 0 {
+		t.Fatalf("kernel.json: %v %s", err, data)
+	}
+	return spec.Argv[0]
+}
+
+// answers gives each puzzle an answer written otherwise than the
+// teacher's solution, which computes strides for AsStrided: the view
+// methods that make each layout.
+var answers = map[string]string{
+	"row":             "return x.Select(0, i)",
+	"column":          "return x.Select(1, j)",
+	"everyotherrow":   "return x.Slice(0, 0, tensor.End, 2)",
+	"transposed":      "return x.T()",
+	"diagonal":        "return x.Diagonal(0, 0, 1)",
+	"antidiagonal":    "n := x.Size(0)\n\tcorner := x.Select(1, n-1)\n\treturn corner.AsStrided([]int{n}, []int{x.Stride(0) - x.Stride(1)}, corner.StorageOffset())",
+	"rowsof":          "return v.Unsqueeze(0).Expand(n, v.Size(0))",
+	"windows":         "return v.Unfold(0, k, 1)",
+	"batchtransposed": "return x.Transpose(1, 2)",
+	"crop":            "return x.Narrow(0, top, h).Narrow(1, left, w)",
+	"patches":         "return img.Unfold(0, k, 1).Unfold(1, k, 1)",
+	"tiles":           "return img.Unfold(0, p, p).Unfold(1, p, p)",
+	"hankel":          "return c.Unfold(0, n, 1)",
+}
+
+// answer replaces the body of the answer cell id in nb with body.
+func answer(t *testing.T, nb *notebook.Notebook, id, body string) {
+	t.Helper()
+	for _, c := range nb.Cells {
+		if m, ok := nbgrader.Of(c); ok && m.GradeID == id {
+			signature, _, _ := strings.Cut(c.Source, "\n")
+			c.Source = signature + "\n\t" + body + "\n}"
+			return
+		}
+	}
+	t.Fatalf("no cell %s", id)
+}
+
+// cellOf returns the index of the cell id in nb.
+func cellOf(t *testing.T, nb *notebook.Notebook, id string) int {
+	t.Helper()
+	for i, c := range nb.Cells {
+		if m, ok := nbgrader.Of(c); ok && m.GradeID == id {
+			return i
+		}
+	}
+	t.Fatalf("no cell %s", id)
+	return -1
+}
+
+// A test's expected outcome: its feedback's start, "" for a pass.
+type outcome map[string]string
+
+// TestAssignAndGrade runs the installed command as a teacher would: assign
+// makes the student's version of the puzzles, and grade -json grades
+// submissions of every kind against the teacher's notebook, each field of
+// its output checked.
+func TestAssignAndGrade(t *testing.T) {
+	bin := installed(t)
+	dir := t.TempDir()
+	teacherPath, err := filepath.Abs(puzzles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher, err := notebook.Read(teacherPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	studentPath := filepath.Join(dir, "student.ipynb")
+	if out, err := exec.Command(bin, "assign", teacherPath, studentPath).CombinedOutput(); err != nil {
+		t.Fatalf("tensornb assign: %v\n%s", err, out)
+	}
+	student, err := notebook.Read(studentPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(studentPath)
+	for _, gone := range []string{"BEGIN SOLUTION", "BEGIN HIDDEN TESTS", "x.AsStrided([]int{x.Size(1)}, []int{x.Stride(1)}", `"outputs": [
+    {`} {
+		if bytes.Contains(data, []byte(gone)) {
+			t.Errorf("the student's version holds %q", gone)
+		}
+	}
+
+	// Submissions: each starts from the student's version.
+	submission := func(name string, edit func(nb *notebook.Notebook)) string {
+		nb := student.Clone()
+		edit(nb)
+		path := filepath.Join(dir, name+".ipynb")
+		if err := nb.Write(path); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	right := func(nb *notebook.Notebook) {
+		for id, body := range answers {
+			answer(t, nb, id, body)
+		}
+	}
+	with := func(id, body string) func(*notebook.Notebook) {
+		return func(nb *notebook.Notebook) { right(nb); answer(t, nb, id, body) }
+	}
+	notNotebook := filepath.Join(dir, "essay.txt")
+	if err := os.WriteFile(notNotebook, []byte("I did not do it"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.ipynb")
+	otherNB := &notebook.Notebook{Format: 4, FormatMinor: 5, Metadata: map[string]any{}, Cells: []*notebook.Cell{{Type: "code", Source: "x := 1", Metadata: map[string]any{
+		"nbgrader": map[string]any{"grade_id": "fizzbuzz", "solution": true, "grade": false, "locked": false, "schema_version": 3.0}}}}}
+	if err := otherNB.Write(other); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		path  string
+		score float64
+		fails outcome // the tests that fail, by grade_id; the others pass
+		err   string
+	}{
+		{"teacher", teacherPath, 25, nil, ""},
+		{"right", submission("right", right), 25, nil, ""},
+		{"copy", submission("copy", with("row", "return x.Select(0, i).Clone()")), 24, outcome{"row_test": "AssertionError: right values, but a copy: your result lives in a new storage of 4 slots"}, ""},
+		{"strides", submission("strides", with("diagonal", "return x.AsStrided([]int{x.Size(0)}, []int{x.Stride(0)}, x.StorageOffset())")), 23,
+			outcome{"diagonal_test": "AssertionError: wrong values: 3 of 4 elements differ, the first at [1]: yours is 4, 5 was expected"}, ""},
+		{"compile", submission("compile", with("transposed", "return x.Transpose(0)")), 24, outcome{"transposed_test": "CompileError: the cell does not compile\ncell line 2: undefined: Transposed"}, ""},
+		{"panic", submission("panic", with("crop", "var corner []int\n\treturn x.Narrow(0, corner[0], h).Narrow(1, left, w)")), 23, outcome{"crop_test": "panic: runtime error: index out of range"}, ""},
+		{"loop", submission("loop", with("hankel", "for {\n\t}")), 22, outcome{"hankel_test": "Timeout: the cell ran past the timeout of 3s and was stopped"}, ""},
+		{"tampered", submission("tampered", func(nb *notebook.Notebook) {
+			with("column", "return x.Select(1, j).Contiguous()")(nb)
+			nb.Cells[cellOf(t, nb, "column_test")].Source = `fmt.Println("all good")`
+		}), 24, outcome{"column_test": "AssertionError: right values, but a copy"}, ""},
+		{"deleted", submission("deleted", func(nb *notebook.Notebook) {
+			with("windows", "return v.Unfold(0, k, 1).Clone()")(nb)
+			i := cellOf(t, nb, "windows_test")
+			nb.Cells = append(nb.Cells[:i], nb.Cells[i+1:]...)
+		}), 23, outcome{"windows_test": "AssertionError: right values, but a copy"}, ""},
+		{"stubs", studentPath, 0, outcome{"*": "panic: not written yet"}, ""},
+		{"not a notebook", notNotebook, 0, nil, "not a Jupyter notebook of nbformat 4"},
+		{"other assignment", other, 0, nil, "not a submission of this assignment: its cells fizzbuzz are not the assignment's"},
+	}
+	args := []string{"grade", "-json", "-timeout", "3s", "-feedback", filepath.Join(dir, "feedback"), teacherPath}
+	for _, c := range cases {
+		args = append(args, c.path)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tensornb grade: %v (grading ran, so it must exit 0)\n%s", err, stderr.String())
+	}
+	var results []map[string]any
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var r map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("a line that is not JSON: %v\n%s", err, sc.Text())
+		}
+		results = append(results, r)
+	}
+	if len(results) != len(cases) {
+		t.Fatalf("%d objects for %d submissions:\n%s\n%s", len(results), len(cases), out, stderr.String())
+	}
+	var order []string // the test cells' grade_ids in order
+	for _, c := range teacher.Cells {
+		if m, ok := nbgrader.Of(c); ok && m.Tests() {
+			order = append(order, m.GradeID)
+		}
+	}
+	for i, c := range cases {
+		r := results[i]
+		t.Run(c.name, func(t *testing.T) {
+			if r["submission"] != c.path || r["max_score"] != 25.0 {
+				t.Errorf("submission %v, max_score %v", r["submission"], r["max_score"])
+			}
+			if c.err != "" {
+				if msg, _ := r["error"].(string); !strings.Contains(msg, c.err) || len(r["tests"].([]any)) != 0 {
+					t.Errorf("error %q, tests %v; want an error holding %q and no tests", msg, r["tests"], c.err)
+				}
+				return
+			}
+			if r["score"] != c.score {
+				t.Errorf("score %v, want %g", r["score"], c.score)
+			}
+			tests, _ := r["tests"].([]any)
+			if len(tests) != len(order) {
+				t.Fatalf("%d tests, want %d", len(tests), len(order))
+			}
+			for k, x := range tests {
+				test := x.(map[string]any)
+				id := test["grade_id"].(string)
+				want, fails := c.fails[id]
+				if all, ok := c.fails["*"]; ok {
+					want, fails = all, true
+				}
+				feedback, _ := test["feedback"].(string)
+				switch {
+				case id != order[k]:
+					t.Errorf("test %d is %s, want %s", k, id, order[k])
+				case fails && (test["points"] != 0.0 || !strings.HasPrefix(feedback, want)):
+					t.Errorf("%s: %v of %v points, feedback %q; want 0 and feedback starting %q", id, test["points"], test["max_points"], feedback, want)
+				case !fails && (test["points"] != test["max_points"] || feedback != ""):
+					t.Errorf("%s: %v of %v points, feedback %q; want a pass", id, test["points"], test["max_points"], feedback)
+				}
+			}
+		})
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "feedback", strings.TrimPrefix(filepath.ToSlash(filepath.Join(dir, "copy")), "/")+".html"))
+	if err != nil || !bytes.Contains(page, []byte("Score: 24 of 25")) {
+		t.Errorf("the copy's feedback page: %v", err)
+	}
+}
