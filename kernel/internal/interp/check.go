@@ -74,8 +74,11 @@ type checkedCell struct {
 	cellImports map[string]string
 	auto        map[string]bool
 	// redeclared are the names the cell declares: the session's
-	// declarations of them are left out of the checked file.
+	// declarations of them are left out of the checked file. So are
+	// those of hoisted, the variables that statements of the cell define
+	// with := and its declarations use (see hoist); nil until hoist ran.
 	redeclared map[string]bool
+	hoisted    map[string]bool
 
 	pkg  *types.Package
 	info *types.Info
@@ -114,7 +117,7 @@ func (c *checker) read(code string) (*checkedCell, error) {
 	if cc.cellImports, err = c.readImports(cc.imports); err != nil {
 		return nil, err
 	}
-	cc.file = c.parseCell(cc.units)
+	cc.file = c.parseCell(cc.units, "")
 	if err := cc.refuseRedefinitions(); err != nil {
 		return nil, err
 	}

@@ -105,6 +105,11 @@ func (cc *checkedCell) unitSteps(sp span, r *rewriter, last bool) []step {
 	}
 	st.decls = cc.varsOf(sp)
 	st.texts, st.typeImports = cc.definitions(sp, r)
+	if st.texts != nil && cc.definesHoisted(sp) {
+		// Declared with the cell's var declarations, before its
+		// functions, which use them; given their values in order.
+		return splitVar(st)
+	}
 	if last && hasValue(cc.info, sp) {
 		st.kind = resultStep
 		// The expression alone: a comment after it would swallow the
@@ -113,6 +118,21 @@ func (cc *checkedCell) unitSteps(sp span, r *rewriter, last bool) []step {
 		st.interpreted = involvesMain(resultType(cc.info, sp), cc.pkg)
 	}
 	return []step{st}
+}
+
+// definesHoisted reports whether the statement unit at sp defines a
+// variable that the checker hoisted (see hoist).
+func (cc *checkedCell) definesHoisted(sp span) bool {
+	for _, n := range sp.nodes {
+		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, id := range identsOf(as.Lhs) {
+				if cc.hoisted[id.Name] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // lastStatement returns the cell's last unit that is not a declaration:
@@ -127,10 +147,11 @@ func lastStatement(units []cells.Unit) cells.Unit {
 	return cells.Unit{Offset: -1}
 }
 
-// splitVar splits the step of a var declaration into a varStep that
-// declares its variables by type, which runs before the cell's functions
-// (they may use the variables), and a declStep that gives them their
-// values, in the cell's order (the values may call the functions).
+// splitVar splits the step of a var declaration, or of a definition
+// whose variables the checker hoisted, into a varStep that declares its
+// variables by type, which runs before the cell's functions (they may use
+// the variables), and a step that gives them their values, in the cell's
+// order (the values may call the functions).
 func splitVar(st step) []step {
 	declare, assign := st, st
 	declare.kind, declare.texts = varStep, nil
