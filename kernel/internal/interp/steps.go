@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,6 +28,17 @@ type step struct {
 	// interpreted is set on a result whose type involves types the cells
 	// declared.
 	interpreted bool
+
+	// site is the site of a top-level statement or var declaration
+	// (instrument.go), which the session writes as it runs a statement;
+	// lineVars are the variables of frames that the cell's code writes,
+	// to declare first.
+	site     int
+	lineVars []string
+	// funcName names the function a step declares, and unmarked is its
+	// text without marks if it has marks; redeclared names the session's
+	// function that the step declares again without its marks.
+	funcName, unmarked, redeclared string
 }
 
 // A stepKind says what a step is, and so how it runs.
@@ -64,6 +77,14 @@ func (cc *checkedCell) steps(r *rewriter) []step {
 	for _, s := range cc.file.spans {
 		spans[s.unit.Offset] = s
 	}
+	// The session's functions that go statements now reach, declared
+	// again without marks before the cell's functions, which may call
+	// them.
+	for _, name := range r.redeclare {
+		if text, ok := cc.c.unmarked[name]; ok {
+			steps = append(steps, step{kind: declStep, text: text, line: 1, redeclared: name})
+		}
+	}
 	last := lastStatement(cc.units)
 	for _, u := range cc.units {
 		if isImport(u) {
@@ -71,6 +92,10 @@ func (cc *checkedCell) steps(r *rewriter) []step {
 			continue
 		}
 		steps = append(steps, cc.unitSteps(spans[u.Offset], r, u.Offset == last.Offset)...)
+	}
+	lineVars := slices.Sorted(maps.Keys(r.lineVars))
+	for i := range steps {
+		steps[i].lineVars = lineVars
 	}
 	sort.SliceStable(steps, func(i, j int) bool { return steps[i].rank() < steps[j].rank() })
 	return steps
@@ -94,6 +119,18 @@ func (cc *checkedCell) importStep(iu importUnit) step {
 func (cc *checkedCell) unitSteps(sp span, r *rewriter, last bool) []step {
 	u := sp.unit
 	st := step{kind: stmtStep, text: r.apply(cc.file.src, sp.offset, sp.offset+len(u.Text)), line: u.CodeLine()}
+	for _, n := range sp.nodes {
+		if site, ok := r.unitSite[n]; ok {
+			st.site = site
+			break
+		}
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			st.funcName = funcName(fd)
+			if r.marked[fd] {
+				st.unmarked = r.applyUnmarked(cc.file.src, sp.offset, sp.offset+len(u.Text))
+			}
+		}
+	}
 	if u.Declaration {
 		st.kind = declStep
 		st.decls = cc.declsOf(sp)

@@ -116,7 +116,7 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err 
 		streams.sync()
 		return ev.send(event{Type: "display", Data: b, ID: id, Result: result})
 	}))
-	session, err := NewSession(dir, yaegiNoise(os.Stderr))
+	session, err := NewSession(dir, os.Stderr)
 	if err != nil {
 		return err
 	}
