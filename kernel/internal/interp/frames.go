@@ -194,11 +194,12 @@ const (
 )
 
 // runtimeSymbols returns the table of those functions for yaegi:
-// Recovering, which the rewrite calls before a statement that calls
-// recover, so that the frames a recovered panic unwound are not taken
-// for those of a later one.
+// Bounds (see bounds.go), and Recovering, which the rewrite calls before
+// a statement that calls recover, so that the frames a recovered panic
+// unwound are not taken for those of a later one.
 func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{runtimePath + "/tensornbruntime": {
+		"Bounds":     reflect.ValueOf(panicBounds),
 		"Recovering": reflect.ValueOf(rec.reset),
 	}}
 }

@@ -229,11 +229,12 @@ func (r *rewriter) stmt(s ast.Stmt, sc *fnScope) {
 	default:
 		at = inner.Pos() // after it, where a goto arrives
 	}
-	mark := r.marks(inner, sc)
+	mark, guards := r.marks(inner, sc)
 	if mark == "" {
 		mark = r.markEarly(inner, sc)
 	}
 	r.insert(at, mark, true)
+	r.insert(at, guards, false)
 	r.blocks(inner, sc, label)
 }
 
@@ -336,9 +337,10 @@ func (r *rewriter) conversionOrBuiltin(call *ast.CallExpr) bool {
 }
 
 // marks returns what goes before s, a statement of sc: the write of its
-// site if it can fail and the note of a recover (see runtimeSymbols).
-// It marks the function literals s holds outside its blocks.
-func (r *rewriter) marks(s ast.Stmt, sc *fnScope) string {
+// site if it can fail and the note of a recover (see runtimeSymbols),
+// then the guards of its constant indexes (bounds.go). It marks the
+// function literals s holds outside its blocks.
+func (r *rewriter) marks(s ast.Stmt, sc *fnScope) (mark, guards string) {
 	head := header(s)
 	r.literals(head, sc)
 	var b strings.Builder
@@ -356,7 +358,7 @@ func (r *rewriter) marks(s ast.Stmt, sc *fnScope) string {
 			b.WriteString(runtimeName + ".Recovering(); ")
 		}
 	}
-	return b.String()
+	return b.String(), strings.Join(r.guards(s), "")
 }
 
 // continueSite returns the site that a continue statement of sc writes:
@@ -390,9 +392,10 @@ func (r *rewriter) blocks(s ast.Stmt, sc *fnScope, label string) {
 			r.stmtList(e.List, sc)
 		case *ast.IfStmt:
 			// else if: in a block of its own if it needs marks.
-			if mark := r.marks(e, sc); mark != "" {
+			if mark, guards := r.marks(e, sc); mark != "" || guards != "" {
 				r.insert(e.Pos(), "{ ", false)
 				r.insert(e.Pos(), mark, true)
+				r.insert(e.Pos(), guards, false)
 				r.blocks(e, sc, "")
 				r.insert(e.End(), " }", false)
 			} else {

@@ -22,7 +22,8 @@ import (
 //   - range over a function, generic declarations, and generic functions
 //     or types of compiled packages are refused.
 //
-// It also marks the code for the frames of a panic (instrument.go).
+// It also marks the code for the frames of a panic (instrument.go) and
+// guards constant indexes (bounds.go).
 type rewriter struct {
 	hasSymbol func(path, name string) bool
 	src       string    // the checked file
