@@ -84,15 +84,17 @@
 // hold one that can fail and none that calls writes that one's site
 // once, before the loop; a for loop whose condition can fail writes its
 // site again at the end of its body. What it costs, measured with
-// BenchmarkMarks (go test -run '^$' -bench Marks -benchtime 20x -count
-// 10 ./kernel/internal/interp/, the least of ten runs, on a shared
-// machine): a loop of 100000 iterations of total += s[i], +0% (the
-// write is made before the loop); the same loop with two such
-// statements, +32% (a write before each, each iteration); fib(20), one
-// write per call that recurses, within the noise (-2%); a loop of
-// t += r[0], +43% (the guard below). A deferred closure per call,
-// which could find the lines without marks, made fib(20) 4.8 times as
-// slow.
+// BenchmarkMarks on a shared machine of two cores (the median, over
+// twelve runs of go test -run '^$' -bench Marks -benchtime 20x -count 1
+// ./kernel/internal/interp/, of each run's marked time over its plain
+// one, with the range): a loop of 100000 iterations of total += s[i],
+// 0.98 (0.85–1.26; the write is made once, before the loop); the same
+// loop with two such statements, 1.36 (0.96–1.71; a write before each,
+// each iteration); fib(20), one write per call that recurses, 1.06
+// (0.70–1.24); a loop of t += r[0], 1.56 (1.42–1.76; the guard below).
+// A deferred closure per call, which could find the lines without
+// marks, made fib(20) 4.8 times as slow (measured once, in yaegi alone,
+// not by the benchmark).
 //
 // Code that goroutines run is not marked, so that two goroutines never
 // write one variable: a function literal started with go, and the

@@ -11,11 +11,12 @@ import (
 // What the marks of a panic's frames (instrument.go) and the guards of
 // constant indexes (bounds.go) cost: each function runs as the session
 // rewrites it ("marked") and as it would without marks and guards
-// ("plain"), in interpreters of their own. Run it with
+// ("plain"), in interpreters of their own, one after the other. On a
+// shared machine, compare each run's pair rather than runs far apart:
 //
-//	go test -run '^$' -bench Marks -count 5 ./kernel/internal/interp/
+//	for i in $(seq 12); do go test -run '^$' -bench Marks -benchtime 20x -count 1 ./kernel/internal/interp/; done
 //
-// and compare the pairs; doc.go has the numbers measured.
+// doc.go has the numbers measured so.
 func BenchmarkMarks(b *testing.B) {
 	const code = "func sum(s []int) int {\n\ttotal := 0\n\tfor i := 0; i < len(s); i++ {\n\t\ttotal += s[i]\n\t}\n\treturn total\n}\n" +
 		"func count(n int) int {\n\tc := 0\n\tfor i := 0; i < n; i++ {\n\t\tc += i & 1\n\t}\n\treturn c\n}\n" +
