@@ -18,9 +18,9 @@ import (
 // TensorError is the cell's error for a refused tensor operation: named
 // after PyTorch's exception class, with PyTorch's message as its value.
 // The traceback is the two again, then a hint if the message suggests a
-// Python spelling, then where (such as "cell line 2: y.View(-1)"), if
-// given.
-func TensorError(e *tensor.Error, where string) *front.CellError {
+// Python spelling, then the lines of where (such as "cell line 2:
+// y.View(-1)", or the frames of a panic in functions) that are not empty.
+func TensorError(e *tensor.Error, where ...string) *front.CellError {
 	class := e.Class
 	if class == "" {
 		class = tensor.RuntimeError
@@ -29,8 +29,10 @@ func TensorError(e *tensor.Error, where string) *front.CellError {
 	if h := PythonHint(e.Message); h != "" {
 		lines = append(lines, h)
 	}
-	if where != "" {
-		lines = append(lines, where)
+	for _, w := range where {
+		if w != "" {
+			lines = append(lines, w)
+		}
 	}
 	return &front.CellError{Name: class, Value: e.Message, Traceback: lines}
 }

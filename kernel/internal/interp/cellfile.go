@@ -21,7 +21,8 @@ import (
 const cellFunc = "tensornbCell"
 
 // A cellFile is the Go file a cell is type-checked as: the session's
-// declarations, then the cell's declarations, then its statements in the
+// declarations, then the variables hoisted out of the cell's statements
+// (see hoist), then the cell's declarations, then its statements in the
 // body of cellFunc. It is parsed once. Its imports are not written in its
 // text: each check adds them as syntax (see importDecl), so that checking
 // the cell again, with more imports or fewer session declarations, needs
@@ -108,8 +109,10 @@ func (w *fileWriter) unit(u cells.Unit) span {
 }
 
 // parseCell writes and parses the file that checks the units of a cell
-// other than its imports, with the session's declarations before them.
-func (c *checker) parseCell(units []cells.Unit) *cellFile {
+// other than its imports, with the session's declarations before them
+// and then hoisted, package-level declarations of variables that the
+// cell's statements define.
+func (c *checker) parseCell(units []cells.Unit, hoisted string) *cellFile {
 	w := newFileWriter()
 	f := &cellFile{fset: c.fset}
 	for _, d := range c.decls {
@@ -117,6 +120,7 @@ func (c *checker) parseCell(units []cells.Unit) *cellFile {
 		w.write(commentLines(d.doc) + d.src + "\n")
 		f.sessionSpans = append(f.sessionSpans, sessionSpan{lineRange: lineRange{first, w.line - 1}, name: d.name})
 	}
+	w.write(hoisted)
 	// The cell: declarations at top level, statements in a function.
 	for _, u := range units {
 		if u.Declaration && !isImport(u) {

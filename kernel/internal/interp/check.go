@@ -51,13 +51,23 @@ type checker struct {
 	// them by name.
 	decls  []sessionDecl
 	declAt map[string]int
+
+	// sites are the places in the cells' code that the rewrite marked
+	// (frames.go), by number, and cell the cell being checked.
+	sites siteTable
+	cell  *cellRecord
+	// unmarked are the texts, without their marks, of the functions the
+	// cells declared with marks, by funcName: to declare again when a go
+	// statement comes to reach them (instrument.go).
+	unmarked map[string]string
 }
 
 // newChecker returns a checker of cells with no session yet: fset holds
 // the positions of the files it checks, imp imports their packages for
 // go/types, and has and hasSymbol say what yaegi has compiled in.
 func newChecker(fset *token.FileSet, imp types.Importer, has func(string) bool, hasSymbol func(path, name string) bool) *checker {
-	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, elsewhere: elsewhere, named: packageNamed, refused: notInBrowser, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}, declAt: map[string]int{}}
+	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, elsewhere: elsewhere, named: packageNamed, refused: notInBrowser, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}, declAt: map[string]int{},
+		cell: newCellRecord("", 0), unmarked: map[string]string{}}
 }
 
 // A checkedCell is one cell on its way through the checker: its units,
@@ -74,8 +84,11 @@ type checkedCell struct {
 	cellImports map[string]string
 	auto        map[string]bool
 	// redeclared are the names the cell declares: the session's
-	// declarations of them are left out of the checked file.
+	// declarations of them are left out of the checked file. So are
+	// those of hoisted, the variables that statements of the cell define
+	// with := and its declarations use (see hoist); nil until hoist ran.
 	redeclared map[string]bool
+	hoisted    map[string]bool
 
 	pkg  *types.Package
 	info *types.Info
@@ -114,7 +127,7 @@ func (c *checker) read(code string) (*checkedCell, error) {
 	if cc.cellImports, err = c.readImports(cc.imports); err != nil {
 		return nil, err
 	}
-	cc.file = c.parseCell(cc.units)
+	cc.file = c.parseCell(cc.units, "")
 	if err := cc.refuseRedefinitions(); err != nil {
 		return nil, err
 	}

@@ -20,6 +20,14 @@ type sessionDecl struct {
 
 // commit records what a step that ran declared, for the cells after it.
 func (c *checker) commit(s step) {
+	switch {
+	case s.redeclared != "":
+		delete(c.unmarked, s.redeclared)
+	case s.funcName != "" && s.unmarked != "":
+		c.unmarked[s.funcName] = s.unmarked
+	case s.funcName != "":
+		delete(c.unmarked, s.funcName)
+	}
 	for p, n := range s.imports {
 		c.imports[p] = n
 	}
@@ -44,6 +52,7 @@ func (c *checker) forget(name string) {
 	}
 	c.decls = append(c.decls[:i], c.decls[i+1:]...)
 	delete(c.declAt, name)
+	delete(c.unmarked, name)
 	for j := i; j < len(c.decls); j++ {
 		c.declAt[c.decls[j].name] = j
 	}

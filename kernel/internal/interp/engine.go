@@ -368,7 +368,7 @@ const (
 // run runs c on w, sending what it produces to out. If the cell
 // completed, err is its error; if the worker died, err says how.
 func (e *Engine) run(ctx context.Context, w *workerProc, c cell, out front.Output) (how outcome, err error) {
-	if err := w.send(request{Code: c.code, Cell: c.order}); err != nil {
+	if err := w.send(request{Code: c.code, Cell: c.order, Count: c.count}); err != nil {
 		e.stop(w)
 		return died, e.died(w)
 	}

@@ -503,6 +503,35 @@ func TestLargeCells(t *testing.T) {
 	}
 }
 
+// A panic's frames name the cells that declared their functions by the
+// execution counts the front gave them, also once they were replayed in
+// a new worker.
+func TestPanicFramesNameCellsByCount(t *testing.T) {
+	e := newEngine(t)
+	executeAs := func(count int, code string) error {
+		ctx, cancel := context.WithTimeout(front.WithExecutionCount(context.Background(), count), 2*time.Minute)
+		defer cancel()
+		return e.Execute(ctx, code, &output{})
+	}
+	if err := executeAs(7, "func third(s []int) int { return s[2] }"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		count int
+		code  string
+	}{{8, "third([]int{1, 2})"}, {10, "third(nil)"}} {
+		err := executeAs(c.count, c.code)
+		var ce *front.CellError
+		if !errors.As(err, &ce) || len(ce.Traceback) != 3 || ce.Traceback[1] != "Cell In[7], line 1, in third: func third(s []int) int { return s[2] }" || ce.Traceback[2] != "cell line 1: "+c.code {
+			t.Fatalf("%s: %#v", c.code, err)
+		}
+		// The worker ends; the next cell replays the first.
+		if err := executeAs(9, "import \"time\"\ngo func() { panic(\"end\") }()\ntime.Sleep(5 * time.Second)"); err == nil {
+			t.Fatal("the worker did not end")
+		}
+	}
+}
+
 // A runtime error in interpreted code reads as Go's runtime.Error says
 // it, never in the interpreter's words (reflect's), with the numbers the
 // session's values show, and the cell line of the statement.

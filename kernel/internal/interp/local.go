@@ -84,7 +84,7 @@ func (l *Local) ready() (*Session, error) {
 		return nil, errShutDown
 	}
 	if l.session == nil {
-		s, err := openSession(l.newPackages, l.stdout, yaegiNoise(l.stderr))
+		s, err := openSession(l.newPackages, l.stdout, l.stderr)
 		if err != nil {
 			return nil, err
 		}

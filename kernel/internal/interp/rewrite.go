@@ -21,18 +21,42 @@ import (
 //     see its last value), unless the loop body changes it: refused;
 //   - range over a function, generic declarations, and generic functions
 //     or types of compiled packages are refused.
+//
+// It also marks the code for the frames of a panic (instrument.go) and
+// guards constant indexes (bounds.go).
 type rewriter struct {
 	hasSymbol func(path, name string) bool
-	src       string // the checked file
+	src       string    // the checked file
+	file      *ast.File // as parsed, the session's declarations too
 	info      *types.Info
 	fset      *token.FileSet
 	pkg       *types.Package
 	qualifier types.Qualifier
 	cellLine  func(token.Pos) (int, bool)
+	// sessionDecl reports whether a node of file is a session
+	// declaration's.
+	sessionDecl func(ast.Node) bool
 
 	edits   []edit
 	temps   int
 	refusal *Unsupported
+
+	// What instrument found: sites go to sites, in cell.
+	sites *siteTable
+	cell  *cellRecord
+	// litFuncs are the functions of the cell's function literals;
+	// unitSite the sites of its top-level statements and var
+	// declarations; lineVars the variables the marks write.
+	litFuncs map[*ast.FuncLit]*codeFunc
+	unitSite map[ast.Node]int
+	lineVars map[string]bool
+	// marked says, of each function the cell declares, whether its
+	// statements are marked (not if it runs on goroutines).
+	marked map[*ast.FuncDecl]bool
+	// concurrent are the functions go statements of the cell reach, and
+	// redeclare the session's among them, by funcName.
+	concurrent map[*ast.FuncDecl]bool
+	redeclare  []string
 }
 
 // rewrite finds, in the cell's declarations and statements, what yaegi
@@ -40,7 +64,10 @@ type rewriter struct {
 // edits that make it run as Go does, or the refusal of what cannot be
 // rewritten.
 func (cc *checkedCell) rewrite() (*rewriter, error) {
-	r := &rewriter{hasSymbol: cc.c.hasSymbol, src: cc.file.src, info: cc.info, fset: cc.c.fset, cellLine: cc.file.lineOf, pkg: cc.pkg, qualifier: cc.c.qualifier(cc.pkg)}
+	r := &rewriter{hasSymbol: cc.c.hasSymbol, src: cc.file.src, file: cc.file.parsed, info: cc.info, fset: cc.c.fset, cellLine: cc.file.lineOf, pkg: cc.pkg, qualifier: cc.c.qualifier(cc.pkg),
+		sessionDecl: func(n ast.Node) bool { return indexAt(cc.file.sessionSpans, cc.file.line(n)) >= 0 },
+		sites:       &cc.c.sites, cell: cc.c.cell,
+		litFuncs: map[*ast.FuncLit]*codeFunc{}, unitSite: map[ast.Node]int{}, lineVars: map[string]bool{}, marked: map[*ast.FuncDecl]bool{}}
 	for _, s := range cc.file.spans {
 		for _, n := range s.nodes {
 			r.walk(n)
@@ -49,14 +76,19 @@ func (cc *checkedCell) rewrite() (*rewriter, error) {
 	if r.refusal != nil {
 		return nil, r.refusal
 	}
+	r.sortEdits() // for the guards, which apply them
+	r.instrument(cc.file.spans)
 	r.sortEdits()
 	return r, nil
 }
 
-// An edit replaces the file's bytes [from, to) with text.
+// An edit replaces the file's bytes [from, to) with text. A mark is an
+// edit of instrument's that writes a site, which code that runs on
+// goroutines goes without.
 type edit struct {
 	from, to int
 	text     string
+	mark     bool
 }
 
 // refuse refuses what is at pos, unless an earlier refusal stands.
@@ -170,11 +202,11 @@ func (r *rewriter) rangeStmt(n *ast.RangeStmt) {
 		// alone, and closures get one per iteration, as in Go.
 		i, limit := r.temp(), r.temp()
 		r.edits = append(r.edits,
-			edit{r.offset(n.For), r.offset(n.X.Pos()), fmt.Sprintf("for %s, %s := %s(0), %s(", i, limit, typ, typ)},
-			edit{r.offset(n.X.End()), r.offset(n.Body.Lbrace), fmt.Sprintf("); %s < %s; %s++ ", i, limit, i)})
+			edit{r.offset(n.For), r.offset(n.X.Pos()), fmt.Sprintf("for %s, %s := %s(0), %s(", i, limit, typ, typ), false},
+			edit{r.offset(n.X.End()), r.offset(n.Body.Lbrace), fmt.Sprintf("); %s < %s; %s++ ", i, limit, i), false})
 		if len(defined) == 1 {
 			at := r.offset(n.Body.Lbrace) + 1
-			r.edits = append(r.edits, edit{at, at, fmt.Sprintf(" %s := %s; _ = %s;", defined[0].Name, i, defined[0].Name)})
+			r.edits = append(r.edits, edit{at, at, fmt.Sprintf(" %s := %s; _ = %s;", defined[0].Name, i, defined[0].Name), false})
 		}
 		return
 	}
@@ -258,11 +290,11 @@ func (r *rewriter) captured(body *ast.BlockStmt, vars []*ast.Ident) {
 		cp := r.temp()
 		copies = append(copies, fmt.Sprintf(" %s := %s;", cp, obj.Name()))
 		for _, id := range uses[obj] {
-			r.edits = append(r.edits, edit{r.offset(id.Pos()), r.offset(id.End()), cp})
+			r.edits = append(r.edits, edit{r.offset(id.Pos()), r.offset(id.End()), cp, false})
 		}
 	}
 	at := r.offset(body.Lbrace) + 1
-	r.edits = append(r.edits, edit{at, at, strings.Join(copies, "")})
+	r.edits = append(r.edits, edit{at, at, strings.Join(copies, ""), false})
 }
 
 // minMax replaces a call of the builtin min or max.
@@ -283,7 +315,7 @@ func (r *rewriter) minMax(call *ast.CallExpr) {
 		if b, ok := tv.Type.(*types.Basic); !ok || b.Info()&types.IsUntyped == 0 {
 			text = typ + text
 		}
-		r.edits = append(r.edits, edit{r.offset(call.Pos()), r.offset(call.End()), text})
+		r.edits = append(r.edits, edit{r.offset(call.Pos()), r.offset(call.End()), text, false})
 		return
 	}
 	b, _ := tv.Type.Underlying().(*types.Basic)
@@ -308,24 +340,40 @@ func (r *rewriter) minMax(call *ast.CallExpr) {
 	}
 	// Only the callee is replaced, so that edits inside the arguments stay.
 	text := fmt.Sprintf("func(m %s, vs ...%s) %s { %s }(", typ, typ, typ, body)
-	r.edits = append(r.edits, edit{r.offset(call.Fun.Pos()), r.offset(call.Lparen) + 1, text})
+	r.edits = append(r.edits, edit{r.offset(call.Fun.Pos()), r.offset(call.Lparen) + 1, text, false})
 }
 
-// sortEdits puts the edits in the order of where they start, keeping the
-// order they were made in for those that start at one place; apply needs
-// it.
+// sortEdits puts the edits in the order of where they start, insertions
+// before replacements that start at the same place (a mark before the
+// statement a rewrite replaces the start of), and otherwise in the order
+// they were made in; apply needs it.
 func (r *rewriter) sortEdits() {
-	sort.SliceStable(r.edits, func(i, j int) bool { return r.edits[i].from < r.edits[j].from })
+	sort.SliceStable(r.edits, func(i, j int) bool {
+		a, b := r.edits[i], r.edits[j]
+		if a.from != b.from {
+			return a.from < b.from
+		}
+		return a.from == a.to && b.from != b.to
+	})
 }
 
 // apply returns src[from:to] with the edits inside it made. An edit inside
 // one already made (an argument of a constant min) goes with it.
-func (r *rewriter) apply(src string, from, to int) string {
+func (r *rewriter) apply(src string, from, to int) string { return r.applyEdits(src, from, to, true) }
+
+// applyUnmarked is apply without the marks, for code that runs on
+// goroutines.
+func (r *rewriter) applyUnmarked(src string, from, to int) string {
+	return r.applyEdits(src, from, to, false)
+}
+
+// applyEdits is apply, with the marks or without them.
+func (r *rewriter) applyEdits(src string, from, to int, marks bool) string {
 	var b strings.Builder
 	at := from
 	for i := sort.Search(len(r.edits), func(i int) bool { return r.edits[i].from >= from }); i < len(r.edits) && r.edits[i].from <= to; i++ {
 		e := r.edits[i]
-		if !within(e.from, at, to) || !within(e.to, at, to) {
+		if !within(e.from, at, to) || !within(e.to, at, to) || e.mark && !marks {
 			continue // not inside, or inside an edit already made
 		}
 		b.WriteString(src[at:e.from])

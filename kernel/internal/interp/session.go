@@ -28,6 +28,10 @@ import (
 // before it is shown.
 const resultVar = "tensornbResult"
 
+// statementFunc starts the names of the functions that statements run as
+// (see run).
+const statementFunc = "tensornbStatement"
+
 // A Session interprets cells one after another in one yaegi interpreter,
 // each first type-checked and rewritten by a checker.
 type Session struct {
@@ -43,6 +47,10 @@ type Session struct {
 	stderr   io.Writer // where notes for the person go
 	// ready is closed once what Warm does is done.
 	ready chan struct{}
+	// recorder keeps the frames a panic unwinds (frames.go), and
+	// lineVars are the variables of frames declared so far.
+	recorder *frameRecorder
+	lineVars map[string]bool
 }
 
 // warmPackages are the packages Warm imports.
@@ -65,18 +73,19 @@ type packages interface {
 // display importable, whose checker takes their types from the packages
 // newPackages returns. Interpreted code's fmt.Print and friends write to
 // stdout, or to os.Stdout if it is nil; its os.Stderr, and yaegi's own
-// messages, go to stderr.
+// messages but those of a panic's frames, go to stderr.
 func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Writer) (*Session, error) {
-	in := interp.New(interp.Options{Stdout: stdout, Stderr: stderr})
-	if err := in.Use(standardSymbols); err != nil {
-		return nil, err
+	rec := &frameRecorder{w: stderr}
+	in := interp.New(interp.Options{Stdout: stdout, Stderr: rec})
+	for _, table := range []interp.Exports{standardSymbols, symbols.Symbols, runtimeSymbols(rec)} {
+		if err := in.Use(table); err != nil {
+			return nil, err
+		}
 	}
-	if err := in.Use(symbols.Symbols); err != nil {
-		return nil, err
-	}
-	// The session's own names for what showing results needs, which no
-	// cell is likely to use.
-	for _, src := range []string{`import tensornbFmt "fmt"`, `import tensornbDisplay "github.com/tensornb/tensornb/display"`, "var " + resultVar + " interface{}"} {
+	// The session's own names for what showing results and tracing
+	// panics need, which no cell is likely to use.
+	for _, src := range []string{`import tensornbFmt "fmt"`, `import tensornbDisplay "github.com/tensornb/tensornb/display"`, "var " + resultVar + " interface{}",
+		"import " + runtimeName + " " + strconv.Quote(runtimePath), "var " + lineVar("") + " int"} {
 		if _, err := in.Eval(src); err != nil {
 			return nil, err
 		}
@@ -85,7 +94,8 @@ func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Wr
 	imp := newPackages(fset)
 	ready := make(chan struct{})
 	close(ready)
-	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.docIndex), warmDocs: imp.docsAtHand(), stderr: stderr, ready: ready}, nil
+	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.docIndex), warmDocs: imp.docsAtHand(), stderr: stderr, ready: ready,
+		recorder: rec, lineVars: map[string]bool{lineVar(""): true}}, nil
 }
 
 // Warm imports, in the background, the packages cells use most for
@@ -156,7 +166,9 @@ var compiledIn = sync.OnceValue(func() map[string]compiledTable {
 // pieces in the order written, what they declare kept for later cells. If
 // the cell ends with an expression that has a value, the value is shown
 // with display.Result, as Out[n]. A failure is a *front.CellError naming
-// the cell's line.
+// the cell's line; a panic's names the frames it went through, and the
+// cells they are in, by the execution count ctx carries for each
+// (front.WithExecutionCount), or by their first lines.
 func (s *Session) Run(ctx context.Context, code string) error {
 	err := s.runCell(ctx, code)
 	var ce *front.CellError
@@ -188,6 +200,8 @@ func userNames(msg string) string { return strings.ReplaceAll(msg, typeAliasPref
 // runCell does the work of Run.
 func (s *Session) runCell(ctx context.Context, code string) error {
 	<-s.ready
+	count, _ := front.ExecutionCount(ctx)
+	s.check.cell = newCellRecord(code, count)
 	steps, notes, err := s.check.check(code)
 	for _, note := range notes {
 		fmt.Fprint(s.stderr, userNames(note))
@@ -209,7 +223,7 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 			return front.Exit(code)
 		}
 		if err != nil {
-			return s.runError(err, st, code)
+			return s.runError(err, st)
 		}
 	}
 	return nil
@@ -252,9 +266,25 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 			}
 		}
 	}
-	switch st.kind {
-	case importStep:
+	if st.kind == importStep {
 		return false, nil
+	}
+	var undeclared []string
+	for _, v := range st.lineVars {
+		if !s.lineVars[v] {
+			undeclared = append(undeclared, v)
+		}
+	}
+	if len(undeclared) > 0 {
+		if _, err := s.eval(ctx, "var "+strings.Join(undeclared, ", ")+" int"); err != nil {
+			return false, err
+		}
+		for _, v := range undeclared {
+			s.lineVars[v] = true
+		}
+	}
+	s.recorder.reset()
+	switch st.kind {
 	case resultStep:
 		value := "(" + st.text + ")"
 		if st.interpreted {
@@ -293,9 +323,13 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		// top-level compound statement (a, err := f() in a for loop reads
 		// "undefined: err"), and runs a top-level func(){…}() again at
 		// every later evaluation.
+		//
+		// The statement's site is written first (frames.go), on the
+		// function's first line, so that the statement's lines stay
+		// where they were.
 		s.statements++
-		name := fmt.Sprintf("tensornbStatement%d", s.statements)
-		if _, err := s.eval(ctx, "func "+name+"() {\n"+st.text+"\n}"); err != nil {
+		name := fmt.Sprintf("%s%d", statementFunc, s.statements)
+		if _, err := s.eval(ctx, fmt.Sprintf("func %s() { %s = %d\n%s\n}", name, lineVar(""), st.site, st.text)); err != nil {
 			return false, err
 		}
 		_, err = s.eval(ctx, name+"()")
@@ -385,29 +419,42 @@ func checkError(err error, code string) *front.CellError {
 	return front.EngineError(err)
 }
 
-// runError makes what failed while a step of code ran the cell's error: a
+// runError makes what failed while the step st ran the cell's error: a
 // refused tensor operation is PyTorch's exception (see explain); another
 // panic keeps its value as a GoNB cell reports it (name "panic", value the
 // panic's message, a runtime error in Go's words: see goWords); anything
-// else is the interpreter's own failure.
-func (s *Session) runError(err error, st step, code string) *front.CellError {
+// else is the interpreter's own failure. A panic's traceback names its
+// frames, innermost first (see frames).
+func (s *Session) runError(err error, st step) *front.CellError {
 	var p interp.Panic
 	if errors.As(err, &p) {
-		line, text := firstLine(st)
+		frames := s.frames(st)
+		top := &frames[len(frames)-1]
+		own := top.site != nil && top.site == s.check.site(st.site) // the statement's, not one of its blocks'
+		if top.site == nil {
+			top.site, top.line = &codeSite{cell: s.check.cell, line: st.line}, st.line
+			own = true
+		}
 		value := fmt.Sprint(p.Value)
 		if e, ok := p.Value.(error); ok {
 			var te *tensor.Error
 			if errors.As(e, &te) {
-				return explain.TensorError(te, fmt.Sprintf("cell line %d: %s", line, text))
+				return explain.TensorError(te, s.traceback(frames)...)
 			}
 			value = e.Error()
 		}
-		value, at := s.goWords(value, st)
-		if at > 0 {
-			line, text = at, strings.TrimSpace(cellLine(code, at)) // as written, not as rewritten
+		if len(frames) == 1 {
+			// It failed in the step's own code: goWords finds the
+			// expression, and its numbers in the session's values.
+			var at int
+			value, at = s.goWords(value, st)
+			if at > 0 && own {
+				top.line = at
+			}
+		} else {
+			value = goWordsAlone(value)
 		}
-		where := fmt.Sprintf("cell line %d: %s", line, text)
-		return &front.CellError{Name: "panic", Value: value, Traceback: []string{"panic: " + value, where}}
+		return &front.CellError{Name: "panic", Value: value, Traceback: append([]string{"panic: " + value}, s.traceback(frames)...)}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return front.Interrupted()
@@ -423,29 +470,6 @@ func cellLine(code string, n int) string {
 		return ""
 	}
 	return lines[n-1]
-}
-
-// firstLine returns the cell line of a step's code (its line, which
-// is past the comments before the code) and the code's first line.
-func firstLine(st step) (int, string) {
-	line, _, _ := strings.Cut(stripComments(st.text), "\n")
-	return st.line, strings.TrimSpace(line)
-}
-
-// yaegiNoise passes writes on to w, except the line yaegi v0.16.1 prints
-// by itself when interpreted code panics ("1:46: panic: main(...)"): the
-// panic is the cell's error already.
-func yaegiNoise(w io.Writer) io.Writer { return noiseFilter{w} }
-
-type noiseFilter struct{ w io.Writer }
-
-var yaegiPanicLine = regexp.MustCompile(`^\d+:\d+: panic: .*\n$`)
-
-func (f noiseFilter) Write(p []byte) (int, error) {
-	if yaegiPanicLine.Match(p) {
-		return len(p), nil
-	}
-	return f.w.Write(p)
 }
 
 // genericPackages are the standard packages yaegi interprets from source.

@@ -386,3 +386,25 @@ func TestErrorsNameTheCodeLine(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A cell's functions and package-level variables may use the variables
+// its statements define with :=, wherever in the cell they are written, as
+// a Go program's functions use its package-level variables; a name that
+// nothing defines is still Go's error.
+func TestFunctionsUseTheCellsDefinitions(t *testing.T) {
+	s, out := newSession(t)
+	run(t, s, "w := \"s\"")
+	run(t, s, "z := 5\nfunc k() int { return z }\nk()")
+	run(t, s, "z = 7\nk()")
+	run(t, s, "func both() string { return fmt.Sprintf(\"%d %s\", a, b) }\na, b := 1, \"x\"\nboth()")
+	run(t, s, "n := 4\nvar sq = n * n\nsq")
+	run(t, s, "w := 3\nfunc dbl() int { return w * 2 }\ndbl()")
+	if got := strings.Join(out.results, "|"); got != `5|7|"1 x"|16|6` {
+		t.Fatalf("results %q", got)
+	}
+	err := s.Run(context.Background(), "y := 1\nfunc k2() int { return nope + y }")
+	var ce *front.CellError
+	if !errors.As(err, &ce) || ce.Value != "cell line 2: undefined: nope" {
+		t.Fatalf("an undefined name: %#v", err)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,6 +28,17 @@ type step struct {
 	// interpreted is set on a result whose type involves types the cells
 	// declared.
 	interpreted bool
+
+	// site is the site of a top-level statement or var declaration
+	// (instrument.go), which the session writes as it runs a statement;
+	// lineVars are the variables of frames that the cell's code writes,
+	// to declare first.
+	site     int
+	lineVars []string
+	// funcName names the function a step declares, and unmarked is its
+	// text without marks if it has marks; redeclared names the session's
+	// function that the step declares again without its marks.
+	funcName, unmarked, redeclared string
 }
 
 // A stepKind says what a step is, and so how it runs.
@@ -64,6 +77,14 @@ func (cc *checkedCell) steps(r *rewriter) []step {
 	for _, s := range cc.file.spans {
 		spans[s.unit.Offset] = s
 	}
+	// The session's functions that go statements now reach, declared
+	// again without marks before the cell's functions, which may call
+	// them.
+	for _, name := range r.redeclare {
+		if text, ok := cc.c.unmarked[name]; ok {
+			steps = append(steps, step{kind: declStep, text: text, line: 1, redeclared: name})
+		}
+	}
 	last := lastStatement(cc.units)
 	for _, u := range cc.units {
 		if isImport(u) {
@@ -71,6 +92,10 @@ func (cc *checkedCell) steps(r *rewriter) []step {
 			continue
 		}
 		steps = append(steps, cc.unitSteps(spans[u.Offset], r, u.Offset == last.Offset)...)
+	}
+	lineVars := slices.Sorted(maps.Keys(r.lineVars))
+	for i := range steps {
+		steps[i].lineVars = lineVars
 	}
 	sort.SliceStable(steps, func(i, j int) bool { return steps[i].rank() < steps[j].rank() })
 	return steps
@@ -94,6 +119,18 @@ func (cc *checkedCell) importStep(iu importUnit) step {
 func (cc *checkedCell) unitSteps(sp span, r *rewriter, last bool) []step {
 	u := sp.unit
 	st := step{kind: stmtStep, text: r.apply(cc.file.src, sp.offset, sp.offset+len(u.Text)), line: u.CodeLine()}
+	for _, n := range sp.nodes {
+		if site, ok := r.unitSite[n]; ok {
+			st.site = site
+			break
+		}
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			st.funcName = funcName(fd)
+			if r.marked[fd] {
+				st.unmarked = r.applyUnmarked(cc.file.src, sp.offset, sp.offset+len(u.Text))
+			}
+		}
+	}
 	if u.Declaration {
 		st.kind = declStep
 		st.decls = cc.declsOf(sp)
@@ -105,6 +142,11 @@ func (cc *checkedCell) unitSteps(sp span, r *rewriter, last bool) []step {
 	}
 	st.decls = cc.varsOf(sp)
 	st.texts, st.typeImports = cc.definitions(sp, r)
+	if st.texts != nil && cc.definesHoisted(sp) {
+		// Declared with the cell's var declarations, before its
+		// functions, which use them; given their values in order.
+		return splitVar(st)
+	}
 	if last && hasValue(cc.info, sp) {
 		st.kind = resultStep
 		// The expression alone: a comment after it would swallow the
@@ -113,6 +155,21 @@ func (cc *checkedCell) unitSteps(sp span, r *rewriter, last bool) []step {
 		st.interpreted = involvesMain(resultType(cc.info, sp), cc.pkg)
 	}
 	return []step{st}
+}
+
+// definesHoisted reports whether the statement unit at sp defines a
+// variable that the checker hoisted (see hoist).
+func (cc *checkedCell) definesHoisted(sp span) bool {
+	for _, n := range sp.nodes {
+		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, id := range identsOf(as.Lhs) {
+				if cc.hoisted[id.Name] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // lastStatement returns the cell's last unit that is not a declaration:
@@ -127,10 +184,11 @@ func lastStatement(units []cells.Unit) cells.Unit {
 	return cells.Unit{Offset: -1}
 }
 
-// splitVar splits the step of a var declaration into a varStep that
-// declares its variables by type, which runs before the cell's functions
-// (they may use the variables), and a declStep that gives them their
-// values, in the cell's order (the values may call the functions).
+// splitVar splits the step of a var declaration, or of a definition
+// whose variables the checker hoisted, into a varStep that declares its
+// variables by type, which runs before the cell's functions (they may use
+// the variables), and a step that gives them their values, in the cell's
+// order (the values may call the functions).
 func splitVar(st step) []step {
 	declare, assign := st, st
 	declare.kind, declare.texts = varStep, nil

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"sync"
 
@@ -15,8 +16,9 @@ import (
 // typeCheckSettled type-checks the cell until no check calls for another:
 // an earlier cell's declaration that no longer compiles with this cell (a
 // function using a variable the cell defines with another type) is
-// forgotten, with a note, and the packages the cell uses without
-// importing them are imported. It returns the notes, and the cell's
+// forgotten, with a note, the packages the cell uses without importing
+// them are imported, and the variables its statements define that its
+// declarations use are hoisted. It returns the notes, and the cell's
 // first error that counts.
 func (cc *checkedCell) typeCheckSettled() (notes []string, err error) {
 	for {
@@ -26,14 +28,93 @@ func (cc *checkedCell) typeCheckSettled() (notes []string, err error) {
 		case errors.As(err, &stale):
 			cc.c.forget(stale.name)
 			notes = append(notes, fmt.Sprintf("tensornb: %s, from an earlier cell, no longer compiles with this cell (%s); it is forgotten: declare it again to use it.\n", stale.name, stale.msg))
-		case err != nil:
-			return notes, err
 		case len(missing) > 0:
 			cc.addImports(missing)
+		case cc.hoist():
+		case err != nil:
+			return notes, err
 		default:
 			return notes, nil
 		}
 	}
+}
+
+// hoist declares at package level, once, the variables that the cell's
+// top-level statements define with := and that its declarations use, as
+// a Go program's functions use package-level variables: with z := 5 and
+// func k() int { return z } in one cell, z is the variable k reads. The
+// declarations, by the types the last check gave the variables, go in
+// the checked file before the cell's; the statement still defines z, in
+// cellFunc, as the same variable the steps then run (see unitSteps). All
+// the new variables of a statement are hoisted with the one used. It
+// reports whether it hoisted any, so that the cell is checked again.
+func (cc *checkedCell) hoist() bool {
+	if cc.hoisted != nil {
+		return false
+	}
+	cc.hoisted = map[string]bool{}
+	used := cc.usedByDeclarations()
+	var decls strings.Builder
+	imports := map[string]string{}
+	for _, st := range cc.body() {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || !slices.ContainsFunc(as.Lhs, func(e ast.Expr) bool {
+			id, ok := e.(*ast.Ident)
+			return ok && used[id.Name] && cc.info.Defs[id] != nil
+		}) {
+			continue
+		}
+		for _, id := range identsOf(as.Lhs) {
+			obj, ok := cc.info.Defs[id].(*types.Var)
+			if !ok {
+				continue // not new
+			}
+			t := cc.c.typeFor(obj.Type(), cc.pkg, cc.cellImports, imports)
+			if t == "" || obj.Type() == types.Typ[types.Invalid] {
+				continue // a type no cell can write, or none: the error stands
+			}
+			fmt.Fprintf(&decls, "var %s %s\n", id.Name, t)
+			cc.hoisted[id.Name] = true
+		}
+	}
+	if len(cc.hoisted) == 0 {
+		return false
+	}
+	for p, alias := range imports {
+		cc.c.typeImports[p] = alias
+	}
+	cc.file = cc.c.parseCell(cc.units, decls.String())
+	return true
+}
+
+// usedByDeclarations returns the names that the cell's declarations use
+// and that are undefined or name a package-level variable (the session's,
+// which a variable the cell defines replaces).
+func (cc *checkedCell) usedByDeclarations() map[string]bool {
+	used := map[string]bool{}
+	for _, sp := range cc.file.spans {
+		if !sp.unit.Declaration {
+			continue
+		}
+		for _, n := range sp.nodes {
+			ast.Inspect(n, func(n ast.Node) bool {
+				id, ok := n.(*ast.Ident)
+				if !ok || cc.info.Defs[id] != nil {
+					return true
+				}
+				switch obj := cc.info.Uses[id].(type) {
+				case nil:
+					used[id.Name] = true
+				case *types.Var:
+					if obj.Parent() == cc.pkg.Scope() {
+						used[id.Name] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	return used
 }
 
 // typeCheck checks the cell once, with the imports and the session's
@@ -44,7 +125,7 @@ func (cc *checkedCell) typeCheckSettled() (notes []string, err error) {
 func (cc *checkedCell) typeCheck() (missing []string, err error) {
 	keep := func(name string) bool {
 		_, declared := cc.c.declAt[name] // not forgotten
-		return declared && !cc.redeclared[name]
+		return declared && !cc.redeclared[name] && !cc.hoisted[name]
 	}
 	file := cc.file.withImports(importDecl(cc.allImports(), cc.c.typeImports), keep)
 	var errs []types.Error

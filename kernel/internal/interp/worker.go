@@ -40,6 +40,9 @@ type request struct {
 	// Cell is the engine's number for the cell: the goroutines it starts
 	// carry it, as the label cellLabel, into a crash report.
 	Cell int `json:"cell,omitempty"`
+	// Count is the cell's execution count, if the front gave it one: a
+	// panic's frames name the cells by it.
+	Count int `json:"count,omitempty"`
 }
 
 // cellLabel is the goroutine label (runtime/pprof) that holds the number
@@ -116,7 +119,7 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err 
 		streams.sync()
 		return ev.send(event{Type: "display", Data: b, ID: id, Result: result})
 	}))
-	session, err := NewSession(dir, yaegiNoise(os.Stderr))
+	session, err := NewSession(dir, os.Stderr)
 	if err != nil {
 		return err
 	}
@@ -149,7 +152,11 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err 
 			continue
 		}
 		var runErr error
-		pprof.Do(context.Background(), pprof.Labels(cellLabel, strconv.Itoa(req.Cell)), func(ctx context.Context) {
+		ctx := context.Background()
+		if req.Count > 0 {
+			ctx = front.WithExecutionCount(ctx, req.Count)
+		}
+		pprof.Do(ctx, pprof.Labels(cellLabel, strconv.Itoa(req.Cell)), func(ctx context.Context) {
 			runErr = session.Run(ctx, req.Code)
 		})
 		streams.sync()
