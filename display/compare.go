@@ -12,9 +12,9 @@ import (
 // one it should have made, as an exercise's check shows a failure: their
 // layouts side by side in one table, the facts that differ marked ≠;
 // their values, the elements that differ marked, when their shapes agree;
-// and their storages, each tensor's slots marked as Views marks them. A
-// copy where a view was asked for, other strides or another offset show
-// at a glance. The names label the two sides.
+// and their storages, each tensor's slots marked as Views marks them and
+// the slots the two read differently marked ≠. A copy where a view was
+// asked for, other strides or another offset show at a glance. The names label the two sides.
 //
 //	display.Compare(display.Named{"expected", want}, display.Named{"yours", got})
 func Compare(want, got Named) Renderer { return comparison{want: want, got: got} }
@@ -93,7 +93,7 @@ func (c comparison) Bundle() Bundle {
 		y = svg.height + gap
 		text.WriteString("\n\n" + want.text() + "\n\n" + got.text())
 	}
-	text.WriteString("\n\n" + pair.render(svg, y+gap))
+	text.WriteString("\n\n" + pair.render(svg, y+gap, true))
 	return svg.bundle(text.String())
 }
 

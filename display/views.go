@@ -135,13 +135,15 @@ func (v views) marks(g storageGroup, slots []int) ([]map[int]int, bool) {
 
 func (v views) Bundle() Bundle {
 	svg := &svgDoc{}
-	text := v.render(svg, 0)
+	text := v.render(svg, 0, false)
 	return svg.bundle(text)
 }
 
 // render draws the storages and the words on their tensors' relations
-// into svg from y0 down, and returns the same as text.
-func (v views) render(svg *svgDoc, y0 float64) string {
+// into svg from y0 down, and returns the same as text. With differences,
+// the slots of a storage that its tensors read differently are marked:
+// in the picture in the mismatch colour, in the text with a ≠ row.
+func (v views) render(svg *svgDoc, y0 float64, differences bool) string {
 	groups := v.groups()
 	var text strings.Builder
 	y := y0
@@ -165,12 +167,26 @@ func (v views) render(svg *svgDoc, y0 float64) string {
 			}
 			rows = append(rows, row)
 		}
+		var differ map[int]bool
+		if differences {
+			differ = differing(marks, slots)
+		}
+		if len(differ) > 0 {
+			labels = append(labels, "≠")
+			row := make([]string, len(slots))
+			for k, slot := range slots {
+				if differ[slot] {
+					row[k] = "≠"
+				}
+			}
+			rows = append(rows, row)
+		}
 		text.WriteString(title + "\n" + columns(labels, rows...) + "\n")
 		if !complete {
 			text.WriteString("(some slots are read in too many ways to count)\n")
 		}
 		text.WriteString("\n")
-		y = v.draw(svg, g, slots, marks, title, y) + 2*gap
+		y = v.draw(svg, g, slots, marks, differ, title, y) + 2*gap
 	}
 	rels := v.relations(groups)
 	if len(rels) > 0 {
@@ -183,9 +199,27 @@ func (v views) render(svg *svgDoc, y0 float64) string {
 	return strings.TrimRight(text.String(), "\n")
 }
 
+// differing returns the slots that the members of a storage's group
+// read a different number of times, when it has two members or more.
+func differing(marks []map[int]int, slots []int) map[int]bool {
+	differ := map[int]bool{}
+	if len(marks) < 2 {
+		return differ
+	}
+	for _, slot := range slots {
+		for _, m := range marks[1:] {
+			if m[slot] != marks[0][slot] {
+				differ[slot] = true
+			}
+		}
+	}
+	return differ
+}
+
 // draw puts one storage's strip at y0 with a row of marks under it for
-// each member, and returns the y below it.
-func (v views) draw(svg *svgDoc, g storageGroup, slots []int, marks []map[int]int, title string, y0 float64) float64 {
+// each member, the slots in differ outlined in the mismatch colour, and
+// returns the y below it.
+func (v views) draw(svg *svgDoc, g storageGroup, slots []int, marks []map[int]int, differ map[int]bool, title string, y0 float64) float64 {
 	labelW := 90.0 // wide enough for the longest name, whole; one for all strips
 	for _, n := range v {
 		labelW = max(labelW, textWidth(nameText(n.Name))+12)
@@ -200,6 +234,9 @@ func (v views) draw(svg *svgDoc, g storageGroup, slots []int, marks []map[int]in
 		}
 		svg.text(x+cellW/2, y-4, "middle", faint, fmt.Sprint(slot))
 		svg.rect(x, y, cellW, cellH, "", lineColor, 1)
+		if differ[slot] {
+			svg.rect(x+1, y+1, cellW-2, cellH-2, mismatch, mismatch, 0.2)
+		}
 		svg.text(x+cellW/2, y+cellH/2+4, "middle", ink, fit(g.storage.DType().FormatElement(g.storage.At(slot)), 6))
 	}
 	y += cellH + 4
