@@ -18,8 +18,12 @@ type sessionDecl struct {
 	doc  string // the doc comment of a type or func, for inspection
 }
 
-// commit records what a step that ran declared, for the cells after it.
+// commit records what a step that ran declared, for the cells after it:
+// of a step that joins declarations, what each of them declared.
 func (c *checker) commit(s step) {
+	for _, p := range s.parts {
+		c.commit(p)
+	}
 	switch {
 	case s.redeclared != "":
 		delete(c.unmarked, s.redeclared)

@@ -43,6 +43,17 @@
 //     indexes (bounds.go); see "A panic's frames" below.
 //  4. The cell is cut into the steps yaegi evaluates (steps.go); the
 //     value of a last expression becomes the cell's result.
+//     Declarations run before the statements: the cell's types and
+//     constants as one source, then its variables, by their types,
+//     then its functions and methods as one source, then its init
+//     functions, each on its own, which run as they are declared and
+//     may call the functions. yaegi finds a name only if an earlier
+//     evaluation declared it or the same source does, so each source
+//     lets its declarations refer to one another in any order, as a Go
+//     file does; it is written with each declaration on its own cell
+//     lines, so that an error of yaegi's in it is at the cell's line.
+//     If yaegi cannot compile one, none of that source's declarations
+//     is kept for later cells.
 //  5. What the cell declared is kept, as Go source, for checking the next
 //     cells (decls.go).
 //
@@ -98,15 +109,16 @@
 //
 // Code that goroutines run is not marked, so that two goroutines never
 // write one variable: a function literal started with go, and the
-// functions that go statements reach through calls by name or of
-// methods; a function of an earlier cell that a go statement comes to
-// reach is declared again without its marks before the cell runs. Its
-// frames are named with no line. A method of an earlier cell cannot be
-// declared again (yaegi keeps the first definition), and a function
-// value started with go (f := func() {…}; go f()) is not known for one:
-// these may still write their variables from goroutines, which the race
-// detector reports, and which can make no worse than a wrong line in a
-// panic's frames.
+// functions that go statements reach through calls by name or of methods;
+// a function of an earlier cell that a go statement comes to reach is
+// declared again without its marks before the cell runs, with the others
+// that go statements reach, as one source, so that those that call each
+// other call each other's new declarations. Its frames are named with no
+// line. A method of an earlier cell cannot be declared again (yaegi keeps
+// the first definition), and a function value started with go
+// (f := func() {…}; go f()) is not known for one: these may still write
+// their variables from goroutines, which the race detector reports, and
+// which can make no worse than a wrong line in a panic's frames.
 //
 // Where one function is on the stack more than once (recursion), the
 // variable holds the innermost frame's site; the others are placed at

@@ -459,9 +459,22 @@ func (s *Session) runError(err error, st step) *front.CellError {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return front.Interrupted()
 	}
-	msg := fmt.Sprintf("cell line %d: the interpreter failed: %v", st.line, err)
+	line, text := st.line, err.Error()
+	if m := errorPosition.FindStringSubmatch(text); m != nil {
+		// The position is in the step's text: if that joins the cell's
+		// declarations, their cell line says it.
+		n, _ := strconv.Atoi(m[1])
+		if at := st.cellLine(n); at > 0 {
+			line, text = at, m[2]
+		}
+	}
+	msg := fmt.Sprintf("cell line %d: the interpreter failed: %s", line, text)
 	return &front.CellError{Name: "InterpreterError", Value: msg, Traceback: []string{"InterpreterError: " + msg}}
 }
+
+// errorPosition matches an error of yaegi's that starts with a position
+// in the text it evaluated: its line, and the rest of the message.
+var errorPosition = regexp.MustCompile(`(?s)^(?:` + regexp.QuoteMeta(interp.DefaultSourceName) + `:)?(\d+):\d+: (.*)$`)
 
 // cellLine returns line n (from 1) of code, or "".
 func cellLine(code string, n int) string {

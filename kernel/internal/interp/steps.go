@@ -39,6 +39,15 @@ type step struct {
 	// text without marks if it has marks; redeclared names the session's
 	// function that the step declares again without its marks.
 	funcName, unmarked, redeclared string
+
+	// textLine is the cell line that the text of a declaration of the
+	// cell starts on (0 for an earlier cell's, declared again).
+	textLine int
+	// parts, if set, are the declarations whose texts the step's text
+	// joins (see together), each committed as a step of its own once
+	// the step has run; starts are the lines of text they start on.
+	parts  []step
+	starts []int
 }
 
 // A stepKind says what a step is, and so how it runs.
@@ -57,7 +66,11 @@ const (
 // as a program may: imports run first, then types and constants, then
 // the variables (declared with their types, not yet given their values),
 // then functions, then the values of variables and the statements, in
-// the order written.
+// the order written. The types and constants are one step, and the
+// functions another, so that each may use the others (see together);
+// init functions, which run as they are declared, come after the other
+// functions, which they may call, each a step of its own, so that a
+// panic in one is at its line.
 func (cc *checkedCell) steps(r *rewriter) []step {
 	var steps []step
 	if len(cc.auto) > 0 {
@@ -98,7 +111,7 @@ func (cc *checkedCell) steps(r *rewriter) []step {
 		steps[i].lineVars = lineVars
 	}
 	sort.SliceStable(steps, func(i, j int) bool { return steps[i].rank() < steps[j].rank() })
-	return steps
+	return together(steps)
 }
 
 // importStep returns the step of an import unit: the imports it writes
@@ -133,6 +146,7 @@ func (cc *checkedCell) unitSteps(sp span, r *rewriter, last bool) []step {
 	}
 	if u.Declaration {
 		st.kind = declStep
+		st.textLine = u.Line
 		st.decls = cc.declsOf(sp)
 		st.texts, st.typeImports = cc.definitions(sp, r)
 		if st.texts != nil {
@@ -219,10 +233,92 @@ func (s step) rank() int {
 		return 1
 	case s.kind == varStep:
 		return 2
-	case s.kind == declStep && s.texts == nil:
+	case s.kind == declStep && s.texts == nil && s.funcName != "init":
 		return 3
+	case s.kind == declStep && s.texts == nil:
+		return 4 // an init function, which runs as it is declared
 	}
-	return 4
+	return 5
+}
+
+// together joins into one step each run of declarations that yaegi
+// must compile as one source for their names to reach one another: the
+// cell's types and constants, its functions and methods, and the
+// session's functions that it declares again without their marks.
+// yaegi v0.16.1 compiles each evaluation on its own
+// (Interpreter.CompileAST, program.go): its global type analysis
+// (gtaRetry and gta, gta.go) registers the package-level names of the
+// source, and adds each method to its type, before the function bodies
+// are compiled (cfg.go), which look names and methods up as they are at
+// that time. So a declaration finds another one only if an earlier
+// evaluation declared it or the same source does.
+func together(steps []step) []step {
+	var out []step
+	for _, st := range steps {
+		if st.kind != declStep || st.texts != nil || st.rank() == 4 {
+			out = append(out, st)
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].parts != nil && joins(out[n-1].parts[0], st) {
+			out[n-1].parts = append(out[n-1].parts, st)
+			continue
+		}
+		out = append(out, step{kind: declStep, line: st.line, lineVars: st.lineVars, parts: []step{st}})
+	}
+	for i := range out {
+		if out[i].parts != nil {
+			out[i].text, out[i].starts = joinTexts(out[i].parts)
+		}
+	}
+	return out
+}
+
+// joins reports whether the declaration steps a and b go in one step.
+func joins(a, b step) bool {
+	return a.rank() == b.rank() && (a.redeclared == "") == (b.redeclared == "")
+}
+
+// joinTexts writes the texts of parts, in their order, as one source in
+// which each of the cell's starts on its own cell line: on the line where
+// the one before it ends, after a space, if the cell has them so (the
+// semicolon between them ends the first). An earlier cell's starts on a
+// line of its own. It returns the source and the line each part starts
+// on.
+func joinTexts(parts []step) (string, []int) {
+	var b strings.Builder
+	line := 1 // the line b ends on
+	starts := make([]int, len(parts))
+	for i, p := range parts {
+		switch {
+		case p.textLine > line:
+			b.WriteString(strings.Repeat("\n", p.textLine-line))
+			line = p.textLine
+		case i == 0:
+		case p.textLine == line:
+			b.WriteString(" ")
+		default:
+			b.WriteString("\n")
+			line++
+		}
+		starts[i] = line
+		b.WriteString(p.text)
+		line += strings.Count(p.text, "\n")
+	}
+	return b.String(), starts
+}
+
+// cellLine returns the cell line of line n of a joined step's text, or 0
+// if n is not on a line of the cell's declarations.
+func (s step) cellLine(n int) int {
+	for i := len(s.parts) - 1; i >= 0; i-- {
+		if s.starts[i] <= n {
+			if s.parts[i].textLine == 0 {
+				return 0
+			}
+			return s.parts[i].textLine + n - s.starts[i]
+		}
+	}
+	return 0
 }
 
 // definitions returns the statements yaegi runs for a var declaration
