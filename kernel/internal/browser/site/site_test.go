@@ -55,14 +55,15 @@ type pageCell struct {
 // and each cell's outputs, as JupyterLab's output area holds them, equal
 // the notebook's stored outputs (compared as the notebooks' freshness
 // check compares them); the cells tagged raises-exception raise, and no
-// other. Then, on one page: a cell sees what an earlier one declared,
-// Tab completes a variable and a package's names and Shift-Tab inspects,
-// Interrupt ends an endless loop within 2 s, after which the next cell
-// replays the cells that ran without an error (an interrupt of the
-// replay stops it), Restart empties the session, and a cell that takes
-// all memory ends with a MemoryError; a link to a heading's anchor shows
-// it; the explorer and the playground answer a click; and a page opened
-// from a file says why its engine cannot start. The same notebooks run
+// other; no page is wider than the window. Then, on one page: a cell
+// sees what an earlier one declared, Tab completes a variable and a
+// package's names and Shift-Tab inspects, Interrupt ends an endless loop
+// within 2 s, after which the next cell replays the cells that ran
+// without an error (an interrupt of the replay stops it), Restart empties
+// the session, and a cell that takes all memory ends with a MemoryError;
+// a link to a heading's anchor shows it; the explorer and the playground
+// answer a click; and a page opened from a file says why its engine
+// cannot start. The same notebooks run
 // in the site's JupyterLab (JupyterLite, testLab). A site built from a
 // teacher's folder of notebooks (testFolder) runs its nested notebook
 // too. The page raises no JavaScript error. The test prints the engine's
@@ -135,6 +136,9 @@ func TestSite(t *testing.T) {
 				checkPlaygroundClick(t, ctx)
 			}
 			checkLocal(t, ctx, srv.URL)
+			if w := evaluate[struct{ Page, Window int }](t, ctx, `({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth })`); w.Page > w.Window {
+				t.Errorf("the page is %d px wide, wider than the window's %d px", w.Page, w.Window)
+			}
 			if strings.Contains(string(nb.raw), "$$") {
 				// The display math of the markdown, typeset by MathJax,
 				// which the page loads on first use.
