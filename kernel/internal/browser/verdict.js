@@ -41,10 +41,15 @@ export function verdictNode(v) {
     const feedback = document.createElement("pre");
     feedback.className = "tnb-verdict-feedback";
     feedback.textContent = v.feedback;
+    // Its lines wrap, as an error's do in the output above: a line as
+    // long as a check's message would widen the cell past the notebook.
+    feedback.style.cssText =
+      "margin: 4px 0; white-space: pre-wrap; overflow-wrap: anywhere;";
     node.append(feedback);
   }
   // Inline styles: JupyterLite's page has no style sheet of ours.
-  node.style.cssText = `margin: 4px 0 8px 0; padding: 4px 8px; border-left: 4px solid ${v.passed ? "#16a34a" : "#dc2626"}; background: ${v.passed ? "#f0fdf4" : "#fef2f2"}; font-family: var(--jp-ui-font-family, system-ui, sans-serif); font-size: 13px;`;
+  // The page's style sheet sets its left margin, under the outputs.
+  node.style.cssText = `margin-top: 4px; margin-bottom: 8px; padding: 4px 8px; border-left: 4px solid ${v.passed ? "#16a34a" : "#dc2626"}; background: ${v.passed ? "#f0fdf4" : "#fef2f2"}; font-family: var(--jp-ui-font-family, system-ui, sans-serif); font-size: 13px;`;
   return node;
 }
 

@@ -221,6 +221,52 @@ const labJS = `window.tnbLabTest = (() => {
       const reply = await Promise.race([future.done.then(() => "reply"), sleep(10000).then(() => "no reply within 10 s")]);
       return { ms: performance.now() - t0, reply, text: parts.join("\n") };
     },
+    // codeNodes are the nodes of the code cells' widgets.
+    codeNodes() {
+      return codeCells().map(({ c }) => c.node);
+    },
+    // source is the source of the cell at index (among all cells).
+    source(index) {
+      return panel.content.widgets[index].model.sharedModel.getSource();
+    },
+    // select makes the cell at index (among all cells) the active one,
+    // in edit mode, with the first occurrence of text selected in its
+    // editor, for keys to type over it; it resolves to false if the
+    // cell lacks text.
+    async select(index, text) {
+      const notebook = panel.content;
+      const cell = notebook.widgets[index];
+      const at = cell.model.sharedModel.getSource().indexOf(text);
+      if (at < 0) {
+        return false;
+      }
+      notebook.activeCellIndex = index;
+      await notebook.scrollToItem(index, "center");
+      await cell.ready;
+      notebook.mode = "edit";
+      cell.editor.focus();
+      cell.editor.setSelection({ start: cell.editor.getPositionAt(at), end: cell.editor.getPositionAt(at + text.length) });
+      return true;
+    },
+    // run runs the cell at index (among all cells) with JupyterLab's Run
+    // Selected Cell and Do not Advance, and resolves once it ran.
+    async run(index) {
+      const notebook = panel.content;
+      app.shell.activateById(panel.id);
+      notebook.mode = "command";
+      notebook.activeCellIndex = index;
+      notebook.deselectAll();
+      await app.commands.execute("notebook:run-cell");
+      return true;
+    },
+    // runFrom runs the code cells from the one at index (among code
+    // cells) on, one at a time, as run does.
+    async runFrom(index) {
+      for (const { index: i } of codeCells().slice(index)) {
+        await this.run(i);
+      }
+      return true;
+    },
     // count is the number of elements in the notebook's panel that
     // match selector.
     count(selector) {
@@ -270,12 +316,13 @@ type labCell struct {
 // through the tensornb kernel, and checks that each cell's outputs, as
 // the kernel sent them, equal the stored ones (with an error exactly in
 // the cells tagged raises-exception: they do not stop Run all) and that
-// JupyterLab shows them. With session, on the first notebook it also
+// JupyterLab shows them. An exercise among exercises (by path) is the
+// student's version, checked as exercise.checkLab says instead. With session, on the first notebook it also
 // checks that a cell sees what an earlier one declared and that
 // interrupting an endless loop ends it within 2 s, after which the next
 // cell replays the earlier ones. No page raises a JavaScript error or
 // loads a file from elsewhere, or asks for one the site lacks.
-func testLab(t *testing.T, ctx context.Context, site, src string, rels []string, session bool) {
+func testLab(t *testing.T, ctx context.Context, site, src string, rels []string, exercises map[string]*exercise, session bool) {
 	for i, rel := range rels {
 		nb, err := ReadNotebook(filepath.Join(src, filepath.FromSlash(rel)))
 		if err != nil {
@@ -311,29 +358,35 @@ func testLab(t *testing.T, ctx context.Context, site, src string, rels []string,
 				t.Fatalf("%s opened with the kernel %q, want %q", name, kernel, lite.KernelName)
 			}
 			opened := time.Since(start)
+			// A notebook left changed would make the next navigation wait
+			// for an answer to JupyterLab's question, even after a failure.
+			defer func() {
+				_, _ = chromedp.Run(ctx, chromedp.Evaluate[bool]("window.tnbLabTest ? tnbLabTest.leave() : true"))
+			}()
 			restored := evaluate[float64](t, ctx, "window.tnbLabRestoredMS")
-			evaluate[bool](t, ctx, "tnbLabTest.runAll()")
-			if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("tnbLabTest.done()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(4*time.Minute))); err != nil {
-				t.Fatalf("Run All Cells did not end: %v\n%s", err, jsonText(evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")))
-			}
-			cells := evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")
-			if n := evaluate[int](t, ctx, "tnbLabTest.requests()"); n != len(cells) {
-				t.Fatalf("Run All Cells sent the kernel %d of the %d code cells: the client dropped the rest after an error (see MutexMap in kernel/internal/browser/lite/web/kernel.js)", n, len(cells))
-			}
-			t.Logf("%s: JupyterLab started %.1f s after the navigation, the notebook was open with its kernel %.1f s after it; Run All Cells took %.1f s more",
-				name, restored/1000, opened.Seconds(), time.Since(start).Seconds()-opened.Seconds())
-			var page []pageCell
-			for _, c := range cells {
-				page = append(page, c.pageCell)
-				if (c.Shown == 0) != (len(c.Outputs) == 0) {
-					t.Errorf("cell %d: the kernel sent %d outputs, JupyterLab shows %d", c.Index, len(c.Outputs), c.Shown)
+			if ex := exercises[name]; ex != nil {
+				ex.checkLab(t, ctx)
+				t.Logf("%s: JupyterLab started %.1f s after the navigation, the notebook was open with its kernel %.1f s after it; its cells and the self-check took %.1f s more",
+					name, restored/1000, opened.Seconds(), time.Since(start).Seconds()-opened.Seconds())
+			} else {
+				runAllLab(t, ctx)
+				cells := evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")
+				if n := evaluate[int](t, ctx, "tnbLabTest.requests()"); n != len(cells) {
+					t.Fatalf("Run All Cells sent the kernel %d of the %d code cells: the client dropped the rest after an error (see MutexMap in kernel/internal/browser/lite/web/kernel.js)", n, len(cells))
 				}
-				tagged := slices.Contains(c.Tags, "raises-exception")
-				if status, _ := c.Reply["status"].(string); (status == "ok") == tagged {
-					t.Errorf("cell %d (tagged raises-exception: %v) replied %q", c.Index, tagged, status)
+				t.Logf("%s: JupyterLab started %.1f s after the navigation, the notebook was open with its kernel %.1f s after it; Run All Cells took %.1f s more",
+					name, restored/1000, opened.Seconds(), time.Since(start).Seconds()-opened.Seconds())
+				for _, c := range cells {
+					if (c.Shown == 0) != (len(c.Outputs) == 0) {
+						t.Errorf("cell %d: the kernel sent %d outputs, JupyterLab shows %d", c.Index, len(c.Outputs), c.Shown)
+					}
+					tagged := slices.Contains(c.Tags, "raises-exception")
+					if status, _ := c.Reply["status"].(string); (status == "ok") == tagged {
+						t.Errorf("cell %d (tagged raises-exception: %v) replied %q", c.Index, tagged, status)
+					}
 				}
+				checkOutputs(t, nb, labPage(cells))
 			}
-			checkOutputs(t, nb, page)
 			// JupyterLab's renderers draw the notebook: the markdown's display
 			// math typeset by MathJax, the Mermaid diagrams drawn by Mermaid
 			// (the notebook draws its cells as they come into view: these
@@ -372,11 +425,20 @@ func testLab(t *testing.T, ctx context.Context, site, src string, rels []string,
 				t.Errorf("the app asked for files the site does not have:\n%s", strings.Join(missing, "\n"))
 			}
 			screenshot(t, ctx, "lab-"+strings.ReplaceAll(strings.TrimSuffix(name, ".ipynb"), "/", "-")+".png")
-			evaluate[bool](t, ctx, "tnbLabTest.leave()")
 			if e := errs.All(); len(e) > 0 {
 				t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
 			}
 		})
+	}
+}
+
+// runAllLab runs all cells of the open notebook with JupyterLab's Run
+// All Cells and waits until it has ended.
+func runAllLab(t *testing.T, ctx context.Context) {
+	t.Helper()
+	evaluate[bool](t, ctx, "tnbLabTest.runAll()")
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("tnbLabTest.done()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(4*time.Minute))); err != nil {
+		t.Fatalf("Run All Cells did not end: %v\n%s", err, jsonText(evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")))
 	}
 }
 

@@ -55,14 +55,20 @@ type pageCell struct {
 // and each cell's outputs, as JupyterLab's output area holds them, equal
 // the notebook's stored outputs (compared as the notebooks' freshness
 // check compares them); the cells tagged raises-exception raise, and no
-// other. Then, on one page: a cell sees what an earlier one declared,
-// Tab completes a variable and a package's names and Shift-Tab inspects,
-// Interrupt ends an endless loop within 2 s, after which the next cell
-// replays the cells that ran without an error (an interrupt of the
-// replay stops it), Restart empties the session, and a cell that takes
-// all memory ends with a MemoryError; a link to a heading's anchor shows
-// it; the explorer and the playground answer a click; and a page opened
-// from a file says why its engine cannot start. The same notebooks run
+// other; no page is wider than the window. An exercise in nbgrader's
+// format is served as the student's version: its page and JupyterLab
+// give what tensornb grade gives for it (outputs, and each test cell's
+// verdict with the grader's feedback), and for a right answer and a copy
+// typed into one answer cell (exercise), and no file of the site holds a
+// line of the teacher's solutions or hidden tests. Then, on one page: a
+// cell sees what an earlier one declared, Tab completes a variable and a
+// package's names and Shift-Tab inspects, Interrupt ends an endless loop
+// within 2 s, after which the next cell replays the cells that ran
+// without an error (an interrupt of the replay stops it), Restart empties
+// the session, and a cell that takes all memory ends with a MemoryError;
+// a link to a heading's anchor shows it; the explorer and the playground
+// answer a click; and a page opened from a file says why its engine
+// cannot start. The same notebooks run
 // in the site's JupyterLab (JupyterLite, testLab). A site built from a
 // teacher's folder of notebooks (testFolder) runs its nested notebook
 // too. The page raises no JavaScript error. The test prints the engine's
@@ -102,6 +108,22 @@ func TestSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("Write: %.1f s", time.Since(start).Seconds())
+	// The exercises, served as the student's versions, are graded by
+	// tensornb grade meanwhile, as a student's submissions would be.
+	exercises := map[string]*exercise{}
+	for _, path := range paths {
+		ex, err := newExercise(filepath.Dir(path), dir, filepath.Base(path), t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ex != nil {
+			exercises[ex.rel] = ex
+			t.Cleanup(func() { <-ex.done })
+		}
+	}
+	if len(exercises) == 0 {
+		t.Fatal("notebooks/ holds no exercise in nbgrader's format")
+	}
 	srv := httptest.NewServer(Handler(dir))
 	t.Cleanup(srv.Close)
 	serverMS := <-server
@@ -113,8 +135,13 @@ func TestSite(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
 		t.Run(name, func(t *testing.T) {
 			errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName(filepath.Base(path)))
-			cells := runAll(t, ctx)
-			checkOutputs(t, nb, cells)
+			var cells []pageCell
+			if ex := exercises[filepath.Base(path)]; ex != nil {
+				cells = ex.checkPage(t, ctx)
+			} else {
+				cells = runAll(t, ctx)
+				checkOutputs(t, nb, cells)
+			}
 			// The page makes the editors once the engine started, when idle.
 			checkShown(t, ctx, fmt.Sprintf("#tnb-code-%d .cm-content", len(cells)-1), "the last cell's editor is not made")
 			if n := evaluate[int](t, ctx, `document.querySelectorAll(".tnb-source").length`); n > 0 {
@@ -135,6 +162,9 @@ func TestSite(t *testing.T) {
 				checkPlaygroundClick(t, ctx)
 			}
 			checkLocal(t, ctx, srv.URL)
+			if w := evaluate[struct{ Page, Window int }](t, ctx, `({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth })`); w.Page > w.Window {
+				t.Errorf("the page is %d px wide, wider than the window's %d px", w.Page, w.Window)
+			}
 			if strings.Contains(string(nb.raw), "$$") {
 				// The display math of the markdown, typeset by MathJax,
 				// which the page loads on first use.
@@ -155,7 +185,9 @@ func TestSite(t *testing.T) {
 	for _, p := range paths {
 		names = append(names, filepath.Base(p))
 	}
-	t.Run("lab", func(t *testing.T) { testLab(t, ctx, srv.URL, filepath.Join(moduleDir, "notebooks"), names, true) })
+	t.Run("lab", func(t *testing.T) {
+		testLab(t, ctx, srv.URL, filepath.Join(moduleDir, "notebooks"), names, exercises, true)
+	})
 	if *docsImage && !docsImageWritten {
 		t.Errorf("-docs-image wrote nothing: it needs the lab test of 02-strides-and-storage to run (-run 'TestSite$/lab/02')")
 	}
@@ -174,6 +206,20 @@ func TestSite(t *testing.T) {
 		}
 		if e := errs.All(); len(e) > 0 {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
+	t.Run("no solutions", func(t *testing.T) {
+		// The site holds the student's version of each exercise: no
+		// file of it holds a line of the teacher's solutions or hidden
+		// tests.
+		for rel := range exercises {
+			var others []string
+			for _, p := range paths {
+				if filepath.Base(p) != rel {
+					others = append(others, p)
+				}
+			}
+			checkNoSolutions(t, dir, filepath.Join(moduleDir, "notebooks", rel), others)
 		}
 	})
 	t.Run("opened from a file", func(t *testing.T) {
@@ -316,6 +362,23 @@ func checkShown(t *testing.T, ctx context.Context, selector, problem string) {
 // returns what the cells hold.
 func runAll(t *testing.T, ctx context.Context) []pageCell {
 	t.Helper()
+	completed, cells := clickRunAll(t, ctx)
+	if !completed {
+		for _, c := range cells {
+			if c.Reply == nil || c.Reply["status"] != "ok" && !slices.Contains(c.Tags, "raises-exception") {
+				t.Fatalf("Run all stopped at cell %d: %s", c.Index, jsonText(c.Outputs))
+			}
+		}
+		t.Fatal("Run all stopped")
+	}
+	return cells
+}
+
+// clickRunAll clicks Run all and waits until it has ended, and returns
+// whether it ran every code cell (it stops at an error) and what the
+// cells hold.
+func clickRunAll(t *testing.T, ctx context.Context) (completed bool, cells []pageCell) {
+	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tnb-run-all"))); err != nil {
 		t.Fatal(err)
 	}
@@ -325,16 +388,7 @@ func runAll(t *testing.T, ctx context.Context) []pageCell {
 	if err != nil {
 		t.Fatalf("Run all did not end: %v", err)
 	}
-	cells := evaluate[[]pageCell](t, ctx, "tnb.cells()")
-	if !done.Completed {
-		for _, c := range cells {
-			if c.Reply == nil || c.Reply["status"] != "ok" && !slices.Contains(c.Tags, "raises-exception") {
-				t.Fatalf("Run all stopped at cell %d: %s", c.Index, jsonText(c.Outputs))
-			}
-		}
-		t.Fatal("Run all stopped")
-	}
-	return cells
+	return done.Completed, evaluate[[]pageCell](t, ctx, "tnb.cells()")
 }
 
 // checkOutputs compares each code cell's outputs in the page with the
@@ -735,7 +789,7 @@ func testFolder(t *testing.T, ctx context.Context) {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
 		}
 	})
-	t.Run("lab", func(t *testing.T) { testLab(t, ctx, srv.URL, src, []string{nested}, false) })
+	t.Run("lab", func(t *testing.T) { testLab(t, ctx, srv.URL, src, []string{nested}, nil, false) })
 	t.Run("index", func(t *testing.T) {
 		errs := browsertest.OpenURL(t, ctx, srv.URL+"/")
 		if title := evaluate[string](t, ctx, `document.querySelector("h1").textContent`); title != "A course of tensors" {
