@@ -145,10 +145,20 @@ export class Engine {
         return;
       }
     }
-    this.worker.onmessage = ({ data: m }) => this.receive(m);
-    this.worker.onerror = (e) => {
+    // A worker ended for an interrupt or a restart may still report
+    // what it was doing (its scripts' load, aborted): only the current
+    // worker's messages and errors count.
+    const worker = this.worker;
+    worker.onmessage = ({ data: m }) => {
+      if (worker === this.worker) {
+        this.receive(m);
+      }
+    };
+    worker.onerror = (e) => {
       e.preventDefault();
-      this.cannotStart(e.message || this.workerURL + " failed to load");
+      if (worker === this.worker) {
+        this.loadFailed(e.message || this.workerURL + " failed to load");
+      }
     };
     this.status();
     for (const m of early ? early.messages : []) {
@@ -161,12 +171,13 @@ export class Engine {
       case "ready":
         this.resolveFirstReady();
         this.ready = true;
+        this.retried = false;
         this.readyMS = performance.now() - this.started;
         this.loadMS = performance.now(); // since the page's navigation started
         this.status();
         return;
       case "error":
-        this.cannotStart(m.message);
+        this.loadFailed(m.message);
         return;
       case "exit":
         this.crashed(m.code, m.fatal);
@@ -488,6 +499,32 @@ export class Engine {
     }
     this.replay = { why, cells: this.completed };
     this.end(error.evalue, error);
+  }
+
+  // loadFailed starts the worker once more when it could not load its
+  // scripts, which a busy machine or network can make fail once; a second
+  // failure gives up (cannotStart). The cells sent meanwhile wait in the
+  // new worker's queue.
+  loadFailed(text) {
+    if (this.ready || this.retried) {
+      this.cannotStart(text);
+      return;
+    }
+    this.retried = true;
+    const cells = this.cells;
+    this.cells = new Map(); // endCells ends only the completions asked for
+    this.endCells(
+      "the engine's worker did not load; it was started again",
+      null,
+    );
+    this.worker.terminate();
+    this.start(this.why);
+    for (const [id, cell] of cells) {
+      this.cells.set(id, cell);
+      this.next = Math.max(this.next, id);
+      this.worker.postMessage({ id, code: cell.code, count: cell.count });
+    }
+    this.status();
   }
 
   // cannotStart gives up on an engine that could not start: the cells

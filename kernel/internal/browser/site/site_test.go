@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -292,6 +294,33 @@ func TestSite(t *testing.T) {
 		}
 		if out := runCell(t, ctx, 0, "slow"); !strings.Contains(out, "undefined: slow") || strings.Contains(out, "tensornb:") {
 			t.Errorf("after the interrupted replay, slow shows %q, want a compile error and no replay", out)
+		}
+		if e := errs.All(); len(e) > 0 {
+			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+		}
+	})
+	t.Run("worker load fails once", func(t *testing.T) {
+		// A worker that cannot load its scripts once (a busy machine, a
+		// dropped connection) is started again: the cell sent to it
+		// runs in the next one. A server that fails the first request
+		// for wasm_exec.js after the interrupt makes the load fail.
+		var failNext atomic.Bool
+		flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/wasm_exec.js") && failNext.CompareAndSwap(true, false) {
+				http.Error(w, "busy", http.StatusServiceUnavailable)
+				return
+			}
+			Handler(dir).ServeHTTP(w, r)
+		}))
+		defer flaky.Close()
+		errs := browsertest.OpenURL(t, ctx, flaky.URL+"/02-strides-and-storage.html")
+		failNext.Store(true)
+		interrupt(t, ctx, 1)
+		if out := runCell(t, ctx, 0, "1 + 1"); !strings.HasSuffix(out, "\n\n2") || strings.Contains(out, "EngineError") {
+			t.Errorf("the cell after a worker's failed load shows %q, want the replay's note and 2", out)
+		}
+		if failNext.Load() {
+			t.Error("the worker after the interrupt never asked for wasm_exec.js")
 		}
 		if e := errs.All(); len(e) > 0 {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
