@@ -306,9 +306,13 @@ func TestSite(t *testing.T) {
 		// for wasm_exec.js after the interrupt makes the load fail.
 		var failNext atomic.Bool
 		flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if strings.HasSuffix(r.URL.Path, "/wasm_exec.js") && failNext.CompareAndSwap(true, false) {
-				http.Error(w, "busy", http.StatusServiceUnavailable)
-				return
+			if strings.HasSuffix(r.URL.Path, "/wasm_exec.js") {
+				// Each worker asks for it, rather than take the cache's.
+				w.Header().Set("Cache-Control", "no-store")
+				if failNext.CompareAndSwap(true, false) {
+					http.Error(w, "busy", http.StatusServiceUnavailable)
+					return
+				}
 			}
 			Handler(dir).ServeHTTP(w, r)
 		}))
