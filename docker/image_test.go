@@ -227,6 +227,7 @@ func (it *imageTest) build() (string, error) {
 		args = append(args, "--volume", ca+":"+ca+":ro")
 	}
 	args = append(args, it.root)
+	previous, _ := it.pm.run(it.ctx, "image", "inspect", "--format", "{{.Id}}", imageName)
 	it.prog.say("building the image: %s (the first build compiles GoNB, goimports and gopls: minutes)", quote("podman", args...))
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(it.ctx, 30*time.Minute)
@@ -238,6 +239,10 @@ func (it *imageTest) build() (string, error) {
 			todo: "the log above names the step of docker/Dockerfile that failed; fix it and run scripts/image again"}
 	}
 	it.prog.say("built %s in %s", imageName, it.sum.build.Round(time.Second))
+	// An earlier run's image, which this one replaces, would keep its 2 GB.
+	if now, _ := it.pm.run(it.ctx, "image", "inspect", "--format", "{{.Id}}", imageName); previous != "" && previous != now {
+		it.pm.run(it.ctx, "rmi", previous)
+	}
 	size, _ := it.pm.run(it.ctx, "image", "inspect", "--format", "{{.Size}}", imageName)
 	it.sum.size, _ = strconv.ParseInt(size, 10, 64)
 	return imageName, nil
