@@ -112,12 +112,12 @@ func (it *imageTest) fail(t *testing.T, err error) {
 // outputs with the notebooks' own check (execute.py compare). Where the
 // pinned base images cannot be pulled, it builds them a stand-in from
 // Debian's packages (standin/) and takes Go from this machine. It ends
-// with one summary line. scripts/image runs it; it needs about 10 to 15
-// minutes and podman, and is skipped with the reason where either is
-// missing (a failure under TENSORNB_REQUIRE_IMAGE).
+// with one summary line. scripts/image runs it; it needs 6 to 10 minutes
+// and podman, and is skipped with the reason where either is missing (a
+// failure under TENSORNB_REQUIRE_IMAGE).
 func TestImage(t *testing.T) {
 	if d, ok := t.Deadline(); ok && time.Until(d) < 30*time.Minute {
-		require(t, "the image test builds and runs the image for 10 to 15 minutes: run scripts/image, or go test -run TestImage -timeout 40m in docker/")
+		require(t, "the image test builds and runs the image for 6 to 10 minutes, past go test's default timeout: run scripts/image, or go test -run TestImage -timeout 40m in docker/")
 	}
 	root, err := filepath.Abs("..")
 	if err != nil {

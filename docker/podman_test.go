@@ -271,7 +271,7 @@ func startPodman(ctx context.Context, dir string) (*podman, string, error) {
 		return nil, "", fmt.Errorf("podman cannot start a container here, with this machine's configuration (%v) nor with runc and cgroupfs (%v)", first, err)
 	}
 	data, _ := os.ReadFile(conf)
-	return p, fmt.Sprintf("podman with a containers.conf of its own, as its defaults failed here (%s):\n%s", lastLines(first.Error(), 1), strings.TrimSpace(string(data))), nil
+	return p, fmt.Sprintf("podman with a containers.conf of its own, as its defaults failed here (%s):\n%s", lastLines(first.Error(), 1), indentAll(string(data))), nil
 }
 
 // readLines calls f with each line r gives, until r ends.

@@ -30,7 +30,10 @@ c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.hub_ip = "127.0.0.1"
 c.JupyterHub.authenticator_class = "dummy"
 c.JupyterHub.spawner_class = PodmanSpawner
-c.Spawner.default_url = "/tree/notebooks"
+# Students land on the tour, in JupyterLab, which the pinned base serves.
+# (On the stand-in base, which has no front end on jupyter_server, the
+# test drives the servers through their REST API.)
+c.Spawner.default_url = "/lab/tree/notebooks/00-tour.ipynb"
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 # Binder's limit; the image test measured what a user's notebooks take
