@@ -33,6 +33,37 @@ type stage struct {
 	instructions []instruction
 }
 
+// globalArgs returns the build arguments declared before the first FROM,
+// which FROM may use, with their defaults ("" if none).
+func globalArgs(t *testing.T, path string) map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	result, err := parser.Parse(f)
+	if err != nil {
+		t.Fatalf("%s does not parse: %v", path, err)
+	}
+	args := map[string]string{}
+	for _, n := range result.AST.Children {
+		if strings.EqualFold(n.Value, "from") {
+			break
+		}
+		if strings.EqualFold(n.Value, "arg") {
+			for a := n.Next; a != nil; a = a.Next {
+				name, value, _ := strings.Cut(a.Value, "=")
+				args[name] = strings.Trim(value, `"`)
+			}
+		}
+	}
+	return args
+}
+
+// fromArg matches a FROM image that is one build argument: $NAME or ${NAME}.
+var fromArg = regexp.MustCompile(`^\$(?:\{(\w+)\}|(\w+))$`)
+
 func parseDockerfile(t *testing.T, path string) []stage {
 	t.Helper()
 	f, err := os.Open(path)
@@ -104,13 +135,16 @@ func toolchainFits(tag, goLine string) bool {
 }
 
 // TestDockerfileRules holds docker/Dockerfile to the rules of the images
-// Binder and JupyterHub run: pinned bases, the Go that go.mod names, the
-// NB_USER/NB_UID build arguments, a non-root user at the end, port 8888,
-// no downloads by ADD, libzmq's packages before the shared install
-// script, and our entrypoint.
+// Binder and JupyterHub run: bases that are build arguments (GO_IMAGE,
+// BASE_IMAGE: scripts/image passes stand-ins) with pinned defaults, the
+// Go that go.mod names, the NB_USER/NB_UID build arguments, a non-root
+// user at the end, port 8888, no downloads by ADD, libzmq's packages
+// before the shared install script, and our entrypoint.
 func TestDockerfileRules(t *testing.T) {
 	stages := parseDockerfile(t, "Dockerfile")
+	global := globalArgs(t, "Dockerfile")
 	names := map[string]bool{}
+	var bases []string
 	for _, s := range stages {
 		args := s.from.args
 		if len(args) == 0 {
@@ -118,6 +152,17 @@ func TestDockerfileRules(t *testing.T) {
 		}
 		image := args[0]
 		if !names[image] {
+			m := fromArg.FindStringSubmatch(image)
+			if m == nil {
+				t.Errorf("line %d: FROM %s: name the base image by a build argument declared before the first FROM (ARG NAME=image:tag), so that scripts/image can pass a stand-in", s.from.line, image)
+			} else {
+				arg := m[1] + m[2]
+				bases = append(bases, arg)
+				image = global[arg]
+				if image == "" {
+					t.Errorf("line %d: FROM %s: the build argument %s has no default before the first FROM; give it the pinned image", s.from.line, args[0], arg)
+				}
+			}
 			checkPinned(t, s.from.line, image)
 		}
 		if len(args) == 3 && strings.EqualFold(args[1], "as") {
@@ -128,6 +173,9 @@ func TestDockerfileRules(t *testing.T) {
 				t.Errorf("line %d: the Go toolchain %s is not of the Go that go.mod names (%s), or older", s.from.line, image, v)
 			}
 		}
+	}
+	if got := strings.Join(bases, " "); got != "GO_IMAGE BASE_IMAGE" {
+		t.Errorf("the bases are the build arguments %q; scripts/image (image_test.go) passes GO_IMAGE for the Go stage and BASE_IMAGE for the final one", got)
 	}
 	final := stages[len(stages)-1]
 	if names[final.from.args[0]] {
@@ -199,7 +247,7 @@ func checkPinned(t *testing.T, line int, image string) {
 	_, tag, ok := strings.Cut(name, ":")
 	switch {
 	case strings.Contains(image, "$"):
-		t.Errorf("line %d: FROM %s: the base image must be written out, not built from variables", line, image)
+		t.Errorf("line %d: FROM %s: the default base image must be written out, not built from variables", line, image)
 	case !ok || tag == "":
 		t.Errorf("line %d: FROM %s has no tag: pin one", line, image)
 	case tag == "latest":

@@ -2,6 +2,7 @@
 
     execute.py [--kernel NAME] save NOTEBOOK...          run each and write its outputs back
     execute.py [--kernel NAME] check OUTDIR NOTEBOOK...  run each into OUTDIR and compare
+    execute.py compare RUNDIR NOTEBOOK...                compare each with RUNDIR's run of it
 
 NAME is the kernelspec to run them on, by default the notebook's own
 (tensornb, the instant engine); CI checks them under tensornb-compiled
@@ -12,6 +13,11 @@ raises-exception, or has the tag and does not raise. check also compares
 the new outputs with the ones stored in the notebook, ignoring what
 changes from run to run (see comparable), and lists every cell whose
 outputs differ: a notebook whose code changed without a re-run fails.
+compare makes the same checks of notebooks another client ran: the
+image's smoke test (docker/image_test.go) runs them through a Jupyter
+server's REST API and kernel websocket with JupyterLab's own client
+library, writes them to RUNDIR under their own names, and has them
+checked here.
 Run it with Debian's /usr/bin/python3 (python3-nbclient, python3-nbformat)
 and JUPYTER_PATH pointing at an installed tensornb kernel; scripts/notebooks
 does both.
@@ -130,20 +136,46 @@ def stale_cells(stored, fresh):
     return stale
 
 
+def stale_problems(stored, fresh):
+    """stale_cells as the problem check reports."""
+    stale = stale_cells(stored, fresh)
+    if not stale:
+        return []
+    return [
+        "stored outputs differ from a fresh run (run scripts/notebooks to re-execute and save):\n    "
+        + "\n    ".join(stale)
+    ]
+
+
 def main(argv):
     kernel = None
     if argv[:1] == ["--kernel"] and len(argv) > 1:
         kernel, argv = argv[1], argv[2:]
-    if len(argv) < 2 or argv[0] not in ("save", "check") or (argv[0] == "check" and len(argv) < 3):
+    if len(argv) < 2 or argv[0] not in ("save", "check", "compare") or (argv[0] != "save" and len(argv) < 3):
         print(__doc__, file=sys.stderr)
         return 2
     mode = argv[0]
-    outdir = argv[1] if mode == "check" else None
-    paths = argv[2:] if mode == "check" else argv[1:]
+    outdir = argv[1] if mode != "save" else None
+    paths = argv[2:] if mode != "save" else argv[1:]
     failed = False
     for n, path in enumerate(paths, 1):
-        print(f"[{n}/{len(paths)}] {path}", flush=True)
         stored = nbformat.read(path, as_version=4)
+        if mode == "compare":
+            ran = os.path.join(outdir, os.path.basename(path))
+            if not os.path.exists(ran):
+                print(f"{path}: no run of it in {outdir}", file=sys.stderr)
+                failed = True
+                continue
+            fresh = nbformat.read(ran, as_version=4)
+            for cell in fresh.cells:
+                if cell.cell_type == "code":
+                    cell.outputs = coalesce(cell.outputs)
+            problems = raising_problems(fresh) + stale_problems(stored, fresh)
+            for p in problems:
+                print(f"{path}: {p}", file=sys.stderr)
+            failed = failed or bool(problems)
+            continue
+        print(f"[{n}/{len(paths)}] {path}", flush=True)
         try:
             fresh = run(path, kernel)
         except nbclient.exceptions.CellExecutionError as e:
@@ -153,12 +185,7 @@ def main(argv):
         problems = raising_problems(fresh)
         if mode == "check":
             nbformat.write(fresh, os.path.join(outdir, os.path.basename(path)))
-            stale = stale_cells(stored, fresh)
-            if stale:
-                problems.append(
-                    "stored outputs differ from a fresh run (run scripts/notebooks to re-execute and save):\n    "
-                    + "\n    ".join(stale)
-                )
+            problems += stale_problems(stored, fresh)
         else:
             nbformat.write(fresh, path)
         for p in problems:
