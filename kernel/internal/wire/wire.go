@@ -28,9 +28,31 @@ type Header struct {
 	MsgID    string `json:"msg_id"`
 	Session  string `json:"session"`
 	Username string `json:"username"`
-	Date     string `json:"date"`
+	Date     Date   `json:"date"`
 	MsgType  string `json:"msg_type"`
 	Version  string `json:"version"`
+}
+
+// A Date is a header's date: an ISO 8601 string, as the protocol has it.
+// A number (seconds since the epoch, which some clients write) is kept
+// as its digits, so that such a client is heard as ipykernel hears it.
+type Date string
+
+// UnmarshalJSON reads a string, a number or null.
+func (d *Date) UnmarshalJSON(data []byte) error {
+	var n json.Number
+	if err := json.Unmarshal(data, &n); err == nil {
+		*d = Date(n)
+		return nil
+	}
+	var s *string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	if s != nil {
+		*d = Date(*s)
+	}
+	return nil
 }
 
 // A Message is one Jupyter message. ParentHeader, Metadata and Content are
@@ -70,7 +92,7 @@ func NewMessage(msgType, session string, parent *Message, content any) (*Message
 			MsgID:    NewID(),
 			Session:  session,
 			Username: "tensornb",
-			Date:     time.Now().UTC().Format("2006-01-02T15:04:05.000000Z"),
+			Date:     Date(time.Now().UTC().Format("2006-01-02T15:04:05.000000Z")),
 			MsgType:  msgType,
 			Version:  ProtocolVersion,
 		},

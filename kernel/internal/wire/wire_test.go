@@ -84,3 +84,26 @@ func TestEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// A client that writes its header's date as a number (seconds since the
+// epoch, as jupyter_server 1.23's own websocket client does), or as null,
+// is still heard, as ipykernel hears it; the date is kept as written.
+func TestHeaderDates(t *testing.T) {
+	s, err := NewSigner("secret", "hmac-sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for date, want := range map[string]string{`"2026-12-03T10:00:00Z"`: "2026-12-03T10:00:00Z", `1733220000.25`: "1733220000.25", `null`: ""} {
+		header := []byte(`{"msg_id": "1", "session": "s", "username": "u", "date": ` + date + `, "msg_type": "kernel_info_request", "version": "5.3"}`)
+		parts := [][]byte{header, []byte("{}"), []byte("{}"), []byte("{}")}
+		frames := append([][]byte{delimiter, s.sign(parts...)}, parts...)
+		m, err := s.Decode(frames)
+		if err != nil {
+			t.Errorf("date %s: %v", date, err)
+			continue
+		}
+		if string(m.Header.Date) != want || m.Type() != "kernel_info_request" {
+			t.Errorf("date %s: header %+v", date, m.Header)
+		}
+	}
+}
