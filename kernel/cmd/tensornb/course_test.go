@@ -169,7 +169,9 @@ func TestAssignAndGrade(t *testing.T) {
 		{"not a notebook", notNotebook, 0, nil, "not a Jupyter notebook of nbformat 4"},
 		{"other assignment", other, 0, nil, "not a submission of this assignment: its cells fizzbuzz are not the assignment's"},
 	}
-	args := []string{"grade", "-json", "-timeout", "3s", "-feedback", filepath.Join(dir, "feedback"), teacherPath}
+	// The workers run on this machine, as the installed command's own
+	// sandbox; docker/'s image test grades in the image's containers.
+	args := []string{"grade", "-json", "-image", "none", "-timeout", "3s", "-feedback", filepath.Join(dir, "feedback"), teacherPath}
 	for _, c := range cases {
 		args = append(args, c.path)
 	}
@@ -241,5 +243,76 @@ func TestAssignAndGrade(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join(dir, "feedback", strings.TrimPrefix(filepath.ToSlash(filepath.Join(dir, "copy")), "/")+".html"))
 	if err != nil || !bytes.Contains(page, []byte("Score: 24 of 25")) {
 		t.Errorf("the copy's feedback page: %v", err)
+	}
+}
+
+// TestGradeSaysItsSandbox checks the first line grade writes on stderr,
+// which says where the workers run, when no container can: with no
+// container engine on PATH, with one that has no image of tensornb,
+// with -image none; and that -image naming an image the engine lacks
+// fails, saying what to do.
+func TestGradeSaysItsSandbox(t *testing.T) {
+	bin := installed(t)
+	dir := t.TempDir()
+	code := func(id string, grade, solution bool, points float64, source string) *notebook.Cell {
+		md := map[string]any{"grade_id": id, "grade": grade, "solution": solution, "locked": !solution, "schema_version": 3.0}
+		if grade && !solution {
+			md["points"] = points
+		}
+		return &notebook.Cell{Type: "code", Source: source, Metadata: map[string]any{"nbgrader": md}}
+	}
+	teacher := &notebook.Notebook{Format: 4, FormatMinor: 5, Metadata: map[string]any{}, Cells: []*notebook.Cell{
+		code("answer", false, true, 0, "x := 2"),
+		code("answer_test", true, false, 1, "if x != 2 {\n\tpanic(\"not 2\")\n}"),
+	}}
+	teacherPath := filepath.Join(dir, "teacher.ipynb")
+	if err := teacher.Write(teacherPath); err != nil {
+		t.Fatal(err)
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fake engines: one that has no image at all, as a podman or
+	// docker without tensornb's would say.
+	fakes := t.TempDir()
+	for _, name := range []string{"podman", "docker"} {
+		script := "#!/bin/sh\necho \"Error: $1 $2 $3: no such image\" >&2\nexit 125\n"
+		if err := os.WriteFile(filepath.Join(fakes, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	goOnly := filepath.Dir(gobin)
+	for _, c := range []struct {
+		name, path string
+		flags      []string
+		fails      bool
+		want       string // in the first line of stderr
+	}{
+		{"no engine", goOnly, nil, false, "not in a container: neither podman nor docker is on PATH"},
+		{"no image", fakes + string(os.PathListSeparator) + goOnly, nil, false, "not in a container: podman has none of the images tensornb, localhost/tensornb:image-test: build one"},
+		{"docker without an image", fakes + string(os.PathListSeparator) + goOnly, []string{"-engine", "docker"}, false, "not in a container: docker has none of the images"},
+		{"none", fakes + string(os.PathListSeparator) + goOnly, []string{"-image", "none"}, false, "not in a container: -image none"},
+		{"a missing image", fakes + string(os.PathListSeparator) + goOnly, []string{"-image", "tensornb:gone"}, true, "-image tensornb:gone: podman has no image tensornb:gone"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"grade", "-json", "-feedback", filepath.Join(dir, "feedback")}, c.flags...)
+			cmd := exec.Command(bin, append(args, teacherPath, teacherPath)...)
+			cmd.Env = append(os.Environ(), "PATH="+c.path)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			first, _, _ := strings.Cut(stderr.String(), "\n")
+			switch {
+			case c.fails && err == nil:
+				t.Fatalf("grade did not fail:\n%s", stderr.String())
+			case !c.fails && err != nil:
+				t.Fatalf("grade: %v\n%s", err, stderr.String())
+			case !strings.Contains(first, c.want):
+				t.Fatalf("stderr's first line is %q, want it to hold %q; all of it:\n%s", first, c.want, stderr.String())
+			case !c.fails && (!strings.HasPrefix(first, "tensornb grade: sandbox: each submission's worker on this machine, as you") || !bytes.Contains(out, []byte(`"score":1,`))):
+				t.Fatalf("first line %q; output %s", first, out)
+			}
+		})
 	}
 }
