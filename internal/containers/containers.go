@@ -87,10 +87,22 @@ func (e *Engine) Run(ctx context.Context, args ...string) (string, error) {
 		if ctx.Err() != nil {
 			msg += fmt.Sprintf(" (stopped: %v)", ctx.Err())
 		}
-		return "", fmt.Errorf("%s: %v: %s", Quote(e.Name, args...), err, msg)
+		return "", &RunError{Command: Quote(e.Name, args...), Err: err, Said: msg}
 	}
 	return strings.TrimSpace(stdout.String()), nil
 }
+
+// A RunError is a run of the engine that failed: its command, how it
+// ended, and what it said on standard error.
+type RunError struct {
+	Command string
+	Err     error
+	Said    string
+}
+
+func (e *RunError) Error() string { return fmt.Sprintf("%s: %v: %s", e.Command, e.Err, e.Said) }
+
+func (e *RunError) Unwrap() error { return e.Err }
 
 // Start returns the engine name on which probe, a first container,
 // starts: with the machine's configuration or, for podman, failing that,

@@ -119,6 +119,9 @@ func gradeCmd(args []string) error {
 	if fs.NArg() < 2 {
 		return fmt.Errorf("usage: tensornb grade [-json] [-timeout D] [-feedback DIR] [-jobs N] [-image IMAGE|auto|none] [-engine podman|docker|auto] SOURCE SUBMISSION...")
 	}
+	if *engine != "auto" && *engine != "podman" && *engine != "docker" {
+		return fmt.Errorf("-engine %s: give podman, docker or auto", *engine)
+	}
 	if *module != "" && *image != "auto" && *image != "none" {
 		return fmt.Errorf("-module names this machine's tensornb source, which a worker in a container does not use (it imports the image's): give -module or -image, not both")
 	}

@@ -249,8 +249,8 @@ func TestAssignAndGrade(t *testing.T) {
 // TestGradeSaysItsSandbox checks the first line grade writes on stderr,
 // which says where the workers run, when no container can: with no
 // container engine on PATH, with one that has no image of tensornb,
-// with -image none; and that -image naming an image the engine lacks
-// fails, saying what to do.
+// with docker but not its daemon, with -image none; and that -image
+// naming an image the engine lacks fails, saying what to do.
 func TestGradeSaysItsSandbox(t *testing.T) {
 	bin := installed(t)
 	dir := t.TempDir()
@@ -273,16 +273,18 @@ func TestGradeSaysItsSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The fake engines: one that has no image at all, as a podman or
-	// docker without tensornb's would say.
-	fakes := t.TempDir()
-	for _, name := range []string{"podman", "docker"} {
-		script := "#!/bin/sh\necho \"Error: $1 $2 $3: no such image\" >&2\nexit 125\n"
-		if err := os.WriteFile(filepath.Join(fakes, name), []byte(script), 0o755); err != nil {
+	// The fake engines: a podman that has no image at all, and a docker
+	// whose daemon is not running.
+	fakes, daemonless := t.TempDir(), t.TempDir()
+	podman := "#!/bin/sh\nif [ \"$1\" = version ]; then echo 4.3.1; exit 0; fi\necho \"Error: $1 $2: no such image\" >&2\nexit 125\n"
+	docker := "#!/bin/sh\necho 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?' >&2\nexit 1\n"
+	for path, script := range map[string]string{filepath.Join(fakes, "podman"): podman, filepath.Join(daemonless, "docker"): docker} {
+		if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	goOnly := filepath.Dir(gobin)
+	fake := fakes + string(os.PathListSeparator) + goOnly
 	for _, c := range []struct {
 		name, path string
 		flags      []string
@@ -290,10 +292,11 @@ func TestGradeSaysItsSandbox(t *testing.T) {
 		want       string // in the first line of stderr
 	}{
 		{"no engine", goOnly, nil, false, "not in a container: neither podman nor docker is on PATH"},
-		{"no image", fakes + string(os.PathListSeparator) + goOnly, nil, false, "not in a container: podman has none of the images tensornb, localhost/tensornb:image-test: build one"},
-		{"docker without an image", fakes + string(os.PathListSeparator) + goOnly, []string{"-engine", "docker"}, false, "not in a container: docker has none of the images"},
-		{"none", fakes + string(os.PathListSeparator) + goOnly, []string{"-image", "none"}, false, "not in a container: -image none"},
-		{"a missing image", fakes + string(os.PathListSeparator) + goOnly, []string{"-image", "tensornb:gone"}, true, "-image tensornb:gone: podman has no image tensornb:gone"},
+		{"no image", fake, nil, false, "not in a container: podman has none of the images tensornb, localhost/tensornb:image-test (it says: Error: image inspect: no such image): build one"},
+		{"docker without its daemon", daemonless + string(os.PathListSeparator) + goOnly, nil, false, "not in a container: docker does not answer (it says: Cannot connect to the Docker daemon"},
+		{"none", fake, []string{"-image", "none"}, false, "not in a container: -image none"},
+		{"a missing image", fake, []string{"-image", "tensornb:gone"}, true, "-image tensornb:gone: podman has no image tensornb:gone (it says: Error: image inspect: no such image): build it"},
+		{"an unknown engine", fake, []string{"-engine", "lxc"}, true, "-engine lxc: give podman, docker or auto"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			args := append([]string{"grade", "-json", "-feedback", filepath.Join(dir, "feedback")}, c.flags...)

@@ -81,19 +81,26 @@ func FindContainer(ctx context.Context, engine, image, dir string, memory uint64
 	machine := &containers.Engine{Name: name}
 	if image == "auto" {
 		c.Image = ""
+		var last error
 		for _, candidate := range Images {
-			if _, err := machine.Run(ctx, "image", "inspect", "--format", "{{.Id}}", candidate); err == nil {
+			if _, last = machine.Run(ctx, "image", "inspect", "--format", "{{.Id}}", candidate); last == nil {
 				c.Image = candidate
 				break
 			}
 		}
 		if c.Image == "" {
-			return nil, fmt.Errorf("%s has none of the images %s: build one (docker/README.md: %s build -f docker/Dockerfile -t tensornb .), or give -image", name, strings.Join(Images, ", "), name)
+			if err := answers(ctx, machine); err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%s has none of the images %s (it says: %s): build one (docker/README.md: %s build -f docker/Dockerfile -t tensornb .), or give -image", name, strings.Join(Images, ", "), lastLine(said(last)), name)
 		}
 	}
 	user, err := machine.Run(ctx, "image", "inspect", "--format", "{{.Config.User}}", c.Image)
 	if err != nil {
-		return nil, fmt.Errorf("%s has no image %s (%v): build it (docker/README.md), or name another with -image", name, c.Image, err)
+		if err := answers(ctx, machine); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s has no image %s (it says: %s): build it (docker/README.md), or name another with -image", name, c.Image, lastLine(said(err)))
 	}
 	c.User = user
 	if user == "" || user == "root" || user == "0" || strings.HasPrefix(user, "0:") || strings.HasPrefix(user, "root:") {
@@ -334,4 +341,28 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// lastLine is the last line of s: of an engine's error, what it said last.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return s[strings.LastIndex(s, "\n")+1:]
+}
+
+// answers returns an error if the engine does not answer at all, as
+// docker's command does without its daemon.
+func answers(ctx context.Context, e *containers.Engine) error {
+	if _, err := e.Run(ctx, "version"); err != nil {
+		return fmt.Errorf("%s does not answer (it says: %s): start it (for docker, its daemon), or install podman", e.Name, lastLine(said(err)))
+	}
+	return nil
+}
+
+// said is what the engine said when it failed, or err itself.
+func said(err error) string {
+	var run *containers.RunError
+	if errors.As(err, &run) {
+		return run.Said
+	}
+	return err.Error()
 }
