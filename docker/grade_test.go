@@ -84,6 +84,8 @@ type gradeResult struct {
 // grade's is left, nor after grade is interrupted while a cell loops.
 // The same grading through the docker command (podman's, as
 // podman-docker gives it) passes the worker's pipes on standard streams.
+// -image auto finds the image; images without tensornb's kernelspec or
+// module source, or that run as root, are refused with the reason.
 func (it *imageTest) testGrade(t *testing.T, image string) {
 	dir := filepath.Join(it.dir, "grade-"+randomToken()[:8])
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -161,11 +163,35 @@ func (it *imageTest) testGrade(t *testing.T, image string) {
 	checkGradeResults(t, docker, graded{teacher, ""}, graded{loop, "Timeout:"})
 	noneLeft("after grading through the docker command")
 
+	// Images a worker cannot run in are refused, saying why.
+	for _, broken := range []struct{ name, steps, want string }{
+		{"no kernelspec", "USER root\nRUN rm -rf /opt/conda/share/jupyter/kernels/tensornb\nUSER 1000", "cannot run tensornb's worker: its Jupyter has no kernelspec tensornb (NoSuchKernel"},
+		{"no module source", "USER root\nRUN rm -rf /opt/conda/share/tensornb/src\nUSER 1000", "cannot run tensornb's worker: its tensornb has no module source beside it (/opt/conda/share/tensornb/src/go.mod is missing)"},
+		{"root", "USER root", `runs as root (its USER is "root")`},
+	} {
+		name := "localhost/tensornb:grade-test-broken"
+		containerfile := filepath.Join(dir, "Containerfile")
+		os.WriteFile(containerfile, []byte("FROM "+image+"\n"+broken.steps+"\n"), 0o644)
+		if _, err := it.pm.run(it.ctx, "build", "--file", containerfile, "--tag", name, dir); err != nil {
+			fail(err.Error(), "")
+		}
+		_, err := it.grade(dir, nil, bin, "-image", name, teacher, teacher)
+		it.pm.run(context.Background(), "rmi", "--force", name)
+		if err == nil || !strings.Contains(err.Error(), broken.want) {
+			fail(fmt.Sprintf("with an image of %s, grade -image did not fail saying %q: %v", broken.name, broken.want, err), "see grade.FindContainer")
+		}
+	}
+	noneLeft("after trying broken images")
+
 	// The cost: the teacher's notebook alone, in a container and on
 	// this machine.
-	alone, err := it.grade(dir, nil, bin, "-json", "-image", image, "-engine", "podman", "-feedback", filepath.Join(dir, "feedback-alone"), teacher, teacher)
+	// -image auto, the default, finds a local image of tensornb.
+	alone, err := it.grade(dir, nil, bin, "-json", "-feedback", filepath.Join(dir, "feedback-alone"), teacher, teacher)
 	if err != nil {
 		fail(err.Error(), "")
+	}
+	if first, _, _ := strings.Cut(alone.stderr, "\n"); !strings.HasPrefix(first, "tensornb grade: sandbox: each submission's worker in a podman container of ") {
+		fail(fmt.Sprintf("with -image auto, stderr's first line does not say that workers run in containers: %q", first), "see grade.FindContainer")
 	}
 	here, err := it.grade(dir, nil, bin, "-json", "-image", "none", "-module", it.root, "-feedback", filepath.Join(dir, "feedback-here"), teacher, teacher)
 	if err != nil {
@@ -177,7 +203,7 @@ func (it *imageTest) testGrade(t *testing.T, image string) {
 	it.sum.grade = fmt.Sprintf("graded in containers, none left; the puzzles %.1f s in a container (+%.1f s to start) vs %.1f s here",
 		alone.graded.Seconds(), (alone.took - alone.graded).Seconds(), here.graded.Seconds())
 	it.mu.Unlock()
-	it.prog.say("grade: the puzzles' teacher notebook alone: %.1f s in a container, and %.1f s before it to find the image's tensornb (one container); %.1f s on this machine (-image none); through docker (podman's): %.1f s for two",
+	it.prog.say("grade: the puzzles' teacher notebook alone: %.1f s in a container, and %.1f s before it to find how podman runs here and where the image has tensornb (a first container); %.1f s on this machine (-image none); through docker (podman's): %.1f s for two",
 		alone.graded.Seconds(), (alone.took - alone.graded).Seconds(), here.graded.Seconds(), docker.graded.Seconds())
 }
 

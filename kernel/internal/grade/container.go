@@ -159,9 +159,10 @@ try:
     from jupyter_client.kernelspec import KernelSpecManager
     print(KernelSpecManager().get_kernel_spec("tensornb").argv[0])
 except Exception as e:
-    sys.exit(f"{type(e).__name__}: {e}")
+    print(f"{type(e).__name__}: {e}")
+    sys.exit(1)
 '
-bin=$(python3 -c "$find" 2>&1) ||
+bin=$(python3 -c "$find") ||
 	fail "its Jupyter has no kernelspec tensornb ($bin): install tensornb in it (scripts/install -sys-prefix, as docker/Dockerfile does)"
 [ -x "$bin" ] || fail "its kernelspec tensornb runs $bin, which is not a program in it"
 src=$(dirname "$(dirname "$bin")")/src
