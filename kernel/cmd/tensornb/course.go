@@ -110,7 +110,7 @@ func gradeCmd(args []string) error {
 	timeout := fs.Duration("timeout", grade.DefaultTimeout, "how long one cell may run before it is stopped and scores nothing")
 	feedback := fs.String("feedback", "feedback", "write a feedback page for each submission under `DIR`")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "grade `N` submissions at once")
-	module := fs.String("module", "", "the tensornb module `DIR` whose packages cells import, with -image none (default: the installation's)")
+	module := fs.String("module", "", "the tensornb module `DIR` whose packages cells import on this machine (default: the installation's); with it, the workers run on this machine, not in a container")
 	image := fs.String("image", "auto", "run each submission's worker in a container of the tensornb `IMAGE`, with no network and no file of this machine; auto: the local image "+strings.Join(grade.Images, " or ")+", where there is one that podman (or docker) can run; none: on this machine")
 	engine := fs.String("engine", "auto", "the container engine that runs -image: podman, docker, or auto (podman if it is on PATH, else docker)")
 	if err := fs.Parse(args); err != nil {
