@@ -10,3 +10,9 @@ require (
 	github.com/planetscale/vtprotobuf v0.6.1-0.20240319094008-0393e58bdf10 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+// The tensornb module of this checkout: the test starts containers as
+// tensornb grade does (internal/containers).
+require github.com/tensornb/tensornb v0.0.0
+
+replace github.com/tensornb/tensornb => ../

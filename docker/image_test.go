@@ -62,6 +62,7 @@ type summary struct {
 	notebooks  int           // notebook runs compared with their stored outputs
 	peakMemory int64         // the Binder run's container, during the notebooks
 	hubUsers   int           // users whose notebooks ran on the hub
+	grade      string        // what grading in the image showed and cost
 	failures   []string      // the steps that failed
 }
 
@@ -87,6 +88,9 @@ func (s summary) line() string {
 	}
 	if s.hubUsers > 0 {
 		parts = append(parts, fmt.Sprintf("hub users %d, isolated", s.hubUsers))
+	}
+	if s.grade != "" {
+		parts = append(parts, s.grade)
 	}
 	parts = append(parts, fmt.Sprintf("failures %d", len(s.failures)))
 	return strings.Join(parts, " | ")
@@ -157,6 +161,7 @@ func TestImage(t *testing.T) {
 		t.Run("binder compiled", func(t *testing.T) { t.Parallel(); it.finishBinderRun(t, b) })
 		t.Run("broken", func(t *testing.T) { t.Parallel(); it.testBroken(t, image) })
 		t.Run("hub", func(t *testing.T) { t.Parallel(); it.testHub(t, image) })
+		t.Run("grade", func(t *testing.T) { t.Parallel(); it.testGrade(t, image) })
 	})
 	if !t.Failed() {
 		it.prog.say("done")

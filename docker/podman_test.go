@@ -11,9 +11,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tensornb/tensornb/internal/containers"
 )
 
 // failure is what the image test reports when a step fails: the step, the
@@ -53,16 +54,7 @@ func lastLines(s string, n int) string {
 }
 
 // quote writes a command as one could paste it into a shell.
-func quote(name string, args ...string) string {
-	words := []string{name}
-	for _, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"$`\\|&;<>()*?[]{}~#") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		words = append(words, a)
-	}
-	return strings.Join(words, " ")
-}
+var quote = containers.Quote
 
 // progress prints a line at once, with the time since the test started, so
 // that a long step shows that it is moving.
@@ -98,45 +90,22 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	}
 }
 
-// podman runs podman with the configuration the test chose (conf: a
-// containers.conf of its own, or "" for the machine's).
+// podman runs podman with the configuration the test chose (the
+// machine's, or one of its own: see containers.Start).
 type podman struct {
-	conf string
+	*containers.Engine
 }
 
-func (p *podman) env() []string {
-	env := os.Environ()
-	if p.conf != "" {
-		env = append(env, "CONTAINERS_CONF="+p.conf)
-	}
-	return env
-}
+func (p *podman) env() []string { return p.Env() }
 
 func (p *podman) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "podman", args...)
-	cmd.Env = p.env()
-	cmd.WaitDelay = 5 * time.Second
-	return cmd
+	return p.Command(ctx, args...)
 }
 
 // run runs podman and returns its standard output, trimmed; the error
 // holds its standard error.
 func (p *podman) run(ctx context.Context, args ...string) (string, error) {
-	var stdout, stderr bytes.Buffer
-	cmd := p.command(ctx, args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = strings.TrimSpace(stdout.String())
-		}
-		if ctx.Err() != nil {
-			msg += fmt.Sprintf(" (stopped: %v)", ctx.Err())
-		}
-		return "", fmt.Errorf("%s: %v: %s", quote("podman", args...), err, msg)
-	}
-	return strings.TrimSpace(stdout.String()), nil
+	return p.Run(ctx, args...)
 }
 
 // stream runs podman with its output printed line by line under prefix,
@@ -161,37 +130,6 @@ func (p *podman) label(ctx context.Context, image, name string) string {
 		return ""
 	}
 	return out
-}
-
-// containersConf writes a containers.conf for machines like CI's, where
-// podman's defaults cannot start a container: the runc runtime (crun
-// fails in hybrid cgroup mode: "cgroups in hybrid mode not supported"),
-// cgroupfs, and limits of open files and processes (20000 and 4096, or
-// this process's own if lower) that runc may set (podman's defaults
-// exceed what the machine allows: "setrlimit RLIMIT_NOFILE: Operation not
-// permitted").
-func containersConf(dir string) (string, error) {
-	limit := func(resource int, want uint64) string {
-		var r syscall.Rlimit
-		if err := syscall.Getrlimit(resource, &r); err == nil {
-			want = min(want, r.Cur, r.Max)
-		}
-		return fmt.Sprintf("%d:%d", want, want)
-	}
-	const rlimitNproc = 6 // RLIMIT_NPROC on Linux
-	var b strings.Builder
-	b.WriteString("# Written by docker/image_test.go for podman on this machine.\n")
-	b.WriteString("[containers]\n")
-	fmt.Fprintf(&b, "default_ulimits = [\"nofile=%s\", \"nproc=%s\"]\n", limit(syscall.RLIMIT_NOFILE, 20000), limit(rlimitNproc, 4096))
-	b.WriteString("log_driver = \"k8s-file\"\n")
-	b.WriteString("[engine]\n")
-	b.WriteString("cgroup_manager = \"cgroupfs\"\n")
-	b.WriteString("events_logger = \"file\"\n")
-	if _, err := exec.LookPath("runc"); err == nil {
-		b.WriteString("runtime = \"runc\"\n")
-	}
-	path := filepath.Join(dir, "containers.conf")
-	return path, os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 // probeRoot makes a root file system that holds only /bin/true and the
@@ -240,9 +178,9 @@ func probeRoot(dir string) (string, error) {
 }
 
 // startPodman finds a way for podman to start a container here: the
-// machine's configuration, or failing that the one containersConf writes.
-// It returns the podman to use, what it chose, and why podman cannot start
-// a container if it cannot.
+// machine's configuration, or failing that the one containers.WriteConf
+// writes. It returns the podman to use, what it chose, and why podman
+// cannot start a container if it cannot.
 func startPodman(ctx context.Context, dir string) (*podman, string, error) {
 	if _, err := exec.LookPath("podman"); err != nil {
 		return nil, "", errors.New("podman is not installed (scripts/image installs Debian's podman, runc and slirp4netns with apt-get)")
@@ -251,27 +189,16 @@ func startPodman(ctx context.Context, dir string) (*podman, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("could not make a root file system for a first container: %v", err)
 	}
-	probe := func(p *podman) error {
+	e, how, err := containers.Start(ctx, containers.Podman, dir, func(e *containers.Engine) error {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
-		_, err := p.run(ctx, "run", "--rm", "--network", "none", "--rootfs", root, "/true")
+		_, err := e.Run(ctx, "run", "--rm", "--network", "none", "--rootfs", root, "/true")
 		return err
-	}
-	p := &podman{}
-	first := probe(p)
-	if first == nil {
-		return p, "podman with this machine's configuration", nil
-	}
-	conf, err := containersConf(dir)
+	})
 	if err != nil {
 		return nil, "", err
 	}
-	p = &podman{conf: conf}
-	if err := probe(p); err != nil {
-		return nil, "", fmt.Errorf("podman cannot start a container here, with this machine's configuration (%v) nor with runc and cgroupfs (%v)", first, err)
-	}
-	data, _ := os.ReadFile(conf)
-	return p, fmt.Sprintf("podman with a containers.conf of its own, as its defaults failed here (%s):\n%s", lastLines(first.Error(), 1), indentAll(string(data))), nil
+	return &podman{e}, strings.ReplaceAll(how, "\n", "\n    "), nil
 }
 
 // readLines calls f with each line r gives, until r ends.

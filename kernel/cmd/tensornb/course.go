@@ -110,18 +110,22 @@ func gradeCmd(args []string) error {
 	timeout := fs.Duration("timeout", grade.DefaultTimeout, "how long one cell may run before it is stopped and scores nothing")
 	feedback := fs.String("feedback", "feedback", "write a feedback page for each submission under `DIR`")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "grade `N` submissions at once")
-	module := fs.String("module", "", "the tensornb module `DIR` whose packages cells import (default: the installation's)")
+	module := fs.String("module", "", "the tensornb module `DIR` whose packages cells import on this machine (default: the installation's); with it, the workers run on this machine, not in a container")
+	image := fs.String("image", "auto", "run each submission's worker in a container of the tensornb `IMAGE`, with no network and no file of this machine; auto: the local image "+strings.Join(grade.Images, " or ")+", where there is one that podman (or docker) can run; none: on this machine")
+	engine := fs.String("engine", "auto", "the container engine that runs -image: podman, docker, or auto (podman if it is on PATH, else docker)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() < 2 {
-		return fmt.Errorf("usage: tensornb grade [-json] [-timeout D] [-feedback DIR] [-jobs N] SOURCE SUBMISSION...")
+		return fmt.Errorf("usage: tensornb grade [-json] [-timeout D] [-feedback DIR] [-jobs N] [-image IMAGE|auto|none] [-engine podman|docker|auto] SOURCE SUBMISSION...")
+	}
+	if *engine != "auto" && *engine != "podman" && *engine != "docker" {
+		return fmt.Errorf("-engine %s: give podman, docker or auto", *engine)
+	}
+	if *module != "" && *image != "auto" && *image != "none" {
+		return fmt.Errorf("-module names this machine's tensornb source, which a worker in a container does not use (it imports the image's): give -module or -image, not both")
 	}
 	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	dir, err := moduleDir(*module, self)
 	if err != nil {
 		return err
 	}
@@ -129,20 +133,60 @@ func gradeCmd(args []string) error {
 	if err != nil {
 		return err
 	}
-	sandbox := grade.NewSandbox(self, "version")
-	if sandbox.Network {
-		fmt.Fprintf(os.Stderr, "tensornb grade: warning: the submissions can reach the network: %s\n", sandbox.Why)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	scratch, err := os.MkdirTemp("", "tensornb-grade-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	var container *grade.Container
+	var why string // why the workers run on this machine
+	switch {
+	case *image == "none":
+		why = "-image none"
+	case *module != "":
+		why = "-module names this machine's tensornb source"
+	default:
+		container, err = grade.FindContainer(ctx, *engine, *image, scratch, interp.MemoryLimit())
+		if err != nil && *image != "auto" {
+			return fmt.Errorf("-image %s: %w", *image, err)
+		}
+		if err != nil {
+			why = err.Error()
+		}
+	}
+	var newEngine func(work string) *interp.Engine
+	if container != nil {
+		container.Log = os.Stderr
+		fmt.Fprintf(os.Stderr, "tensornb grade: sandbox: %s\n", container.Describe())
+		newEngine = func(string) *interp.Engine {
+			e := interp.NewEngine(container.Command()...)
+			e.Prepare, e.Ended = container.Prepare, container.Remove
+			return e
+		}
+	} else {
+		dir, err := moduleDir(*module, self)
+		if err != nil {
+			return err
+		}
+		sandbox := grade.NewSandbox(self, "version")
+		fmt.Fprintf(os.Stderr, "tensornb grade: sandbox: %s; not in a container: %s\n", sandbox.Describe(), why)
+		if sandbox.Network {
+			fmt.Fprintf(os.Stderr, "tensornb grade: warning: the submissions can reach the network: %s\n", sandbox.Why)
+		}
+		newEngine = func(work string) *interp.Engine {
+			e := interp.NewEngine(self, "worker", "-sandbox", dir)
+			e.Prepare = sandbox.Prepare(work)
+			return e
+		}
 	}
 	g, err := grade.New(teacher, grade.Options{Timeout: *timeout, Engine: func(work string) (front.Engine, error) {
-		e := interp.NewEngine(self, "worker", "-sandbox", dir)
-		e.Prepare = sandbox.Prepare(work)
-		return e, nil
+		return newEngine(work), nil
 	}})
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	paths := fs.Args()[1:]
 	start := time.Now()
 	fmt.Fprintf(os.Stderr, "grading %d submissions of %s, %d at a time\n", len(paths), fs.Arg(0), *jobs)

@@ -169,7 +169,9 @@ func TestAssignAndGrade(t *testing.T) {
 		{"not a notebook", notNotebook, 0, nil, "not a Jupyter notebook of nbformat 4"},
 		{"other assignment", other, 0, nil, "not a submission of this assignment: its cells fizzbuzz are not the assignment's"},
 	}
-	args := []string{"grade", "-json", "-timeout", "3s", "-feedback", filepath.Join(dir, "feedback"), teacherPath}
+	// The workers run on this machine, as the installed command's own
+	// sandbox; docker/'s image test grades in the image's containers.
+	args := []string{"grade", "-json", "-image", "none", "-timeout", "3s", "-feedback", filepath.Join(dir, "feedback"), teacherPath}
 	for _, c := range cases {
 		args = append(args, c.path)
 	}
@@ -241,5 +243,79 @@ func TestAssignAndGrade(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join(dir, "feedback", strings.TrimPrefix(filepath.ToSlash(filepath.Join(dir, "copy")), "/")+".html"))
 	if err != nil || !bytes.Contains(page, []byte("Score: 24 of 25")) {
 		t.Errorf("the copy's feedback page: %v", err)
+	}
+}
+
+// TestGradeSaysItsSandbox checks the first line grade writes on stderr,
+// which says where the workers run, when no container can: with no
+// container engine on PATH, with one that has no image of tensornb,
+// with docker but not its daemon, with -image none; and that -image
+// naming an image the engine lacks fails, saying what to do.
+func TestGradeSaysItsSandbox(t *testing.T) {
+	bin := installed(t)
+	dir := t.TempDir()
+	code := func(id string, grade, solution bool, points float64, source string) *notebook.Cell {
+		md := map[string]any{"grade_id": id, "grade": grade, "solution": solution, "locked": !solution, "schema_version": 3.0}
+		if grade && !solution {
+			md["points"] = points
+		}
+		return &notebook.Cell{Type: "code", Source: source, Metadata: map[string]any{"nbgrader": md}}
+	}
+	teacher := &notebook.Notebook{Format: 4, FormatMinor: 5, Metadata: map[string]any{}, Cells: []*notebook.Cell{
+		code("answer", false, true, 0, "x := 2"),
+		code("answer_test", true, false, 1, "if x != 2 {\n\tpanic(\"not 2\")\n}"),
+	}}
+	teacherPath := filepath.Join(dir, "teacher.ipynb")
+	if err := teacher.Write(teacherPath); err != nil {
+		t.Fatal(err)
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fake engines: a podman that has no image at all, and a docker
+	// whose daemon is not running.
+	fakes, daemonless := t.TempDir(), t.TempDir()
+	podman := "#!/bin/sh\nif [ \"$1\" = version ]; then echo 4.3.1; exit 0; fi\necho \"Error: $1 $2: no such image\" >&2\nexit 125\n"
+	docker := "#!/bin/sh\necho 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?' >&2\nexit 1\n"
+	for path, script := range map[string]string{filepath.Join(fakes, "podman"): podman, filepath.Join(daemonless, "docker"): docker} {
+		if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	goOnly := filepath.Dir(gobin)
+	fake := fakes + string(os.PathListSeparator) + goOnly
+	for _, c := range []struct {
+		name, path string
+		flags      []string
+		fails      bool
+		want       string // in the first line of stderr
+	}{
+		{"no engine", goOnly, nil, false, "not in a container: neither podman nor docker is on PATH"},
+		{"no image", fake, nil, false, "not in a container: podman has none of the images tensornb, localhost/tensornb:image-test (it says: Error: image inspect: no such image): build one"},
+		{"docker without its daemon", daemonless + string(os.PathListSeparator) + goOnly, nil, false, "not in a container: docker does not answer (it says: Cannot connect to the Docker daemon"},
+		{"none", fake, []string{"-image", "none"}, false, "not in a container: -image none"},
+		{"a missing image", fake, []string{"-image", "tensornb:gone"}, true, "-image tensornb:gone: podman has no image tensornb:gone (it says: Error: image inspect: no such image): build it"},
+		{"an unknown engine", fake, []string{"-engine", "lxc"}, true, "-engine lxc: give podman, docker or auto"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"grade", "-json", "-feedback", filepath.Join(dir, "feedback")}, c.flags...)
+			cmd := exec.Command(bin, append(args, teacherPath, teacherPath)...)
+			cmd.Env = append(os.Environ(), "PATH="+c.path)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			first, _, _ := strings.Cut(stderr.String(), "\n")
+			switch {
+			case c.fails && err == nil:
+				t.Fatalf("grade did not fail:\n%s", stderr.String())
+			case !c.fails && err != nil:
+				t.Fatalf("grade: %v\n%s", err, stderr.String())
+			case !strings.Contains(first, c.want):
+				t.Fatalf("stderr's first line is %q, want it to hold %q; all of it:\n%s", first, c.want, stderr.String())
+			case !c.fails && (!strings.HasPrefix(first, "tensornb grade: sandbox: each submission's worker on this machine, as you") || !bytes.Contains(out, []byte(`"score":1,`))):
+				t.Fatalf("first line %q; output %s", first, out)
+			}
+		})
 	}
 }

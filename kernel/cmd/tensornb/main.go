@@ -6,7 +6,7 @@
 //	tensornb worker [-sandbox] DIR                  the instant engine's interpreter process
 //	tensornb guard                                  kills what a kernel started once it ends
 //	tensornb assign SOURCE STUDENT                  the student's version of an exercise
-//	tensornb grade [-json] [-timeout D] SOURCE SUBMISSION...
+//	tensornb grade [-json] [-timeout D] [-image IMAGE] SOURCE SUBMISSION...
 //	tensornb version
 package main
 
@@ -43,9 +43,10 @@ usage:
   tensornb guard                                 kills what a kernel started once it ends (the kernel starts it)
   tensornb assign SOURCE STUDENT                 write the student's version of an exercise in nbgrader's
                                                  format (a notebook, or every notebook of a folder)
-  tensornb grade [-json] [-timeout D] [-feedback DIR] [-jobs N] SOURCE SUBMISSION...
+  tensornb grade [-json] [-timeout D] [-feedback DIR] [-jobs N] [-image IMAGE|auto|none] SOURCE SUBMISSION...
                                                  grade submissions against the teacher's notebook SOURCE,
-                                                 each in a sandboxed instant engine of its own
+                                                 each in a sandboxed instant engine of its own: in a container
+                                                 of the tensornb image (podman), with no network, where one is here
   tensornb version
 `
 

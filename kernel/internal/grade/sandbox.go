@@ -20,6 +20,16 @@ type Sandbox struct {
 	Why string
 }
 
+// Describe says in a line how a worker runs in this sandbox, for
+// tensornb grade's first line.
+func (s Sandbox) Describe() string {
+	network := "with no network (a network namespace of its own)"
+	if s.Network {
+		network = "with the network open"
+	}
+	return "each submission's worker on this machine, as you, in an empty directory of its own, " + network
+}
+
 // goEnv are the go command's variables the worker keeps from the
 // teacher's environment, so that its type checker finds the packages'
 // export data (go list -export) in the teacher's caches without the

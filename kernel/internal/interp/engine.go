@@ -58,6 +58,12 @@ type Engine struct {
 	// starts: tensornb grade cuts its network off there.
 	Dir     string
 	Prepare func(*exec.Cmd)
+	// Ended, if set, is called with a worker's command once the worker
+	// has ended, however it ended (killed on an interrupt or a shutdown,
+	// crashed, exited), before the engine starts another or Shutdown
+	// returns: tensornb grade removes the worker's container there,
+	// which would outlive its killed podman client.
+	Ended func(*exec.Cmd)
 	// ReplayLimit bounds how long a replay may take (DefaultReplayLimit if
 	// zero): a replay that takes longer is stopped, and the cell it was for
 	// runs in an empty interpreter.
@@ -158,6 +164,9 @@ func (e *Engine) start() (*workerProc, error) {
 	}()
 	go func() {
 		_ = cmd.Wait()
+		if e.Ended != nil {
+			e.Ended(cmd)
+		}
 		// What its cells started ends with it, however it ended: an
 		// interrupt, a shutdown, a crash.
 		tag.Kill(nil)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -225,6 +226,42 @@ func TestInterruptKeepsState(t *testing.T) {
 	items, err = executeIn(t, e, 11, "x")
 	if err != nil || !strings.Contains(stderr(items), "In [1]–[4], [6], [8], [9]") || items[len(items)-1] != "result: 2" {
 		t.Fatalf("%q %v", items, err)
+	}
+}
+
+// Ended is called once for each worker, with its command, after it
+// ended and before the engine goes on: an interrupted cell returns, and
+// Shutdown returns, only after it.
+func TestEndedIsCalledForEachWorker(t *testing.T) {
+	e := newEngine(t)
+	var mu sync.Mutex
+	var ended []int // the workers' process ids, as each ended
+	e.Ended = func(cmd *exec.Cmd) {
+		if cmd.ProcessState == nil {
+			t.Errorf("Ended was called before the worker's end was known")
+		}
+		mu.Lock()
+		ended = append(ended, cmd.Process.Pid)
+		mu.Unlock()
+	}
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(ended)
+	}
+	mustRun(t, e, []string{"x := 1"})
+	interrupt(t, e, 2, "for {\n}")
+	if n := count(); n != 1 {
+		t.Fatalf("after the interrupt, Ended was called %d times, want 1", n)
+	}
+	mustRun(t, e, []string{"y := 2"})
+	if err := e.Shutdown(false); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ended) != 2 || ended[0] == ended[1] {
+		t.Fatalf("after the shutdown, Ended was called for the workers %v, want the two workers once each", ended)
 	}
 }
 

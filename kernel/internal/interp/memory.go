@@ -41,6 +41,11 @@ func memoryLimit(getenv func(string) string) uint64 {
 	return total / 2
 }
 
+// MemoryLimit is the memory limit of a worker that this process starts
+// with its own environment (see memoryLimit): tensornb grade gives a
+// worker in a container this limit, which the container's own bounds.
+func MemoryLimit() uint64 { return memoryLimit(os.Getenv) }
+
 // cgroupLimit is the least memory.max of the process's control group and
 // those above it (cgroup v2), or 0 if none sets one.
 func cgroupLimit() uint64 {
