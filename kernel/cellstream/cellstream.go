@@ -7,9 +7,12 @@
 // characters. The relay is a process, not a goroutine, so that what the
 // program wrote before it ended (returning, os.Exit, a crash) still
 // arrives. Displays wait until the output written before them was handed
-// on, so that a notebook shows them in the order the cell made them.
+// on, so that a notebook shows them in the order the cell made them. And
+// a read of os.Stdin asks the notebook for a line (stdin_linux.go), which
+// GoNB makes a program do itself.
 //
-// It needs Linux; elsewhere output goes to GoNB as it is written.
+// It needs Linux; elsewhere output goes to GoNB as it is written, and a
+// read of os.Stdin waits for ever.
 //
 // It is public, as cellpanic is, only because the cells' programs import
 // it from the installed tensornb module, which cannot import

@@ -48,6 +48,9 @@ func init() {
 	if err := start(); err != nil {
 		fmt.Fprintf(os.Stderr, "tensornb: output goes to the notebook as written (a character may be cut between two pieces of it): %v\n", err)
 	}
+	if err := askWhenRead(); err != nil {
+		fmt.Fprintf(os.Stderr, "tensornb: reading the standard input will wait for ever (no input request can be made): %v\n", err)
+	}
 }
 
 // A link is the program's side of the relay.

@@ -2,8 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 
 	"github.com/tensornb/tensornb/kernel/internal/front"
 )
@@ -81,8 +79,8 @@ func (o output) Result(data, metadata map[string]any) {
 
 func (o output) ClearOutput(wait bool) { o.publish("clear_output", map[string]any{"wait": wait}) }
 
-func (output) Input(string, bool) (string, error) {
-	return "", errors.New("this front end does not support input")
+func (output) Input(context.Context, string, bool) (string, error) {
+	return "", front.ErrStdinNotImplemented
 }
 
-func (output) Comm(string, json.RawMessage) {}
+func (output) Comm(front.CommMessage) {}

@@ -28,7 +28,7 @@ type Client struct {
 
 	mu        sync.Mutex
 	waiting   map[string]*call // by request msg_id
-	onInput   func(prompt string, password bool) string
+	onInput   func(prompt string, password bool) (string, bool)
 	unclaimed func(*wire.Message)
 }
 
@@ -68,9 +68,11 @@ func (c *Client) SendMessage(ch Channel, m *wire.Message) error {
 	return c.send(s, m)
 }
 
-// OnInput sets the function that answers the kernel's input requests;
-// until one is set, they are answered with an empty line.
-func (c *Client) OnInput(answer func(prompt string, password bool) string) {
+// OnInput sets the function that answers the kernel's input requests: a
+// request it returns ok false for gets no answer (the kernel waits, until
+// it is interrupted). Until one is set, they are answered with an empty
+// line.
+func (c *Client) OnInput(answer func(prompt string, password bool) (value string, ok bool)) {
 	c.mu.Lock()
 	c.onInput = answer
 	c.mu.Unlock()
@@ -212,9 +214,12 @@ func (c *Client) answerInput(m *wire.Message) {
 	c.mu.Lock()
 	answer := c.onInput
 	c.mu.Unlock()
-	value := ""
+	value, ok := "", true
 	if answer != nil {
-		value = answer(req.Prompt, req.Password)
+		value, ok = answer(req.Prompt, req.Password)
+	}
+	if !ok {
+		return
 	}
 	reply, err := wire.NewMessage("input_reply", c.session, m, map[string]any{"value": value})
 	if err == nil {

@@ -12,7 +12,6 @@ package dual
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -144,8 +143,8 @@ func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (
 }
 
 // Comm passes widget comms to GoNB.
-func (e *Engine) Comm(msgType string, content json.RawMessage, publish func(string, json.RawMessage)) {
-	e.Compiled.Comm(msgType, content, publish)
+func (e *Engine) Comm(ctx context.Context, m front.CommMessage, out front.Output) error {
+	return e.Compiled.Comm(ctx, m, out)
 }
 
 // Shutdown stops both engines.

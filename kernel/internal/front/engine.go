@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -57,21 +58,53 @@ type Output interface {
 	// ClearOutput clears the cell's output, when the next output arrives if
 	// wait.
 	ClearOutput(wait bool)
-	// Input asks the user for a line of text, if the client allows it.
-	Input(prompt string, password bool) (string, error)
+	// Input asks the user for a line of text and waits for it, until ctx
+	// is done. It fails with ErrStdinNotImplemented at once if the front
+	// end does not allow input.
+	Input(ctx context.Context, prompt string, password bool) (string, error)
 	// Comm sends a comm_open, comm_msg or comm_close to the front end.
-	Comm(msgType string, content json.RawMessage)
+	Comm(m CommMessage)
 }
 
-// A CommEngine is an Engine with comms of its own (GoNB's widgets): the
-// kernel forwards the front end's comm messages to it, and what it sends
-// back, to the front end.
+// ErrStdinNotImplemented is Input's error when the front end that asked
+// for the cell does not take input requests (allow_stdin is false):
+// ipykernel's StdinNotImplementedError.
+var ErrStdinNotImplemented = errors.New("this front end does not support input requests (its execute_request says allow_stdin: false)")
+
+// StdinNotImplemented is the name of the error of a cell that reads its
+// standard input where the front end takes no input, as ipykernel names
+// it.
+const StdinNotImplemented = "StdinNotImplementedError"
+
+// StdinError is the error of a cell that read its standard input and got
+// no line: err is why (ErrStdinNotImplemented, an interrupt, ...).
+func StdinError(err error) *CellError {
+	name, value := "InputError", fmt.Sprintf("the cell read its standard input, and no line came: %v", err)
+	if errors.Is(err, ErrStdinNotImplemented) {
+		name, value = StdinNotImplemented, fmt.Sprintf("the cell read its standard input, but %v", err)
+	}
+	return &CellError{Name: name, Value: value, Traceback: []string{name + ": " + value}}
+}
+
+// A CommMessage is a comm_open, comm_msg or comm_close, in either
+// direction: its type, content, the message's metadata and its binary
+// buffers.
+type CommMessage struct {
+	Type     string
+	Content  json.RawMessage
+	Metadata json.RawMessage
+	Buffers  [][]byte
+}
+
+// A CommEngine is an Engine with comms of its own (widgets): the kernel
+// forwards the front end's comm messages to it.
 type CommEngine interface {
 	Engine
 	// Comm delivers a comm_open, comm_msg or comm_close from the front
-	// end. publish sends the engine's answers back, in reply to it; it may
-	// be called later, from another goroutine.
-	Comm(msgType string, content json.RawMessage, publish func(msgType string, content json.RawMessage))
+	// end. What the engine sends in answer, and what its callbacks print
+	// and show, goes to out, in reply to it; out stays valid after Comm
+	// returns, for an engine that answers later. An error is logged.
+	Comm(ctx context.Context, m CommMessage, out Output) error
 }
 
 // A Completion is a complete_reply's content.
@@ -121,9 +154,9 @@ func (Discard) Result(data, metadata map[string]any) {}
 func (Discard) ClearOutput(wait bool) {}
 
 // Input fails: nobody sees the cell to answer it.
-func (Discard) Input(prompt string, password bool) (string, error) {
+func (Discard) Input(ctx context.Context, prompt string, password bool) (string, error) {
 	return "", errors.New("this cell cannot ask for input: nobody sees its output (it is being replayed, or run by the installer)")
 }
 
 // Comm drops the message.
-func (Discard) Comm(msgType string, content json.RawMessage) {}
+func (Discard) Comm(CommMessage) {}

@@ -44,7 +44,7 @@ func (e *script) Execute(ctx context.Context, code string, out front.Output) err
 			<-ctx.Done()
 			return front.Interrupted()
 		case "input":
-			v, err := out.Input("value? ", false)
+			v, err := out.Input(ctx, "value? ", false)
 			if err != nil {
 				return &front.CellError{Name: "InputError", Value: err.Error()}
 			}
@@ -347,14 +347,27 @@ func TestInterrupt(t *testing.T) {
 
 func TestInput(t *testing.T) {
 	c, _ := start(t)
-	c.OnInput(func(prompt string, password bool) string { return "42 from " + prompt })
+	c.OnInput(func(prompt string, password bool) (string, bool) { return "42 from " + prompt, true })
 	e := execute(t, c, "input", nil)
 	if e.reply["status"] != "ok" || len(e.outputs) != 2 || decode(t, e.outputs[1])["text"] != "got 42 from value? \n" {
 		t.Fatalf("input: %v %v", e.reply, e.types())
 	}
 	e = execute(t, c, "input", map[string]any{"allow_stdin": false})
-	if e.reply["status"] != "error" || e.reply["ename"] != "InputError" {
+	if e.reply["status"] != "error" || e.reply["ename"] != "InputError" || !strings.Contains(e.reply["evalue"].(string), "allow_stdin: false") {
 		t.Fatalf("input without stdin: %v", e.reply)
+	}
+}
+
+// An interrupt ends a cell that waits for input nobody gives.
+func TestInterruptWhileWaitingForInput(t *testing.T) {
+	c, _ := start(t)
+	c.OnInput(func(string, bool) (string, bool) {
+		go func() { _, _ = c.Call(context.Background(), client.Control, "interrupt_request", map[string]any{}, nil) }()
+		return "", false
+	})
+	e := execute(t, c, "input", nil)
+	if e.reply["status"] != "error" || !strings.Contains(e.reply["evalue"].(string), "context canceled") {
+		t.Fatalf("input interrupted: %v", e.reply)
 	}
 }
 
@@ -498,19 +511,30 @@ func TestShutdown(t *testing.T) {
 }
 
 // echoComms is a script engine with comms: it answers every comm message
-// with a comm_msg that echoes its data.
+// with a comm_msg that echoes its data, metadata and buffers, and says so
+// on stdout, as a widget's callback prints; a message whose data has
+// "fail" fails, as a callback that panics does.
 type echoComms struct{ script }
 
-func (e *echoComms) Comm(msgType string, content json.RawMessage, publish func(string, json.RawMessage)) {
+func (e *echoComms) Comm(_ context.Context, m front.CommMessage, out front.Output) error {
 	var c struct {
 		CommID string         `json:"comm_id"`
 		Data   map[string]any `json:"data"`
 	}
-	_ = json.Unmarshal(content, &c)
-	reply, _ := json.Marshal(map[string]any{"comm_id": c.CommID, "data": map[string]any{"echo": msgType, "was": c.Data}})
-	publish("comm_msg", reply)
+	_ = json.Unmarshal(m.Content, &c)
+	if c.Data["fail"] != nil {
+		return fmt.Errorf("the callback of %s panicked", c.CommID)
+	}
+	out.Stream("stdout", "callback of "+c.CommID+"\n")
+	reply, _ := json.Marshal(map[string]any{"comm_id": c.CommID, "data": map[string]any{"echo": m.Type, "was": c.Data}})
+	out.Comm(front.CommMessage{Type: "comm_msg", Content: reply, Metadata: m.Metadata, Buffers: m.Buffers})
+	return nil
 }
 
+// Comm messages go both ways with their metadata and binary buffers; what
+// a callback prints goes out in reply to the message that ran it; a
+// failing callback leaves the kernel answering; comm_info lists the open
+// comms.
 func TestCommsGoToTheEngine(t *testing.T) {
 	ports := freePorts(t, 5)
 	conn := &wire.Connection{Transport: "tcp", IP: "127.0.0.1", Key: "k",
@@ -532,40 +556,62 @@ func TestCommsGoToTheEngine(t *testing.T) {
 	if err := c.WaitReady(ready); err != nil {
 		t.Fatal(err)
 	}
-	echoes := make(chan string, 4)
-	c.OnUnclaimed(func(m *wire.Message) {
-		if m.Type() == "comm_msg" {
-			var content struct {
-				CommID string `json:"comm_id"`
-				Data   struct {
-					Echo string `json:"echo"`
-				} `json:"data"`
-			}
-			_ = m.Decode(&content)
-			echoes <- content.CommID + " " + content.Data.Echo
-		}
-	})
-	for _, msgType := range []string{"comm_open", "comm_msg"} {
-		if _, err := c.Send(client.Shell, msgType, map[string]any{"comm_id": "w1", "target_name": "gonb_comm", "data": map[string]any{"x": 1}}); err != nil {
+	// What the kernel publishes in reply to each message sent, by its id.
+	replies := make(chan *wire.Message, 16)
+	c.OnUnclaimed(func(m *wire.Message) { replies <- m })
+	send := func(msgType string, data map[string]any, buffers ...[]byte) (echo *wire.Message, printed string) {
+		t.Helper()
+		m, err := c.NewMessage(msgType, map[string]any{"comm_id": "w1", "target_name": "jupyter.widget", "data": data})
+		if err != nil {
 			t.Fatal(err)
 		}
-		select {
-		case got := <-echoes:
-			if got != "w1 "+msgType {
-				t.Fatalf("echo %q for %s", got, msgType)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("no echo for %s", msgType)
+		m.Metadata = json.RawMessage(`{"version":"2.1.0"}`)
+		m.Buffers = buffers
+		if err := c.SendMessage(client.Shell, m); err != nil {
+			t.Fatal(err)
 		}
+		for echo == nil {
+			select {
+			case r := <-replies:
+				var parent wire.Header
+				_ = json.Unmarshal(r.ParentHeader, &parent)
+				if parent.MsgID != m.Header.MsgID {
+					t.Fatalf("%s in reply to %q, not to the %s", r.Type(), parent.MsgID, msgType)
+				}
+				switch r.Type() {
+				case "stream":
+					printed += decode(t, r)["text"].(string)
+				case "comm_msg":
+					echo = r
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no echo for %s", msgType)
+			}
+		}
+		return echo, printed
+	}
+	echo, printed := send("comm_open", map[string]any{"x": 1}, []byte{1, 2, 3})
+	if got := decode(t, echo)["data"].(map[string]any)["echo"]; got != "comm_open" || printed != "callback of w1\n" {
+		t.Fatalf("comm_open: echo %v, printed %q", got, printed)
+	}
+	if string(echo.Metadata) != `{"version":"2.1.0"}` || len(echo.Buffers) != 1 || string(echo.Buffers[0]) != "\x01\x02\x03" {
+		t.Fatalf("comm_open's metadata %s and buffers %v", echo.Metadata, echo.Buffers)
+	}
+	echo, _ = send("comm_msg", map[string]any{"method": "update"}, []byte("a"), []byte("bc"))
+	if len(echo.Buffers) != 2 || string(echo.Buffers[1]) != "bc" {
+		t.Fatalf("comm_msg's buffers: %q", echo.Buffers)
 	}
 	comms := call(t, c, client.Shell, "comm_info_request", map[string]any{})["comms"].(map[string]any)
-	if comms["w1"].(map[string]any)["target_name"] != "gonb_comm" {
+	if comms["w1"].(map[string]any)["target_name"] != "jupyter.widget" {
 		t.Fatalf("comm_info: %v", comms)
 	}
-	if _, err := c.Send(client.Shell, "comm_close", map[string]any{"comm_id": "w1", "data": map[string]any{}}); err != nil {
+	if _, err := c.Send(client.Shell, "comm_msg", map[string]any{"comm_id": "w1", "data": map[string]any{"fail": true}}); err != nil {
 		t.Fatal(err)
 	}
-	<-echoes
+	if e := execute(t, c, "print still here", nil); e.reply["status"] != "ok" {
+		t.Fatalf("after a failing callback: %v", e.reply)
+	}
+	send("comm_close", map[string]any{})
 	if comms := call(t, c, client.Shell, "comm_info_request", map[string]any{})["comms"].(map[string]any); len(comms) != 0 {
 		t.Fatalf("comm_info after close: %v", comms)
 	}

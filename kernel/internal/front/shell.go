@@ -61,7 +61,7 @@ func (k *Kernel) handleShell(ctx context.Context, m *wire.Message) (stop bool) {
 	case "comm_info_request":
 		k.commInfo(m)
 	case "comm_open", "comm_msg", "comm_close":
-		k.comm(m)
+		k.comm(ctx, m)
 	default:
 		k.log.Printf("ignored a shell message of type %q", m.Type())
 	}
@@ -132,7 +132,7 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (stop bool) {
 	if !req.Silent {
 		k.publish(m, "execute_input", map[string]any{"code": req.Code, "execution_count": count})
 	}
-	out := &output{k: k, request: m, count: count, silent: req.Silent, allowStdin: req.AllowStdin == nil || *req.AllowStdin, limit: &StreamLimit{Limit: k.outputLimit, Hint: outputLimitHint}}
+	out := k.newOutput(m, count, req.Silent, req.AllowStdin == nil || *req.AllowStdin)
 	err := k.engine.Execute(cellCtx, req.Code, out)
 	out.finish()
 	if err == nil {
@@ -145,6 +145,12 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (stop bool) {
 	}
 	k.reply(k.shell, m, "execute_reply", ExecuteReply(count, cellErr))
 	return req.StopOnError == nil || *req.StopOnError
+}
+
+// newOutput returns the output of what request runs: a cell, or a comm
+// message's callbacks (count 0).
+func (k *Kernel) newOutput(request *wire.Message, count int, silent, allowStdin bool) *output {
+	return &output{k: k, request: request, count: count, silent: silent, allowStdin: allowStdin, limit: &StreamLimit{Limit: k.outputLimit, Hint: outputLimitHint}}
 }
 
 // output publishes a running cell's outputs on iopub.
@@ -200,15 +206,15 @@ func (o *output) ClearOutput(wait bool) {
 }
 
 // Input sends an input_request to the client that asked for the cell and
-// waits for its reply.
-func (o *output) Input(prompt string, password bool) (string, error) {
+// waits for its reply, until ctx is done (an interrupt).
+func (o *output) Input(ctx context.Context, prompt string, password bool) (string, error) {
 	if !o.allowStdin {
-		return "", errors.New("this front end does not support input (allow_stdin is false)")
+		return "", ErrStdinNotImplemented
 	}
 	for len(o.k.inputs) > 0 { // forget replies to earlier, abandoned requests
 		<-o.k.inputs
 	}
-	if err := o.k.askForInput(o.request, prompt, password); err != nil {
+	if err := o.k.askForInput(ctx, o.request, prompt, password); err != nil {
 		return "", err
 	}
 	select {
@@ -220,6 +226,8 @@ func (o *output) Input(prompt string, password bool) (string, error) {
 			return "", err
 		}
 		return reply.Value, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
 	case <-o.k.done:
 		return "", errors.New("the kernel is shutting down")
 	}
@@ -233,7 +241,7 @@ const stdinWait = 10 * time.Second
 // askForInput sends the input_request for request to the client's stdin
 // channel, again every 20 ms while that channel is not connected, for up
 // to stdinWait.
-func (k *Kernel) askForInput(request *wire.Message, prompt string, password bool) error {
+func (k *Kernel) askForInput(ctx context.Context, request *wire.Message, prompt string, password bool) error {
 	m, err := k.answer(request, "input_request", map[string]any{"prompt": prompt, "password": password})
 	if err != nil {
 		return err
@@ -249,20 +257,25 @@ func (k *Kernel) askForInput(request *wire.Message, prompt string, password bool
 		}
 		select {
 		case <-time.After(20 * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
 		case <-k.done:
 			return errors.New("the kernel is shutting down")
 		}
 	}
 }
 
-func (o *output) Comm(msgType string, content json.RawMessage) {
-	o.k.trackComm(msgType, content)
-	o.k.publish(o.request, msgType, content)
+// Comm publishes a comm message of the engine's.
+func (o *output) Comm(m CommMessage) {
+	o.k.trackComm(m.Type, m.Content)
+	o.k.publishComm(o.request, m)
 }
 
-// comm forwards a comm message to an engine that has comms. Without one,
-// a comm_open is answered with comm_close: no target is open.
-func (k *Kernel) comm(m *wire.Message) {
+// comm forwards a comm message from the front end to an engine that has
+// comms; what its callbacks print and show goes out in reply to it, and
+// its errors to the log. Without one, a comm_open is answered with
+// comm_close: no target is open.
+func (k *Kernel) comm(ctx context.Context, m *wire.Message) {
 	ce, ok := k.engine.(CommEngine)
 	if !ok {
 		var req struct {
@@ -274,10 +287,38 @@ func (k *Kernel) comm(m *wire.Message) {
 		return
 	}
 	k.trackComm(m.Type(), m.Content)
-	ce.Comm(m.Type(), m.Content, func(msgType string, content json.RawMessage) {
-		k.trackComm(msgType, content)
-		k.publish(m, msgType, content)
-	})
+	// An interrupt stops a callback as it stops a cell.
+	ctx, cancel := context.WithCancel(ctx)
+	k.mu.Lock()
+	k.cancel = cancel
+	k.mu.Unlock()
+	defer func() {
+		cancel()
+		k.mu.Lock()
+		k.cancel = nil
+		k.mu.Unlock()
+	}()
+	out := k.newOutput(m, 0, false, false)
+	err := ce.Comm(ctx, CommMessage{Type: m.Type(), Content: m.Content, Metadata: m.Metadata, Buffers: m.Buffers}, out)
+	out.finish()
+	if err != nil {
+		k.log.Printf("%s: %v", m.Type(), err)
+	}
+}
+
+// publishComm broadcasts a comm message on iopub, in reply to parent.
+func (k *Kernel) publishComm(parent *wire.Message, c CommMessage) {
+	m, err := wire.NewMessage(c.Type, k.session, parent, c.Content)
+	if err != nil {
+		k.log.Print(err)
+		return
+	}
+	if len(c.Metadata) > 0 {
+		m.Metadata = c.Metadata
+	}
+	m.Buffers = c.Buffers
+	m.Identities = [][]byte{[]byte(c.Type)}
+	k.send(k.iopub, m)
 }
 
 // trackComm keeps the list of open comms that comm_info reports: the

@@ -66,8 +66,8 @@ type Engine struct {
 	// comm message, by the id it was forwarded under, and otherwise (GoNB
 	// sending of its own accord) to the front end that spoke last.
 	commMu      sync.Mutex
-	commReplies map[string]func(msgType string, content json.RawMessage)
-	commLast    func(msgType string, content json.RawMessage)
+	commReplies map[string]front.Output
+	commLast    front.Output
 	// lost records why a child ended without being asked to; the next cell
 	// says so before it runs.
 	lost string
@@ -356,12 +356,19 @@ func noValue(err error, cell arranged) bool {
 func (e *Engine) run(ctx context.Context, c *child, cell arranged, source []string, out front.Output) error {
 	c.ran = append(c.ran, ranCell{cell, source})
 	t := &translator{out: out, id: len(c.ran), ran: c.ran, module: e.opts.Module}
-	c.client.OnInput(func(prompt string, password bool) string {
-		v, err := out.Input(prompt, password)
+	// A line the front end cannot give is not answered: the program
+	// would take an empty answer for one. The cell is stopped instead.
+	refused := make(chan error, 1)
+	c.client.OnInput(func(prompt string, password bool) (string, bool) {
+		v, err := out.Input(ctx, prompt, password)
 		if err != nil {
-			return ""
+			select {
+			case refused <- err:
+			default:
+			}
+			return "", false
 		}
-		return v
+		return v, true
 	})
 
 	done := make(chan result, 1)
@@ -383,17 +390,29 @@ func (e *Engine) run(ctx context.Context, c *child, cell arranged, source []stri
 		e.mu.Unlock()
 		return &front.CellError{Name: "EngineDied", Value: "GoNB stopped while running the cell; the next cell restarts it", Traceback: []string{"EngineDied: GoNB stopped while running the cell"}}
 	case <-ctx.Done():
-		// Ask GoNB to stop the program, and give it a moment to finish the
-		// cell, so that the next one starts clean.
-		ended := make(chan struct{})
-		go e.interruptUntilEnded(c, done, ended)
-		select {
-		case <-ended:
-		case <-time.After(900 * time.Millisecond):
-		}
-		c.endCells()
+		e.stopCell(c, done)
 		return front.Interrupted()
+	case err := <-refused:
+		if ctx.Err() != nil {
+			e.stopCell(c, done)
+			return front.Interrupted()
+		}
+		e.stopCell(c, done)
+		return front.StdinError(err)
 	}
+}
+
+// stopCell asks GoNB to stop the program of the cell whose reply comes on
+// done, and gives it a moment to finish the cell, so that the next one
+// starts clean.
+func (e *Engine) stopCell(c *child, done <-chan result) {
+	ended := make(chan struct{})
+	go e.interruptUntilEnded(c, done, ended)
+	select {
+	case <-ended:
+	case <-time.After(900 * time.Millisecond):
+	}
+	c.endCells()
 }
 
 // A result is GoNB's reply to a cell's execute_request.
@@ -439,28 +458,29 @@ func (e *Engine) interruptUntilEnded(c *child, done <-chan result, ended chan<- 
 }
 
 // Comm forwards a comm message from the front end to GoNB, which runs the
-// widgets' side of gonbui; what GoNB publishes in answer goes to publish.
-func (e *Engine) Comm(msgType string, content json.RawMessage, publish func(string, json.RawMessage)) {
-	c, _, err := e.running(context.Background())
+// widgets' side of gonbui; what GoNB publishes in answer goes to out.
+func (e *Engine) Comm(ctx context.Context, cm front.CommMessage, out front.Output) error {
+	c, _, err := e.running(ctx)
 	if err != nil {
-		return
+		return err
 	}
-	m, err := c.client.NewMessage(msgType, content)
+	m, err := c.client.NewMessage(cm.Type, cm.Content)
 	if err != nil {
-		return
+		return err
 	}
+	m.Buffers = cm.Buffers
 	// Expect the answers before sending: GoNB may answer at once.
 	e.commMu.Lock()
 	if len(e.commReplies) > 1024 { // forget answers long overdue
 		e.commReplies = nil
 	}
 	if e.commReplies == nil {
-		e.commReplies = map[string]func(string, json.RawMessage){}
+		e.commReplies = map[string]front.Output{}
 	}
-	e.commReplies[m.Header.MsgID] = publish
-	e.commLast = publish
+	e.commReplies[m.Header.MsgID] = out
+	e.commLast = out
 	e.commMu.Unlock()
-	_ = c.client.SendMessage(client.Shell, m)
+	return c.client.SendMessage(client.Shell, m)
 }
 
 // commFromGoNB passes on what GoNB publishes outside a cell: its answers
@@ -469,13 +489,23 @@ func (e *Engine) commFromGoNB(m *wire.Message) {
 	var parent wire.Header
 	_ = json.Unmarshal(m.ParentHeader, &parent)
 	e.commMu.Lock()
-	publish, ok := e.commReplies[parent.MsgID]
+	out, ok := e.commReplies[parent.MsgID]
 	if !ok {
-		publish = e.commLast
+		out = e.commLast
 	}
 	e.commMu.Unlock()
-	if publish != nil {
-		publish(m.Type(), m.Content)
+	if out == nil {
+		return
+	}
+	switch m.Type() {
+	case "comm_open", "comm_msg", "comm_close":
+		out.Comm(front.CommMessage{Type: m.Type(), Content: m.Content, Metadata: m.Metadata, Buffers: m.Buffers})
+	case "display_data", "update_display_data":
+		var c displayContent
+		if json.Unmarshal(m.Content, &c) == nil {
+			unpackMetadata(c.Metadata)
+			out.Display(c.Data, c.Metadata, c.Transient.DisplayID, m.Type() == "update_display_data")
+		}
 	}
 }
 

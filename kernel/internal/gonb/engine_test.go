@@ -42,6 +42,7 @@ type recorder struct {
 	shown   []map[string]any
 	shownMD []map[string]any // the metadata of each display
 	order   []string         // "stdout", "stderr" or "display", as each arrived
+	comms   func(front.CommMessage)
 }
 
 func (r *recorder) Stream(name, text string) {
@@ -65,9 +66,13 @@ func (r *recorder) Result(data, _ map[string]any) {
 	defer r.mu.Unlock()
 	r.results = append(r.results, data)
 }
-func (r *recorder) ClearOutput(bool)                   {}
-func (r *recorder) Comm(string, json.RawMessage)       {}
-func (r *recorder) Input(string, bool) (string, error) { return "typed", nil }
+func (r *recorder) ClearOutput(bool) {}
+func (r *recorder) Comm(m front.CommMessage) {
+	if r.comms != nil {
+		r.comms(m)
+	}
+}
+func (r *recorder) Input(context.Context, string, bool) (string, error) { return "typed", nil }
 
 func newEngine(t *testing.T) *Engine {
 	t.Helper()
@@ -372,18 +377,19 @@ func TestCommsAreForwarded(t *testing.T) {
 	e := New(Options{GoNB: tools.GoNB.Path(toolsDir), ToolsDir: toolsDir, KernelID: "4f2c-0e1d"})
 	t.Cleanup(func() { _ = e.Shutdown(false) })
 	got := make(chan string, 16)
-	publish := func(msgType string, content json.RawMessage) {
+	out := &recorder{comms: func(m front.CommMessage) {
 		var c struct {
 			CommID string `json:"comm_id"`
 			Data   struct {
 				Address string `json:"address"`
 			} `json:"data"`
 		}
-		_ = json.Unmarshal(content, &c)
-		got <- msgType + " " + c.CommID + " " + c.Data.Address
-	}
+		_ = json.Unmarshal(m.Content, &c)
+		got <- m.Type + " " + c.CommID + " " + c.Data.Address
+	}}
+	ctx := context.Background()
 	open, _ := json.Marshal(map[string]any{"comm_id": "comm-1", "target_name": "gonb_comm", "kernel_id": "4f2c-0e1d", "data": map[string]any{}})
-	e.Comm("comm_open", open, publish)
+	_ = e.Comm(ctx, front.CommMessage{Type: "comm_open", Content: open}, out)
 	ping, _ := json.Marshal(map[string]any{"comm_id": "comm-1", "data": map[string]any{"address": "#heartbeat/ping"}})
 	want := []string{"comm_msg comm-1 #comm_open_ack", "comm_msg comm-1 #heartbeat/pong"}
 	var seen []string
@@ -396,7 +402,7 @@ func TestCommsAreForwarded(t *testing.T) {
 			}
 			seen = append(seen, s)
 			if len(seen) == 1 {
-				e.Comm("comm_msg", ping, publish)
+				_ = e.Comm(ctx, front.CommMessage{Type: "comm_msg", Content: ping}, out)
 			}
 		case <-timeout:
 			t.Fatalf("comms: got %q, want %q", seen, want)

@@ -42,17 +42,23 @@ type translator struct {
 	compile    *front.CellError
 }
 
+// displayContent is the content of a display_data, update_display_data
+// or execute_result message.
+type displayContent struct {
+	Data      map[string]any `json:"data"`
+	Metadata  map[string]any `json:"metadata"`
+	Transient struct {
+		DisplayID string `json:"display_id"`
+	} `json:"transient"`
+}
+
 func (t *translator) iopub(m *wire.Message) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var c struct {
-		Name      string         `json:"name"`
-		Text      string         `json:"text"`
-		Data      map[string]any `json:"data"`
-		Metadata  map[string]any `json:"metadata"`
-		Transient struct {
-			DisplayID string `json:"display_id"`
-		} `json:"transient"`
+		Name string `json:"name"`
+		Text string `json:"text"`
+		displayContent
 		Wait      bool     `json:"wait"`
 		EValue    string   `json:"evalue"`
 		Traceback []string `json:"traceback"`
@@ -85,7 +91,7 @@ func (t *translator) iopub(m *wire.Message) {
 	case "error":
 		t.compile = t.compileError(c.EValue, c.Traceback)
 	case "comm_open", "comm_msg", "comm_close":
-		t.out.Comm(m.Type(), m.Content)
+		t.out.Comm(front.CommMessage{Type: m.Type(), Content: m.Content, Metadata: m.Metadata, Buffers: m.Buffers})
 	}
 }
 

@@ -1,9 +1,11 @@
 package grade
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"maps"
+
+	"github.com/tensornb/tensornb/kernel/internal/front"
 )
 
 // outputs records what a cell produces as nbformat outputs, as a
@@ -52,10 +54,10 @@ func (o *outputs) ClearOutput(bool) { o.list = nil }
 var errNoInput = errors.New("a graded cell cannot ask for input")
 
 // Input refuses: nobody is there to answer.
-func (o *outputs) Input(string, bool) (string, error) { return "", errNoInput }
+func (o *outputs) Input(context.Context, string, bool) (string, error) { return "", errNoInput }
 
 // Comm drops what a widget sends: nobody is there to see it.
-func (o *outputs) Comm(string, json.RawMessage) {}
+func (o *outputs) Comm(front.CommMessage) {}
 
 // errorOutput adds a cell's error.
 func (o *outputs) errorOutput(name, value string, traceback []string) {

@@ -395,6 +395,10 @@ func (e *Engine) run(ctx context.Context, w *workerProc, c cell, out front.Outpu
 			switch ev.Type {
 			case "stream", "display":
 				e.deliver(ev, out)
+			case "input":
+				if err := w.send(answerInput(ctx, out)); err != nil {
+					continue // the worker ended: the events end too
+				}
 			case "done":
 				e.mu.Lock()
 				e.names = map[string]bool{}
@@ -425,6 +429,21 @@ func (e *Engine) run(ctx context.Context, w *workerProc, c cell, out front.Outpu
 		<-done
 		return interrupted, nil
 	}
+}
+
+// answerInput asks out for the line a running cell reads, and returns the
+// request that answers the worker's input event with it, or with why
+// there is none. An interrupt (ctx done) ends the wait; the worker is
+// being stopped then, and the answer goes nowhere.
+func answerInput(ctx context.Context, out front.Output) request {
+	line, err := out.Input(ctx, "", false)
+	switch {
+	case errors.Is(err, front.ErrStdinNotImplemented):
+		return request{Type: "input", Name: front.StdinNotImplemented, Error: err.Error()}
+	case err != nil:
+		return request{Type: "input", Name: "InputError", Error: err.Error()}
+	}
+	return request{Type: "input", Value: line}
 }
 
 // Declared reports whether the cells run so far in the current worker

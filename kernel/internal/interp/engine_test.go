@@ -4,7 +4,6 @@ package interp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -41,10 +40,14 @@ func newEngine(t *testing.T) *Engine {
 	return e
 }
 
-// output records a cell's outputs in order.
+// output records a cell's outputs in order. It answers input requests
+// with lines, in turn, and when it has none, fails as a front end
+// without stdin does, or, if wait is set, waits for the cell's end.
 type output struct {
 	mu    sync.Mutex
 	items []string
+	lines []string
+	wait  bool
 }
 
 func (o *output) add(s string) {
@@ -62,10 +65,24 @@ func (o *output) Display(data, _ map[string]any, id string, update bool) {
 }
 func (o *output) Result(data, _ map[string]any) { o.add("result: " + data["text/plain"].(string)) }
 func (o *output) ClearOutput(bool)              {}
-func (o *output) Input(string, bool) (string, error) {
-	return "", errors.New("no input")
+func (o *output) Input(ctx context.Context, _ string, _ bool) (string, error) {
+	o.add("input")
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.lines) > 0 {
+		line := o.lines[0]
+		o.lines = o.lines[1:]
+		return line, nil
+	}
+	if o.wait {
+		o.mu.Unlock()
+		<-ctx.Done()
+		o.mu.Lock()
+		return "", ctx.Err()
+	}
+	return "", front.ErrStdinNotImplemented
 }
-func (o *output) Comm(string, json.RawMessage) {}
+func (o *output) Comm(m front.CommMessage) { o.add(m.Type + ": " + string(m.Content)) }
 
 func execute(t *testing.T, e *Engine, code string) ([]string, error) {
 	t.Helper()

@@ -20,9 +20,10 @@ import (
 // NewSession returns a session with the standard library, tensor and
 // display importable; dir is a directory of the tensornb module, where the
 // go command finds the packages' type information. Interpreted code's
-// os.Stderr, and yaegi's own messages, go to stderr.
-func NewSession(dir string, stderr io.Writer) (*Session, error) {
-	return openSession(func(fset *token.FileSet) packages { return newExportImporter(fset, dir) }, nil, stderr)
+// os.Stderr, and yaegi's own messages, go to stderr; its standard input
+// asks for each line with ask (nil: it has none, and a read fails).
+func NewSession(dir string, stderr io.Writer, ask func() (string, error)) (*Session, error) {
+	return openSession(func(fset *token.FileSet) packages { return newExportImporter(fset, dir) }, nil, stderr, ask)
 }
 
 // exportImporter gives the type checker the packages cells import, from

@@ -28,7 +28,7 @@ func BenchmarkMarks(b *testing.B) {
 	sessions := map[string]*Session{}
 	versions := []string{"marked", "plain"}
 	for _, version := range versions {
-		s, err := NewSession("../../..", io.Discard)
+		s, err := NewSession("../../..", io.Discard, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

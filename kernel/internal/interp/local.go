@@ -39,7 +39,8 @@ type Local struct {
 	closed   bool
 
 	mu  sync.Mutex
-	out front.Output // the running cell's, or nil between cells
+	out front.Output    // the running cell's, or nil between cells
+	ctx context.Context // the running cell's
 	// pending are outputs made between cells (by a goroutine an earlier
 	// cell started): the next cell shows them first.
 	pending []func(front.Output)
@@ -84,7 +85,7 @@ func (l *Local) ready() (*Session, error) {
 		return nil, errShutDown
 	}
 	if l.session == nil {
-		s, err := openSession(l.newPackages, l.stdout, l.stderr)
+		s, err := openSession(l.newPackages, l.stdout, l.stderr, l.ask)
 		if err != nil {
 			return nil, err
 		}
@@ -120,6 +121,9 @@ func (l *Local) Execute(ctx context.Context, code string, out front.Output) erro
 	if err != nil {
 		return front.EngineError(err)
 	}
+	l.mu.Lock()
+	l.ctx = ctx
+	l.mu.Unlock()
 	err = s.Run(ctx, code)
 	if ctx.Err() != nil {
 		// yaegi v0.16.1 can resume a cancelled cell when the next one
@@ -157,6 +161,20 @@ func (l *Local) detach() {
 	l.mu.Lock()
 	l.out = nil
 	l.mu.Unlock()
+}
+
+// ask asks the running cell's front end for a line of input, once what
+// the cell printed so far is out.
+func (l *Local) ask() (string, error) {
+	l.stdout.flush()
+	l.stderr.flush()
+	l.mu.Lock()
+	out, ctx := l.out, l.ctx
+	l.mu.Unlock()
+	if out == nil {
+		return "", errNoStdin
+	}
+	return out.Input(ctx, "", false)
 }
 
 // emit passes an output on to the running cell, or keeps it for the next.

@@ -45,6 +45,7 @@ type Session struct {
 	// usedLazy are the packages whose lazy tables the interpreter has.
 	usedLazy map[string]bool
 	stderr   io.Writer // where notes for the person go
+	stdin    *prompter // the cells' standard input
 	// ready is closed once what Warm does is done.
 	ready chan struct{}
 	// recorder keeps the frames a panic unwinds (frames.go), and
@@ -73,11 +74,18 @@ type packages interface {
 // display importable, whose checker takes their types from the packages
 // newPackages returns. Interpreted code's fmt.Print and friends write to
 // stdout, or to os.Stdout if it is nil; its os.Stderr, and yaegi's own
-// messages but those of a panic's frames, go to stderr.
-func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Writer) (*Session, error) {
+// messages but those of a panic's frames, go to stderr. Its os.Stdin,
+// and what fmt.Scan and its kin read, asks for each line with ask (see
+// prompter); os.Stdin is an io.Reader there, not an *os.File.
+func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Writer, ask func() (string, error)) (*Session, error) {
 	rec := &frameRecorder{w: stderr}
-	in := interp.New(interp.Options{Stdout: stdout, Stderr: rec})
-	for _, table := range []interp.Exports{standardSymbols, symbols.Symbols, runtimeSymbols(rec)} {
+	if ask == nil {
+		ask = func() (string, error) { return "", errNoStdin }
+	}
+	stdin := &prompter{ask: ask}
+	var stdinReader io.Reader = stdin
+	in := interp.New(interp.Options{Stdin: stdin, Stdout: stdout, Stderr: rec})
+	for _, table := range []interp.Exports{standardSymbols, symbols.Symbols, runtimeSymbols(rec), {"os/os": {"Stdin": reflect.ValueOf(&stdinReader).Elem()}}} {
 		if err := in.Use(table); err != nil {
 			return nil, err
 		}
@@ -94,7 +102,7 @@ func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Wr
 	imp := newPackages(fset)
 	ready := make(chan struct{})
 	close(ready)
-	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.docIndex), warmDocs: imp.docsAtHand(), stderr: stderr, ready: ready,
+	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.docIndex), warmDocs: imp.docsAtHand(), stderr: stderr, stdin: stdin, ready: ready,
 		recorder: rec, lineVars: map[string]bool{lineVar(""): true}}, nil
 }
 
@@ -200,6 +208,7 @@ func userNames(msg string) string { return strings.ReplaceAll(msg, typeAliasPref
 // runCell does the work of Run.
 func (s *Session) runCell(ctx context.Context, code string) error {
 	<-s.ready
+	s.stdin.reset()
 	count, _ := front.ExecutionCount(ctx)
 	s.check.cell = newCellRecord(code, count)
 	steps, notes, err := s.check.check(code)
@@ -440,6 +449,10 @@ func (s *Session) runError(err error, st step) *front.CellError {
 			var te *tensor.Error
 			if errors.As(e, &te) {
 				return explain.TensorError(te, s.traceback(frames)...)
+			}
+			var ce *front.CellError
+			if errors.As(e, &ce) { // the cell's standard input's (see prompter)
+				return &front.CellError{Name: ce.Name, Value: ce.Value, Traceback: append([]string{ce.Name + ": " + ce.Value}, s.traceback(frames)...)}
 			}
 			value = e.Error()
 		}

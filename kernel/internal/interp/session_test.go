@@ -35,7 +35,7 @@ func (s *shown) Display(b display.Bundle, _ string, result bool) error {
 
 func newSession(t *testing.T) (*Session, *shown) {
 	t.Helper()
-	s, err := NewSession("../../..", io.Discard)
+	s, err := NewSession("../../..", io.Discard, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,11 +32,16 @@ import (
 
 // A request asks the worker to run a cell, or, with Type "complete" or
 // "inspect", for the completions or the inspection at Cursor (a rune
-// offset) in Code.
+// offset) in Code. With Type "input" it answers the running cell's input
+// event: the line typed (Value), or why there is none (Error, and the
+// error's Name).
 type request struct {
 	Type   string `json:"type,omitempty"`
-	Code   string `json:"code"`
+	Code   string `json:"code,omitempty"`
 	Cursor int    `json:"cursor,omitempty"`
+	Value  string `json:"value,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Name   string `json:"name,omitempty"`
 	// Cell is the engine's number for the cell: the goroutines it starts
 	// carry it, as the label cellLabel, into a crash report.
 	Cell int `json:"cell,omitempty"`
@@ -49,9 +54,10 @@ type request struct {
 // of the cell whose code started a goroutine.
 const cellLabel = "tensornb-cell"
 
-// An event is something a running cell produced.
+// An event is something a running cell produced. "input" asks for a line
+// of the cell's standard input: the engine answers with an input request.
 type event struct {
-	Type string `json:"type"` // "stream", "display", "done"
+	Type string `json:"type"` // "stream", "display", "input", "done"
 	// stream
 	Name string `json:"name,omitempty"`
 	Text string `json:"text,omitempty"`
@@ -119,7 +125,27 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err 
 		streams.sync()
 		return ev.send(event{Type: "display", Data: b, ID: id, Result: result})
 	}))
-	session, err := NewSession(dir, os.Stderr)
+	// Requests are read as a stream of JSON values, so that a cell of any
+	// size arrives whole; the answers to a running cell's input events go
+	// to its standard input, the others to the loop below.
+	requests, inputs, readErr := readRequests(in)
+	ask := func() (string, error) {
+		streams.sync()
+		if err := ev.send(event{Type: "input"}); err != nil {
+			return "", err
+		}
+		answer, ok := <-inputs
+		switch {
+		case !ok:
+			return "", errors.New("the engine stopped")
+		case answer.Name == front.StdinNotImplemented:
+			return "", front.ErrStdinNotImplemented
+		case answer.Error != "":
+			return "", errors.New(answer.Error)
+		}
+		return answer.Value, nil
+	}
+	session, err := NewSession(dir, os.Stderr, ask)
 	if err != nil {
 		return err
 	}
@@ -127,16 +153,7 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err 
 		option(session)
 	}
 	session.Warm()
-	// Requests are read as a stream of JSON values, so that a cell of any
-	// size arrives whole.
-	requests := json.NewDecoder(in)
-	for {
-		var req request
-		if err := requests.Decode(&req); err == io.EOF {
-			return nil
-		} else if err != nil {
-			return fmt.Errorf("a request the worker cannot read: %w", err)
-		}
+	for req := range requests {
 		switch req.Type {
 		case "complete":
 			c := session.Complete(req.Code, req.Cursor)
@@ -171,4 +188,37 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err 
 			return err
 		}
 	}
+	return *readErr
+}
+
+// readRequests reads requests from in until its end: the answers to input
+// events go to inputs (at most one waits), the others to requests. Both
+// close at the end, and then *err says why, if it is not in's end.
+func readRequests(in io.Reader) (requests, inputs <-chan request, err *error) {
+	all := make(chan request)
+	answers := make(chan request, 1)
+	err = new(error)
+	go func() {
+		defer close(all)
+		defer close(answers)
+		dec := json.NewDecoder(in)
+		for {
+			var req request
+			if e := dec.Decode(&req); e == io.EOF {
+				return
+			} else if e != nil {
+				*err = fmt.Errorf("a request the worker cannot read: %w", e)
+				return
+			}
+			if req.Type != "input" {
+				all <- req
+				continue
+			}
+			select {
+			case answers <- req:
+			default: // nobody asked: a cell that ended before its answer came
+			}
+		}
+	}()
+	return all, answers, err
 }
