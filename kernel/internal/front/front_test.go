@@ -362,7 +362,9 @@ func TestInput(t *testing.T) {
 func TestInterruptWhileWaitingForInput(t *testing.T) {
 	c, _ := start(t)
 	c.OnInput(func(string, bool) (string, bool) {
-		go func() { _, _ = c.Call(context.Background(), client.Control, "interrupt_request", map[string]any{}, nil) }()
+		go func() {
+			_, _ = c.Call(context.Background(), client.Control, "interrupt_request", map[string]any{}, nil)
+		}()
 		return "", false
 	})
 	e := execute(t, c, "input", nil)
