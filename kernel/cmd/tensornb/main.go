@@ -207,6 +207,15 @@ func kernelCmd(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	// A kernel whose client died without shutting it down (a notebook
+	// server killed, say) ends as a signal ends it: the engines shut
+	// down, the guard kills what is left, and the kernel exits 0.
+	ctx, orphaned := context.WithCancel(ctx)
+	defer orphaned()
+	watchParent(ctx, os.Getenv("JPY_PARENT_PID"), parentPoll, func(why string) {
+		fmt.Fprintf(os.Stderr, "tensornb: shutting down: %s\n", why)
+		orphaned()
+	})
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
 	go func() {
