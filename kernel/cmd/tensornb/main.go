@@ -212,6 +212,11 @@ func kernelCmd(args []string) error {
 	// down, the guard kills what is left, and the kernel exits 0.
 	ctx, orphaned := context.WithCancel(ctx)
 	defer orphaned()
+	// Its standard error may be a pipe whose reader died with the
+	// client: a write there fails rather than ending the kernel before
+	// its engines are shut down. (A handler, not an ignored signal, which
+	// the engines' processes would inherit.)
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	watchParent(ctx, os.Getenv("JPY_PARENT_PID"), parentPoll, func(why string) {
 		fmt.Fprintf(os.Stderr, "tensornb: shutting down: %s\n", why)
 		orphaned()
