@@ -79,6 +79,15 @@ func TestOutputAtItsLimits(t *testing.T) {
 	runSuite(t, "test_output.py")
 }
 
+// TestInput runs testdata/test_input.py against both installed
+// kernelspecs: a cell that reads two lines of its standard input gets
+// them through input requests; without stdin it fails at once with
+// StdinNotImplementedError; an interrupt ends a wait for input.
+func TestInput(t *testing.T) {
+	jupytertest.Require(t, "jupyter_client", "pytest")
+	runSuite(t, "test_input.py")
+}
+
 // runSuite runs a pytest file of testdata against each installed
 // kernelspec.
 func runSuite(t *testing.T, file string) {
