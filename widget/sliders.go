@@ -194,10 +194,14 @@ func (s *FloatSlider) Value() float64 {
 }
 
 // Min returns the least value.
-func (s *FloatSlider) Min() float64 { return read(s, func(st *floatSliderState) float64 { return st.Min }) }
+func (s *FloatSlider) Min() float64 {
+	return read(s, func(st *floatSliderState) float64 { return st.Min })
+}
 
 // Max returns the greatest value.
-func (s *FloatSlider) Max() float64 { return read(s, func(st *floatSliderState) float64 { return st.Max }) }
+func (s *FloatSlider) Max() float64 {
+	return read(s, func(st *floatSliderState) float64 { return st.Max })
+}
 
 // Step returns the step.
 func (s *FloatSlider) Step() float64 {
