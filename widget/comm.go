@@ -147,12 +147,12 @@ func deliverClose(m Message) error {
 	return nil
 }
 
-// commData is the data of a comm_msg, in either direction.
+// commData is the data of a comm_msg from the front end.
 type commData struct {
 	Method      string         `json:"method"`
-	State       map[string]any `json:"state,omitempty"`
-	BufferPaths [][]any        `json:"buffer_paths,omitempty"`
-	Content     any            `json:"content,omitempty"`
+	State       map[string]any `json:"state"`
+	BufferPaths [][]any        `json:"buffer_paths"`
+	Content     any            `json:"content"`
 }
 
 // deliverMsg handles a comm_msg and returns the callbacks it triggers.

@@ -285,8 +285,7 @@ func (t *Text) changed(old any) []func() {
 	return later(t.onChange, t.st.Value)
 }
 
-// custom ignores the front end's "submit" event, which ipywidgets 8 no
-// longer sends but older front ends do.
+// custom ignores the "submit" event a front end sends on Enter.
 func (t *Text) custom(any) ([]func(), error) { return nil, nil }
 
 func (t *Text) text() string {

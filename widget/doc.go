@@ -24,8 +24,9 @@
 // ipywidgets clamps it. [Button.OnClick] runs a function at each click.
 // A callback may create and change widgets.
 //
-// [Interact] calls a function with its [Control]s' values, at once and
-// after each change, and shows what the function returns below them:
+// [Interact] calls a function with the values of its controls (each a
+// [Control]), at once and after each change, and shows what the function
+// returns below them:
 //
 //	x := tensor.Arange(12)
 //	widget.Interact(func(cols int) *tensor.Tensor { return x.View(-1, cols) },

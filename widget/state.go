@@ -48,9 +48,9 @@ func attrs(t reflect.Type) []string {
 }
 
 // setAttr sets attribute key of the state p points to from v, a value
-// decoded from JSON (or a []byte from a buffer). It reports whether the
-// state has such an attribute at all.
-func setAttr(p any, key string, v any) (known bool, err error) {
+// decoded from JSON (or a []byte from a buffer). The state has such an
+// attribute.
+func setAttr(p any, key string, v any) error {
 	s := reflect.ValueOf(p).Elem()
 	for _, f := range reflect.VisibleFields(s.Type()) {
 		if attrName(f) != key {
@@ -59,27 +59,27 @@ func setAttr(p any, key string, v any) (known bool, err error) {
 		field := s.FieldByIndex(f.Index)
 		if b, ok := v.([]byte); ok {
 			if field.Type() != reflect.TypeFor[[]byte]() {
-				return true, fmt.Errorf("%s: a binary buffer, where %s was expected", key, kindName(field.Type()))
+				return fmt.Errorf("%s: a binary buffer, where %s was expected", key, kindName(field.Type()))
 			}
 			field.SetBytes(b)
-			return true, nil
+			return nil
 		}
 		text, err := json.Marshal(v)
 		if err != nil {
-			return true, fmt.Errorf("%s: %v", key, err)
+			return fmt.Errorf("%s: %v", key, err)
 		}
 		target := reflect.New(field.Type())
 		if v == nil || json.Unmarshal(text, target.Interface()) != nil {
 			if v == nil && field.Kind() == reflect.Pointer {
 				field.SetZero()
-				return true, nil
+				return nil
 			}
-			return true, fmt.Errorf("%s: %s is not %s", key, text, kindName(field.Type()))
+			return fmt.Errorf("%s: %s is not %s", key, text, kindName(field.Type()))
 		}
 		field.Set(target.Elem())
-		return true, nil
+		return nil
 	}
-	return false, nil
+	panic("widget: no attribute " + key)
 }
 
 // kindName names what a value of type t is, for error messages.

@@ -175,17 +175,17 @@ func (m *model) sendAttrs(method string, keys []string) {
 func (m *model) receive(state map[string]any) ([]func(), error) {
 	cur := m.w.fields()
 	next := cloneState(cur)
-	var sent []string
+	var sent []string // the attributes the update names, that the widget has
 	for _, key := range attrs(typeOf(cur)) {
-		v, ok := state[key]
-		if !ok {
-			continue
+		if _, ok := state[key]; ok {
+			sent = append(sent, key)
 		}
-		if _, err := setAttr(next, key, v); err != nil {
-			m.sendAttrs("update", append(sent, key))
+	}
+	for _, key := range sent {
+		if err := setAttr(next, key, state[key]); err != nil {
+			m.sendAttrs("update", sent)
 			return nil, fmt.Errorf("widget: %s %s: %v", m.kind.model, m.id, err)
 		}
-		sent = append(sent, key)
 	}
 	if err := m.w.check(next); err != nil {
 		m.sendAttrs("update", sent)

@@ -532,3 +532,25 @@ func TestBoxes(t *testing.T) {
 		t.Errorf("box text: %q", bundle[display.MIMEPlain])
 	}
 }
+
+// Go and the front end may change one widget at once; the race detector
+// watches.
+func TestConcurrentChanges(t *testing.T) {
+	newFront(t)
+	s := widget.NewIntSlider("n", 0, 0, 100)
+	s.OnChange(func(int) {})
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			for j := range 50 {
+				if i%2 == 0 {
+					s.SetValue(j)
+				} else if err := update(s, fmt.Sprintf(`{"value":%d}`, j)); err != nil {
+					t.Error(err)
+				}
+				_ = s.Bundle()
+			}
+		})
+	}
+	wg.Wait()
+}
