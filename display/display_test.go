@@ -260,3 +260,27 @@ func TestViewsBoundTheirWork(t *testing.T) {
 		}
 	}
 }
+
+// Value gives the bundle Result sends for the same value.
+func TestValueIsWhatResultShows(t *testing.T) {
+	rec := &recorder{}
+	display.SetSink(rec)
+	defer display.SetSink(nil)
+	x := articleMatrix()
+	for _, v := range []any{x, display.Card(x), "rows", 42, (*tensor.Tensor)(nil)} {
+		rec.bundles = nil
+		display.Result(v)
+		got := display.Value(v).Bundle()
+		if len(rec.bundles) != 1 || len(got) != len(rec.bundles[0]) {
+			t.Fatalf("%T: Value gave %d forms, Result sent %v", v, len(got), rec.bundles)
+		}
+		for mime, text := range rec.bundles[0] {
+			if got[mime] != text {
+				t.Errorf("%T: Value's %s differs from Result's", v, mime)
+			}
+		}
+	}
+	if got := display.Value("rows").Bundle()[display.MIMEPlain]; got != `"rows"` {
+		t.Errorf(`Value("rows") shows %s, want "rows" quoted`, got)
+	}
+}

@@ -56,3 +56,10 @@ func resultBundle(v any) Bundle {
 	}
 	return Bundle{MIMEPlain: fmt.Sprint(v)}
 }
+
+// Value returns the picture a cell shows when its last expression is v,
+// the one Result sends: a Renderer's own bundle, a tensor as PyTorch
+// prints it with its layout card, anything else as Go prints it (strings
+// quoted). Use it to show a value elsewhere as a cell would, such as in
+// a widget's output area.
+func Value(v any) Renderer { return resultBundle(v) }
