@@ -88,6 +88,16 @@ func TestInput(t *testing.T) {
 	runSuite(t, "test_input.py")
 }
 
+// TestWidgets runs testdata/test_widgets.py against both installed
+// kernelspecs, the test acting as the widget front end: comms with state,
+// buffers and callbacks on the instant engine, an Interact that redraws
+// (its latency printed), errors that leave the kernel answering; and a
+// clear refusal where the program ends with the cell (GoNB).
+func TestWidgets(t *testing.T) {
+	jupytertest.Require(t, "jupyter_client", "pytest")
+	runSuite(t, "test_widgets.py")
+}
+
 // runSuite runs a pytest file of testdata against each installed
 // kernelspec.
 func runSuite(t *testing.T, file string) {

@@ -6,16 +6,19 @@
 // own declarations, from its own cells.
 //
 // Completion and inspection come from the engine the cell is for: the
-// instant engine's session, or GoNB's gopls for a %%gonb cell. GoNB also
-// carries the widgets' comms.
+// instant engine's session, or GoNB's gopls for a %%gonb cell. Comms go
+// to the engine whose widgets they are: the instant engine's (package
+// widget), or GoNB's.
 package dual
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tensornb/tensornb/kernel/internal/front"
@@ -30,9 +33,12 @@ const Magic = "%%gonb"
 type Engine struct {
 	Instant  *interp.Engine
 	Compiled *gonb.Engine
+
+	mu           sync.Mutex
+	instantComms map[string]bool // the comms of the instant engine's widgets
 }
 
-// The kernel runs an Engine as a front.CommEngine: its comms are GoNB's.
+// The kernel runs an Engine as a front.CommEngine.
 var _ front.CommEngine = (*Engine)(nil)
 
 // A gonbCell is a cell for GoNB: its code with the %%gonb line left blank,
@@ -92,7 +98,7 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 		}
 		return err
 	}
-	return e.Instant.Execute(ctx, code, out)
+	return e.Instant.Execute(ctx, code, instantOutput{out, e})
 }
 
 var undefined = regexp.MustCompile(`undefined: ([\pL_][\pL\pN_]*)`)
@@ -142,9 +148,64 @@ func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (
 	return e.Compiled.Inspect(ctx, g.code, g.toGoNB(cursor), detail)
 }
 
-// Comm passes widget comms to GoNB.
+// Comm passes a comm message to the engine whose comm it is: the instant
+// engine's widgets (ipywidgets' targets, and the comms its widgets
+// opened), or GoNB's.
 func (e *Engine) Comm(ctx context.Context, m front.CommMessage, out front.Output) error {
+	instant := e.instants(m)
+	e.track(m)
+	if instant {
+		return e.Instant.Comm(ctx, m, instantOutput{out, e})
+	}
 	return e.Compiled.Comm(ctx, m, out)
+}
+
+// instants reports whether m is for the instant engine's widgets.
+func (e *Engine) instants(m front.CommMessage) bool {
+	var c struct {
+		CommID string `json:"comm_id"`
+		Target string `json:"target_name"`
+	}
+	_ = json.Unmarshal(m.Content, &c)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return strings.HasPrefix(c.Target, "jupyter.widget") || e.instantComms[c.CommID]
+}
+
+// track keeps the ids of the instant engine's comms, open or opened by m.
+func (e *Engine) track(m front.CommMessage) {
+	var c struct {
+		CommID string `json:"comm_id"`
+		Target string `json:"target_name"`
+	}
+	if json.Unmarshal(m.Content, &c) != nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch m.Type {
+	case "comm_open":
+		if strings.HasPrefix(c.Target, "jupyter.widget") {
+			if e.instantComms == nil {
+				e.instantComms = map[string]bool{}
+			}
+			e.instantComms[c.CommID] = true
+		}
+	case "comm_close":
+		delete(e.instantComms, c.CommID)
+	}
+}
+
+// instantOutput is the Output of the instant engine: it notes the comms
+// its widgets open and close.
+type instantOutput struct {
+	front.Output
+	e *Engine
+}
+
+func (o instantOutput) Comm(m front.CommMessage) {
+	o.e.track(m)
+	o.Output.Comm(m)
 }
 
 // Shutdown stops both engines.

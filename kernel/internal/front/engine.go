@@ -90,10 +90,10 @@ func StdinError(err error) *CellError {
 // direction: its type, content, the message's metadata and its binary
 // buffers.
 type CommMessage struct {
-	Type     string
-	Content  json.RawMessage
-	Metadata json.RawMessage
-	Buffers  [][]byte
+	Type     string          `json:"type"`
+	Content  json.RawMessage `json:"content"`
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+	Buffers  [][]byte        `json:"buffers,omitempty"`
 }
 
 // A CommEngine is an Engine with comms of its own (widgets): the kernel

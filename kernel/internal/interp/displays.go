@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"encoding/json"
+	"strings"
 	"sync"
 
 	"github.com/tensornb/tensornb/display"
@@ -19,7 +21,7 @@ type displayIDs struct {
 func (d *displayIDs) show(out front.Output, b display.Bundle, id string, result bool) {
 	data := make(map[string]any, len(b))
 	for k, v := range b {
-		data[k] = v
+		data[k] = mimeValue(k, v)
 	}
 	if result {
 		out.Result(data, b.Metadata())
@@ -35,4 +37,19 @@ func (d *displayIDs) show(out front.Output, b display.Bundle, id string, result 
 	}
 	d.mu.Unlock()
 	out.Display(data, b.Metadata(), id, update)
+}
+
+// mimeValue is a bundle's form of MIME type mime as a display message
+// carries it: the JSON of a JSON type (a widget's view,
+// application/vnd.jupyter.widget-view+json) as the object it holds, as
+// Jupyter expects; text as it is.
+func mimeValue(mime, form string) any {
+	if mime != "application/json" && !strings.HasSuffix(mime, "+json") {
+		return form
+	}
+	var v any
+	if json.Unmarshal([]byte(form), &v) != nil {
+		return form
+	}
+	return v
 }

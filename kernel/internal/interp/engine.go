@@ -340,7 +340,7 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 	if n, ok := front.ExecutionCount(ctx); ok {
 		c.count = n
 	}
-	how, err := e.run(ctx, w, c, out)
+	how, err := e.run(ctx, w, c.request(), out)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch how {
@@ -374,10 +374,14 @@ const (
 	interrupted                // ctx was done first, and the worker was killed
 )
 
-// run runs c on w, sending what it produces to out. If the cell
-// completed, err is its error; if the worker died, err says how.
-func (e *Engine) run(ctx context.Context, w *workerProc, c cell, out front.Output) (how outcome, err error) {
-	if err := w.send(request{Code: c.code, Cell: c.order, Count: c.count}); err != nil {
+// request is the request that runs c.
+func (c cell) request() request { return request{Code: c.code, Cell: c.order, Count: c.count} }
+
+// run sends w req, a cell to run or a comm message to deliver, and sends
+// what it produces to out. If it completed, err is its error; if the
+// worker died, err says how.
+func (e *Engine) run(ctx context.Context, w *workerProc, req request, out front.Output) (how outcome, err error) {
+	if err := w.send(req); err != nil {
 		e.stop(w)
 		return died, e.died(w)
 	}
@@ -393,7 +397,7 @@ func (e *Engine) run(ctx context.Context, w *workerProc, c cell, out front.Outpu
 				continue
 			}
 			switch ev.Type {
-			case "stream", "display":
+			case "stream", "display", "comm":
 				e.deliver(ev, out)
 			case "input":
 				if err := w.send(answerInput(ctx, out)); err != nil {
@@ -454,7 +458,7 @@ func (e *Engine) Declared(name string) bool {
 	return e.names[name]
 }
 
-// deliver passes a stream or display event on to out.
+// deliver passes a stream, display or comm event on to out.
 //
 // A display with an id, display.Update's, follows this rule: the first
 // display of an id creates the output, and each later one, in that cell
@@ -467,7 +471,54 @@ func (e *Engine) deliver(ev event, out front.Output) {
 		out.Stream(ev.Name, ev.Text)
 	case "display":
 		e.displays.show(out, ev.Data, ev.ID, ev.Result)
+	case "comm":
+		out.Comm(*ev.Comm)
 	}
+}
+
+// Comm delivers a comm message from the front end to the widgets of the
+// worker's session, whose callbacks run then, between cells; what they
+// print, show and send goes to out. Without a worker, or with one that is
+// not the one that made the widgets (it was replaced since), the message
+// has nobody to go to: the front end is told so, on stderr.
+func (e *Engine) Comm(ctx context.Context, m front.CommMessage, out front.Output) error {
+	e.exchange.Lock()
+	defer e.exchange.Unlock()
+	e.mu.Lock()
+	w := e.w
+	e.mu.Unlock()
+	alive := w != nil
+	if alive {
+		select {
+		case <-w.exited:
+			alive = false
+		default:
+		}
+	}
+	if !alive {
+		err := fmt.Errorf("%s for a widget of an interpreter that has ended: its widgets are gone; run the cell that made it again", m.Type)
+		out.Stream("stderr", "tensornb: "+err.Error()+"\n")
+		return err
+	}
+	how, err := e.run(ctx, w, request{Type: "comm", Comm: &m}, out)
+	switch how {
+	case completed:
+		var ce *front.CellError
+		if errors.As(err, &ce) {
+			out.Stream("stderr", ce.Name+": "+ce.Value+"\n")
+		}
+		return err
+	case died:
+		e.mu.Lock()
+		e.lose(w, 0)
+		e.mu.Unlock()
+		out.Stream("stderr", "tensornb: a widget's callback ended the interpreter: "+err.Error()+"\n")
+		return err
+	}
+	e.mu.Lock()
+	e.lost = LostInterrupt
+	e.mu.Unlock()
+	return front.InterruptedBecause(CellInterrupted)
 }
 
 // Complete asks the worker's session for the completions at cursor.
@@ -592,7 +643,7 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 	slowest, slowestTime := 0, time.Duration(0)
 	for i, c := range r.cells {
 		cellStart := time.Now()
-		how, err := e.run(replayCtx, w, c, front.Discard{})
+		how, err := e.run(replayCtx, w, c.request(), front.Discard{})
 		if d := time.Since(cellStart); d > slowestTime {
 			slowest, slowestTime = i, d
 		}

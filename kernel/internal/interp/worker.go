@@ -18,6 +18,7 @@ import (
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/internal/front"
+	"github.com/tensornb/tensornb/widget"
 )
 
 // The worker is the process that interprets cells, so that whatever a
@@ -34,7 +35,8 @@ import (
 // "inspect", for the completions or the inspection at Cursor (a rune
 // offset) in Code. With Type "input" it answers the running cell's input
 // event: the line typed (Value), or why there is none (Error, and the
-// error's Name).
+// error's Name). With Type "comm" it delivers a comm message from the
+// front end to the session's widgets, whose callbacks run then.
 type request struct {
 	Type   string `json:"type,omitempty"`
 	Code   string `json:"code,omitempty"`
@@ -42,6 +44,8 @@ type request struct {
 	Value  string `json:"value,omitempty"`
 	Error  string `json:"error,omitempty"`
 	Name   string `json:"name,omitempty"`
+	// Comm is the message of a "comm" request.
+	Comm *front.CommMessage `json:"comm,omitempty"`
 	// Cell is the engine's number for the cell: the goroutines it starts
 	// carry it, as the label cellLabel, into a crash report.
 	Cell int `json:"cell,omitempty"`
@@ -56,8 +60,11 @@ const cellLabel = "tensornb-cell"
 
 // An event is something a running cell produced. "input" asks for a line
 // of the cell's standard input: the engine answers with an input request.
+// "comm" is a message of the session's widgets to the front end.
 type event struct {
-	Type string `json:"type"` // "stream", "display", "input", "done"
+	Type string `json:"type"` // "stream", "display", "input", "comm", "done"
+	// comm
+	Comm *front.CommMessage `json:"comm,omitempty"`
 	// stream
 	Name string `json:"name,omitempty"`
 	Text string `json:"text,omitempty"`
@@ -125,6 +132,11 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err 
 		streams.sync()
 		return ev.send(event{Type: "display", Data: b, ID: id, Result: result})
 	}))
+	widget.SetTransport(func(m widget.Message) error {
+		streams.sync()
+		c := fromWidgets(m)
+		return ev.send(event{Type: "comm", Comm: &c})
+	})
 	// Requests are read as a stream of JSON values, so that a cell of any
 	// size arrives whole; the answers to a running cell's input events go
 	// to its standard input, the others to the loop below.
@@ -164,6 +176,17 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err 
 		case "inspect":
 			data, _ := session.Inspect(req.Code, req.Cursor)
 			if err := ev.send(event{Type: "done", Inspection: data}); err != nil {
+				return err
+			}
+			continue
+		case "comm":
+			err := deliverComm(*req.Comm)
+			streams.sync()
+			done := event{Type: "done", Names: session.Names()}
+			if err != nil {
+				done.Error = &front.CellError{Name: WidgetError, Value: err.Error()}
+			}
+			if err := ev.send(done); err != nil {
 				return err
 			}
 			continue

@@ -37,6 +37,7 @@ func init() {
 		"Show":           reflect.ValueOf(display.Show),
 		"Strip":          reflect.ValueOf(display.Strip),
 		"Update":         reflect.ValueOf(display.Update),
+		"Value":          reflect.ValueOf(display.Value),
 		"ValueGrid":      reflect.ValueOf(display.ValueGrid),
 		"Views":          reflect.ValueOf(display.Views),
 
