@@ -9,18 +9,20 @@ import (
 
 // The float32 and float64 matrix products, as BLAS libraries compute
 // them: Y is packed into panels of a tile's columns and X, a block of rows
-// at a time, into panels of a tile's rows, both gemmDepth deep, so that a
-// tile kernel reads each panel in order from cache and keeps its tile of
-// sums in registers. Each dtype accumulates in itself: float32 products
-// in float32, as PyTorch's BLAS does.
+// at a time, into panels of a tile's rows, both a kernel's depth deep, so
+// that a tile kernel reads each panel in order from cache and keeps its
+// tile of sums in registers. Each dtype accumulates in itself: float32
+// products in float32, as PyTorch's BLAS does.
 //
 // The loops, from the outside in: a worker takes a block of X's rows
 // (about gemmBlockBytes of them packed, which stay in its core's L2
-// cache), then a run of gemmDepth of the shared dimension; for each of
-// Y's packed panels (which stays in L1 while it is used) it runs the
-// kernel over every tile of rows in the block.
+// cache), then a run of the shared dimension as long as the kernel's
+// depth; for each of Y's packed panels (about gemmPanelBytes, which stays
+// in L1 while it is used) it runs the kernel over every tile of rows in
+// the block.
 const (
-	gemmDepth      = 256       // the length of the products a tile sums at one time
+	gemmPanelBytes = 16 * 1024 // a packed panel of Y: half of a 32 KiB L1
+	gemmMaxDepth   = 512       // the most a kernel's depth can be
 	gemmBlockBytes = 96 * 1024 // the packed rows of X a worker keeps in L2
 	// gemmMaxTile is the largest rows×cols of any kernel (AVX-512's
 	// float32 tile, 12×32), the size of the buffer for tiles past c's edge.
@@ -36,6 +38,14 @@ const (
 type gemmKernel[T float32 | float64] struct {
 	rows, cols int
 	tile       func(k int, a, b, c []T, ldc int, add bool)
+}
+
+// depth is the length of the products the kernel sums at one time: a
+// panel of Y, depth×cols, fills about gemmPanelBytes, so that it stays in
+// L1 while the packed rows of X stream past it.
+func (kern gemmKernel[T]) depth() int {
+	var zero T
+	return min(gemmMaxDepth, max(16, gemmPanelBytes/(kern.cols*int(unsafe.Sizeof(zero)))))
 }
 
 // matmulPacked writes to out, a new contiguous (batch…, n, m) tensor of
@@ -58,7 +68,8 @@ func matmulPacked[T float32 | float64](kern gemmKernel[T], pool *scratchPool[T],
 	defer pool.put(panelsBuf)
 	panels := *panelsBuf
 	// The tiles of rows a worker packs at once.
-	block := max(1, gemmBlockBytes/(size*gemmDepth*kern.rows))
+	depth := kern.depth()
+	block := max(1, gemmBlockBytes/(size*depth*kern.rows))
 	index := make([]int, nb)
 	for b := range Shape(xb.shape[:nb]).Numel() {
 		xo, yo := xb.offset, yb.offset
@@ -70,21 +81,21 @@ func matmulPacked[T float32 | float64](kern gemmKernel[T], pool *scratchPool[T],
 		x := strided2D[T]{xd, xo, xb.strides[nb], xb.strides[nb+1]}
 		c := cd[b*n*m : (b+1)*n*m]
 		tiles := (n + kern.rows - 1) / kern.rows
-		packThenShare(packedPanels(k, m, kern.cols), tiles, n*k*m, func(u int) {
-			packPanel(panels, y, k, m, kern.cols, u)
+		packThenShare(packedPanels(k, m, kern.cols, depth), tiles, n*k*m, func(u int) {
+			packPanel(panels, y, k, m, kern.cols, depth, u)
 		}, func(lo, hi int) {
-			rowsBuf := pool.get(block * kern.rows * min(k, gemmDepth))
+			rowsBuf := pool.get(block * kern.rows * min(k, depth))
 			defer pool.put(rowsBuf)
 			rows := *rowsBuf
 			var edge [gemmMaxTile]T
 			for t0 := lo; t0 < hi; t0 += block {
 				t1 := min(t0+block, hi)
-				for p0 := 0; p0 < k; p0 += gemmDepth {
-					depth := min(gemmDepth, k-p0)
+				for p0 := 0; p0 < k; p0 += depth {
+					run := min(depth, k-p0)
 					r0, r1 := t0*kern.rows, min(t1*kern.rows, n)
-					packRows(rows, x, r0, r1, p0, depth, kern.rows)
-					ys := panels[p0*width : (p0+depth)*width]
-					multiplyPanels(kern, edge[:], c, rows, ys, r0, r1, m, depth, p0 > 0)
+					packRows(rows, x, r0, r1, p0, run, kern.rows)
+					ys := panels[p0*width : (p0+run)*width]
+					multiplyPanels(kern, edge[:], c, rows, ys, r0, r1, m, run, p0 > 0)
 				}
 			}
 		})
@@ -157,20 +168,20 @@ type strided2D[T float32 | float64] struct {
 }
 
 // packedPanels is the number of panels Y (k×m) is packed into: for each
-// run of gemmDepth rows, one for every cols columns.
-func packedPanels(k, m, cols int) int {
-	return (k + gemmDepth - 1) / gemmDepth * (roundUp(m, cols) / cols)
+// run of depth rows, one for every cols columns.
+func packedPanels(k, m, cols, depth int) int {
+	return (k + depth - 1) / depth * (roundUp(m, cols) / cols)
 }
 
 // packPanel copies panel u of the k×m matrix y into panels, where the
-// runs of gemmDepth rows lie one after another, each holding its panels
-// of cols columns one after another, each row by row, with zeros past
+// runs of depth rows lie one after another, each holding its panels of
+// cols columns one after another, each row by row, with zeros past
 // column m.
-func packPanel[T float32 | float64](panels []T, y strided2D[T], k, m, cols, u int) {
+func packPanel[T float32 | float64](panels []T, y strided2D[T], k, m, cols, depth, u int) {
 	width := roundUp(m, cols)
 	perRun := width / cols
-	p0, j0 := u/perRun*gemmDepth, u%perRun*cols
-	depth := min(gemmDepth, k-p0)
+	p0, j0 := u/perRun*depth, u%perRun*cols
+	depth = min(depth, k-p0)
 	panel := panels[p0*width+j0*depth : p0*width+(j0+cols)*depth]
 	live := min(cols, m-j0)
 	for p := range depth {

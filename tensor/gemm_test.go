@@ -146,7 +146,7 @@ func BenchmarkTile(b *testing.B) {
 }
 
 func benchTile[T float32 | float64](b *testing.B, kern gemmKernel[T]) {
-	k := gemmDepth
+	k := kern.depth()
 	a, y := make([]T, k*kern.rows), make([]T, k*kern.cols)
 	for i := range a {
 		a[i] = T(i%7) / 8
