@@ -13,7 +13,7 @@ benchmarks' calls do, so the time includes touching that new memory.
 
 Standard output is one JSON object a line, for scripts/bench to parse:
 
-    {"info": {"numpy": "1.24.2", "torch": "1.13.0", "torch_threads": 2}}
+    {"info": {"numpy": "1.24.2", "torch": "1.13.0", "torch_threads": 2, "blas": "OpenBLAS, Cooperlake"}}
     {"run": "numpy", "threads": 1, "workload": "SumDim0", "ms": 9.87}
 
 where run is "numpy", "torch" (default threads) or "torch_1thread".
@@ -23,6 +23,7 @@ benchmarks without their "Benchmark" prefix.
 """
 
 import argparse
+import ctypes
 import json
 import statistics
 import sys
@@ -73,11 +74,14 @@ def numpy_workloads():
     bias = rng.random(SIDE, dtype=np.float32)
     batch = rng.random(BATCH, dtype=np.float32)
     m256, m1024 = (rng.random((n, n), dtype=np.float32) for n in (256, 1024))
+    d256, d1024 = m256.astype(np.float64), m1024.astype(np.float64)
     split = split_for_unshuffle(batch)
     unshuffle_out = np.empty(split.shape, dtype=split.dtype)  # row-major, as the Go and torch ones
     return {
         "Matmul256": lambda: m256 @ m256,
         "Matmul1024": lambda: m1024 @ m1024,
+        "Matmul256Float64": lambda: d256 @ d256,
+        "Matmul1024Float64": lambda: d1024 @ d1024,
         "ContiguousPermute4D": lambda: np.ascontiguousarray(batch.transpose(0, 2, 3, 1)),
         "ContiguousTranspose": lambda: np.ascontiguousarray(a.T),
         "CopyContiguous": lambda: a.copy(),
@@ -94,11 +98,14 @@ def torch_workloads():
     bias = torch.rand(SIDE)
     batch = torch.rand(BATCH)
     m256, m1024 = torch.rand(256, 256), torch.rand(1024, 1024)
+    d256, d1024 = m256.double(), m1024.double()
     split = split_for_unshuffle(batch)
     unshuffle_out = torch.empty(split.shape)
     return {
         "Matmul256": lambda: m256 @ m256,
         "Matmul1024": lambda: m1024 @ m1024,
+        "Matmul256Float64": lambda: d256 @ d256,
+        "Matmul1024Float64": lambda: d1024 @ d1024,
         "ContiguousPermute4D": lambda: batch.permute(0, 2, 3, 1).contiguous(),
         "ContiguousTranspose": lambda: a.t().contiguous(),
         "CopyContiguous": lambda: a.clone(),
@@ -107,6 +114,18 @@ def torch_workloads():
         "PixelUnshuffle": lambda: torch.nn.functional.pixel_unshuffle(batch, R),
         "PixelUnshuffleInto": lambda: unshuffle_out.copy_(split),
     }
+
+
+def blas_core():
+    """Which kernels NumPy's BLAS runs: OpenBLAS names its core (Haswell for
+    AVX2, SkylakeX or Cooperlake for AVX-512; OPENBLAS_CORETYPE forces one)."""
+    try:
+        lib = ctypes.CDLL("libblas.so.3")  # the library NumPy loaded, on Debian
+        corename = lib.openblas_get_corename
+    except (OSError, AttributeError):
+        return "not OpenBLAS"
+    corename.restype = ctypes.c_char_p
+    return "OpenBLAS, " + corename().decode()
 
 
 def run(label, threads, workloads, reps):
@@ -123,7 +142,8 @@ def main():
     args = parser.parse_args()
 
     default_threads = torch.get_num_threads()
-    info = {"numpy": np.__version__, "torch": torch.__version__, "torch_threads": default_threads}
+    info = {"numpy": np.__version__, "torch": torch.__version__, "torch_threads": default_threads,
+            "blas": blas_core()}
     print(json.dumps({"info": info}), flush=True)
 
     run("numpy", 1, numpy_workloads(), args.reps)

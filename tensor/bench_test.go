@@ -1,6 +1,7 @@
 package tensor_test
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 
@@ -95,12 +96,28 @@ func BenchmarkPixelUnshuffleInto(b *testing.B) {
 
 // BenchmarkMatmul256 and BenchmarkMatmul1024 time the product of two
 // square Float32 matrices of that side.
-func BenchmarkMatmul256(b *testing.B)  { benchMatmul(b, 256) }
-func BenchmarkMatmul1024(b *testing.B) { benchMatmul(b, 1024) }
+func BenchmarkMatmul256(b *testing.B)  { benchMatmul(b, 256, tensor.Float32) }
+func BenchmarkMatmul1024(b *testing.B) { benchMatmul(b, 1024, tensor.Float32) }
 
-func benchMatmul(b *testing.B, n int) {
+// BenchmarkMatmul256Float64 and BenchmarkMatmul1024Float64 time the same
+// products in Float64.
+func BenchmarkMatmul256Float64(b *testing.B)  { benchMatmul(b, 256, tensor.Float64) }
+func BenchmarkMatmul1024Float64(b *testing.B) { benchMatmul(b, 1024, tensor.Float64) }
+
+// kernelOnce prints, once, which matrix product kernel the benchmarks
+// run, for scripts/bench to report.
+var kernelOnce sync.Once
+
+func benchMatmul(b *testing.B, n int, dt tensor.DType) {
+	kernelOnce.Do(func() {
+		name, note := tensor.MatmulKernel()
+		if note != "" {
+			name += " (" + note + ")"
+		}
+		fmt.Println("matmul kernel:", name)
+	})
 	tensor.ManualSeed(1)
-	x, y := tensor.Rand(n, n), tensor.Rand(n, n)
+	x, y := tensor.Rand(n, n).To(dt), tensor.Rand(n, n).To(dt)
 	b.SetBytes(nbytes(x))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,9 +1,36 @@
 package tensor
 
 // hasAVX512 tells whether this CPU runs AVX-512 Foundation instructions
-// and the operating system saves their registers, so that the float32
-// matrix product may use sgemmTileAVX512.
+// and the operating system saves their registers, so that the matrix
+// products, gathers and sums may use them.
 var hasAVX512 = detectAVX512()
+
+// hasAVX2FMA tells whether this CPU runs AVX2 and FMA instructions and the
+// operating system saves the YMM registers, so that the matrix products
+// may use their AVX2 kernels.
+var hasAVX2FMA = detectAVX2FMA()
+
+func detectAVX2FMA() bool {
+	const (
+		fma     = 1 << 12 // CPUID.1:ECX
+		osxsave = 1 << 27 // CPUID.1:ECX, XGETBV is available
+		avx     = 1 << 28 // CPUID.1:ECX
+		avx2    = 1 << 5  // CPUID.(7,0):EBX
+		// XCR0: the SSE and AVX (upper YMM) state.
+		ymmState = 1<<1 | 1<<2
+	)
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	if _, _, ecx, _ := cpuid(1, 0); ecx&(fma|osxsave|avx) != fma|osxsave|avx {
+		return false
+	}
+	if _, ebx, _, _ := cpuid(7, 0); ebx&avx2 == 0 {
+		return false
+	}
+	return xgetbv()&ymmState == ymmState
+}
 
 func detectAVX512() bool {
 	const (

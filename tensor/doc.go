@@ -122,7 +122,11 @@
 // and the result's dtype is promoted by PyTorch's rules. [Tensor.Eq],
 // [Tensor.Ne], [Tensor.Lt], [Tensor.Le], [Tensor.Gt] and [Tensor.Ge]
 // compare in the same way and give Bool tensors. [Tensor.Matmul] multiplies
-// matrices, vectors and batches of matrices. [Tensor.Equal],
+// matrices, vectors and batches of matrices; Float32 and Float64 products
+// are packed and blocked for the caches, as a BLAS does, and run the
+// fastest tile kernel the CPU has (AVX-512 or AVX2 on amd64, NEON on
+// arm64, Go elsewhere), which the environment variable
+// TENSORNB_MATMUL_KERNEL can force to a slower one. [Tensor.Equal],
 // [Tensor.AllClose] and [Tensor.AllCloseTol] compare whole tensors and
 // answer with a Go bool.
 //

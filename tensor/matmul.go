@@ -8,12 +8,12 @@ import "fmt"
 // vector and that dimension is removed from the result, and
 // higher-dimensional operands are batches of matrices whose batch
 // dimensions broadcast. Both operands must have the same dtype; Bool and
-// Float16 operands are refused, as on PyTorch's CPU. Float32 matrix
-// products accumulate in float32, as PyTorch's BLAS does (with AVX-512
-// where the CPU has it, see sgemm.go); the other floating-point products
-// accumulate in float64 and are rounded once. The order of accumulation
-// differs from the BLAS's, so the last bits of a result can differ from
-// PyTorch's.
+// Float16 operands are refused, as on PyTorch's CPU. Float32 and Float64
+// matrix products accumulate in their own dtype, as PyTorch's BLAS does,
+// with the fastest kernel the CPU runs (AVX-512, AVX2 or NEON, else Go;
+// see gemm.go); BFloat16 products accumulate in float64 and are rounded
+// once. The order of accumulation differs from the BLAS's, so the last
+// bits of a result can differ from PyTorch's.
 func (x *Tensor) Matmul(y *Tensor) *Tensor {
 	x.must("Matmul")
 	mustArg("Matmul", y)
@@ -47,18 +47,20 @@ func (x *Tensor) Matmul(y *Tensor) *Tensor {
 	}
 	n, k, m := xm.Size(-2), xm.Size(-1), ym.Size(-1)
 	batch := []int(broadcastPair("matmul", xm.shape[:xm.Dim()-2], ym.shape[:ym.Dim()-2]))
-	// The float32 product writes every element unless there are no
-	// products to sum (k = 0), where the result is zeros.
+	// The float32 and float64 products write every element unless there
+	// are no products to sum (k = 0), where the result is zeros.
 	var out *Tensor
-	if x.DType() == Float32 && k > 0 {
-		out = newUnfilled(Float32, dims(batch, n, m), contiguousStrides(dims(batch, n, m)))
+	if (x.DType() == Float32 || x.DType() == Float64) && k > 0 {
+		out = newUnfilled(x.DType(), dims(batch, n, m), contiguousStrides(dims(batch, n, m)))
 	} else {
 		out = newTensor(x.DType(), dims(batch, n, m))
 	}
 	xb, yb := xm.Expand(dims(batch, n, k)...), ym.Expand(dims(batch, k, m)...)
 	switch {
 	case x.DType() == Float32:
-		matmulFloat32(out, xb, yb)
+		matmulPacked(matmulKernel.f32, scratch32, out, xb, yb)
+	case x.DType() == Float64:
+		matmulPacked(matmulKernel.f64, scratch64, out, xb, yb)
 	case x.DType().IsFloatingPoint():
 		matmulBatches(out, xb, yb, readerOf[float64](x.storage), readerOf[float64](y.storage), out.storage.store)
 	default:

@@ -11,10 +11,13 @@ import (
 // Matmul reads its operands where they lie, whatever their layout: for
 // random batched, broadcast, transposed, sliced and expanded operands of
 // every dtype it multiplies, each element of the result equals a triple
-// loop over At (for Float32, within the rounding error of a float32 sum),
-// and the blocks' and tiles' edges (sizes around 12, 32, 64, 128 and 256)
-// are crossed.
+// loop over At (for Float32 and Float64, within the rounding error of a
+// sum in that dtype), and the blocks' and tiles' edges (sizes around 4,
+// 6, 8, 12, 16, 32 and 256) are crossed. Float32 and Float64 products
+// are checked with every kernel this CPU runs.
 func TestMatmulMatchesLoops(t *testing.T) {
+	kernels := tensor.RunnableMatmulKernels()
+	t.Logf("kernels: %v", kernels)
 	r := rand.New(rand.NewPCG(1, 2))
 	layout := func(x *tensor.Tensor) *tensor.Tensor { // the same values, another layout
 		switch r.IntN(3) {
@@ -25,10 +28,10 @@ func TestMatmulMatchesLoops(t *testing.T) {
 		}
 		return x
 	}
-	sizes := []int{1, 2, 5, 13, 33, 63, 65, 129, 257, 300}
-	for c := range 60 {
-		dt := []tensor.DType{tensor.Float32, tensor.Float64, tensor.Int64, tensor.Int32, tensor.Uint8}[c%5]
-		n, k, m := sizes[r.IntN(len(sizes))], sizes[r.IntN(len(sizes))], sizes[r.IntN(7)]
+	sizes := []int{1, 2, 5, 7, 13, 17, 33, 63, 65, 129, 257, 300}
+	for c := range 72 {
+		dt := []tensor.DType{tensor.Float32, tensor.Float64, tensor.Int64, tensor.Int32, tensor.Uint8, tensor.Float32}[c%6]
+		n, k, m := sizes[r.IntN(len(sizes))], sizes[r.IntN(len(sizes))], sizes[r.IntN(9)]
 		xb, yb := []int{}, []int{}
 		if c%3 == 1 {
 			xb, yb = []int{2, 1}, []int{3}
@@ -39,14 +42,26 @@ func TestMatmulMatchesLoops(t *testing.T) {
 			x = x.Narrow(-2, 0, 1).Expand(append(xb, n, k)...)
 		}
 		x, y = layout(x), layout(y)
-		got := x.Matmul(y)
-		batch := tensor.BroadcastShapes(xb, yb)
-		if want := append(append([]int{}, batch...), n, m); !equalInts(got.Shape(), want) {
-			t.Fatalf("case %d: shape %v, want %v", c, got.Shape(), want)
+		got := map[string]*tensor.Tensor{"": x.Matmul(y)}
+		if dt == tensor.Float32 || dt == tensor.Float64 {
+			for _, name := range kernels {
+				tensor.WithMatmulKernel(name, func() { got[name] = x.Matmul(y) })
+			}
 		}
+		batch := tensor.BroadcastShapes(xb, yb)
 		xe, ye := x.Expand(append(append([]int{}, batch...), n, k)...), y.Expand(append(append([]int{}, batch...), k, m)...)
 		count := tensor.Shape(batch).Numel()
-		xf, yf, gf := xe.Reshape(count, n, k), ye.Reshape(count, k, m), got.Reshape(count, n, m)
+		xf, yf := xe.Reshape(count, n, k), ye.Reshape(count, k, m)
+		// Sums round at each of k steps, and want once: the classic bound
+		// is (k+1)·u·Σ|x·y|, u = 2⁻²⁴ for float32 and 2⁻⁵³ for float64.
+		u := map[tensor.DType]float64{tensor.Float32: 0x1p-24, tensor.Float64: 0x1p-53}[dt]
+		gf := map[string]*tensor.Tensor{}
+		for name, g := range got {
+			if want := append(append([]int{}, batch...), n, m); !equalInts(g.Shape(), want) {
+				t.Fatalf("case %d, kernel %q: shape %v, want %v", c, name, g.Shape(), want)
+			}
+			gf[name] = g.Reshape(count, n, m)
+		}
 		for b := range count {
 			for i := range n {
 				for j := range m {
@@ -56,11 +71,10 @@ func TestMatmulMatchesLoops(t *testing.T) {
 						size += math.Abs(xf.At(b, i, p) * yf.At(b, p, j))
 					}
 					want = tensor.Float64.Scalar(want).To(dt).Item()
-					// Float32 sums round at each of k steps, and want once:
-					// the classic bound is (k+1)·u·Σ|x·y|, u = 2⁻²⁴.
-					bound := float64(k+2) * 0x1p-24 * size
-					if g := gf.At(b, i, j); g != want && !(dt == tensor.Float32 && math.Abs(g-want) <= bound) {
-						t.Fatalf("case %d (%v, %v@%v): [%d, %d, %d] = %v, want %v", c, dt, x.Shape(), y.Shape(), b, i, j, g, want)
+					for name, g := range gf {
+						if g := g.At(b, i, j); g != want && !(math.Abs(g-want) <= float64(k+2)*u*size) {
+							t.Fatalf("case %d, kernel %q (%v, %v@%v): [%d, %d, %d] = %v, want %v", c, name, dt, x.Shape(), y.Shape(), b, i, j, g, want)
+						}
 					}
 				}
 			}

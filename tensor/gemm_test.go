@@ -1,0 +1,162 @@
+package tensor
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every tile kernel this CPU runs, for both element types, writes and
+// adds the product of two random panels within the rounding error of a
+// sum of its depth, at depths around the unrolled and blocked lengths,
+// into a c whose rows are wider than a tile, leaving the slots between
+// the rows alone.
+func TestTileKernelsMultiply(t *testing.T) {
+	for _, ks := range append(archKernels(), portableKernels) {
+		if ks.lacks != "" {
+			t.Logf("%s: not tested, %s", ks.name, ks.lacks)
+			continue
+		}
+		t.Run(ks.name+"/float32", func(t *testing.T) { testTile(t, ks.f32, 0x1p-24) })
+		t.Run(ks.name+"/float64", func(t *testing.T) { testTile(t, ks.f64, 0x1p-53) })
+	}
+}
+
+// testTile checks kern against sums in float64, within (k+2)·u·Σ|a·b|.
+func testTile[T float32 | float64](t *testing.T, kern gemmKernel[T], u float64) {
+	r := rand.New(rand.NewPCG(3, 4))
+	rows, cols := kern.rows, kern.cols
+	ldc := cols + 3
+	for _, k := range []int{1, 2, 7, 256} {
+		a, b := make([]T, k*rows), make([]T, k*cols)
+		for i := range a {
+			a[i] = T(r.NormFloat64())
+		}
+		for i := range b {
+			b[i] = T(r.NormFloat64())
+		}
+		c := make([]T, (rows-1)*ldc+cols+1)
+		for i := range c {
+			c[i] = T(i)
+		}
+		initial := append([]T{}, c...)
+		for _, add := range []bool{false, true} {
+			before := append([]T{}, c...)
+			kern.tile(k, a, b, c, ldc, add)
+			for i := range c {
+				row, col := i/ldc, i%ldc
+				if col >= cols || row >= rows {
+					if c[i] != initial[i] {
+						t.Fatalf("k=%d: slot %d outside the tile changed to %v", k, i, c[i])
+					}
+					continue
+				}
+				want, size := 0.0, 0.0
+				for p := range k {
+					v := float64(a[p*rows+row]) * float64(b[p*cols+col])
+					want, size = want+v, size+math.Abs(v)
+				}
+				if add {
+					want += float64(before[i])
+					size += math.Abs(float64(before[i]))
+				}
+				if math.Abs(float64(c[i])-want) > float64(k+2)*u*size {
+					t.Fatalf("k=%d, add=%v: c[%d][%d] = %v, want %v", k, add, row, col, c[i], want)
+				}
+			}
+		}
+	}
+}
+
+// The kernel a name asks for is used when the CPU runs it; otherwise the
+// fastest one below it is, and the note says why.
+func TestChooseMatmulKernel(t *testing.T) {
+	known := []matmulKernels{{name: "avx512", lacks: "this CPU lacks AVX-512"}, {name: "avx2"}}
+	for _, c := range []struct{ asked, want, note string }{
+		{"", "avx2", ""},
+		{"avx2", "avx2", ""},
+		{"portable", "portable", ""},
+		{"avx512", "avx2", "TENSORNB_MATMUL_KERNEL=avx512, but this CPU lacks AVX-512: the avx2 kernel runs instead"},
+		{"neon", "avx2", "TENSORNB_MATMUL_KERNEL=neon is not a matrix product kernel of this build (avx512, avx2, portable): the avx2 kernel runs instead"},
+	} {
+		got, note := chooseMatmulKernel(known, c.asked)
+		if got.name != c.want || note != c.note {
+			t.Errorf("asked %q: got %s, %q; want %s, %q", c.asked, got.name, note, c.want, c.note)
+		}
+	}
+}
+
+// When TENSORNB_MATMUL_KERNEL forces a kernel (scripts/test does, for
+// each one), it is the one in use: the other tests then test it. Asked
+// for one this CPU lacks, the test is skipped and says so.
+func TestForcedMatmulKernel(t *testing.T) {
+	asked := os.Getenv(matmulKernelVar)
+	if asked == "" {
+		t.Skipf("%s is not set: the matmul tests ran the %s kernel, the fastest this CPU runs", matmulKernelVar, matmulKernel.name)
+	}
+	if matmulKernelNote != "" {
+		t.Skipf("%s", matmulKernelNote)
+	}
+	if matmulKernel.name != asked {
+		t.Fatalf("%s=%s, but the %s kernel is in use", matmulKernelVar, asked, matmulKernel.name)
+	}
+}
+
+// The committed assembly is what gemm_gen.go writes today: a change to
+// the generator that was not followed by go generate fails here.
+func TestKernelAssemblyIsGenerated(t *testing.T) {
+	dir := t.TempDir()
+	if msg, err := exec.Command("go", "run", "gemm_gen.go", "-dir", dir).CombinedOutput(); err != nil {
+		t.Fatalf("go run gemm_gen.go: %v\n%s", err, msg)
+	}
+	for _, name := range []string{"gemm_amd64.s", "gemm_arm64.s"} {
+		want, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from what gemm_gen.go writes: run go generate in tensor/", name)
+		}
+		if !strings.HasPrefix(string(got), "// Code generated") {
+			t.Errorf("%s does not say it is generated", name)
+		}
+	}
+}
+
+// BenchmarkTile times each tile kernel this CPU runs on panels 256 deep,
+// which stay in L1: the kernel's own speed, which the whole product
+// approaches, in GFLOPS on one core.
+func BenchmarkTile(b *testing.B) {
+	for _, ks := range append(archKernels(), portableKernels) {
+		if ks.lacks != "" {
+			continue
+		}
+		b.Run(ks.name+"/float32", func(b *testing.B) { benchTile(b, ks.f32) })
+		b.Run(ks.name+"/float64", func(b *testing.B) { benchTile(b, ks.f64) })
+	}
+}
+
+func benchTile[T float32 | float64](b *testing.B, kern gemmKernel[T]) {
+	k := kern.depth()
+	a, y := make([]T, k*kern.rows), make([]T, k*kern.cols)
+	for i := range a {
+		a[i] = T(i%7) / 8
+	}
+	for i := range y {
+		y[i] = T(i%5) / 8
+	}
+	c := make([]T, kern.rows*kern.cols)
+	for b.Loop() {
+		kern.tile(k, a, y, c, kern.cols, false)
+	}
+	b.ReportMetric(float64(2*k*kern.rows*kern.cols)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+}
