@@ -116,18 +116,12 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (stop bool) {
 		k.history = append(k.history, historyEntry{line: k.count, input: req.Code})
 	}
 	count := k.count
-	cellCtx, cancel := context.WithCancel(ctx)
+	k.mu.Unlock()
+	cellCtx, done := k.interruptible(ctx)
+	defer done()
 	if storeHistory {
 		cellCtx = WithExecutionCount(cellCtx, count)
 	}
-	k.cancel = cancel
-	k.mu.Unlock()
-	defer func() {
-		cancel()
-		k.mu.Lock()
-		k.cancel = nil
-		k.mu.Unlock()
-	}()
 
 	if !req.Silent {
 		k.publish(m, "execute_input", map[string]any{"code": req.Code, "execution_count": count})
@@ -145,6 +139,21 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (stop bool) {
 	}
 	k.reply(k.shell, m, "execute_reply", ExecuteReply(count, cellErr))
 	return req.StopOnError == nil || *req.StopOnError
+}
+
+// interruptible returns a context that Interrupt cancels until done is
+// called: the running cell's, or a comm message's.
+func (k *Kernel) interruptible(ctx context.Context) (_ context.Context, done func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	k.mu.Lock()
+	k.cancel = cancel
+	k.mu.Unlock()
+	return ctx, func() {
+		cancel()
+		k.mu.Lock()
+		k.cancel = nil
+		k.mu.Unlock()
+	}
 }
 
 // newOutput returns the output of what request runs: a cell, or a comm
@@ -288,16 +297,8 @@ func (k *Kernel) comm(ctx context.Context, m *wire.Message) {
 	}
 	k.trackComm(m.Type(), m.Content)
 	// An interrupt stops a callback as it stops a cell.
-	ctx, cancel := context.WithCancel(ctx)
-	k.mu.Lock()
-	k.cancel = cancel
-	k.mu.Unlock()
-	defer func() {
-		cancel()
-		k.mu.Lock()
-		k.cancel = nil
-		k.mu.Unlock()
-	}()
+	ctx, done := k.interruptible(ctx)
+	defer done()
 	out := k.newOutput(m, 0, false, false)
 	err := ce.Comm(ctx, CommMessage{Type: m.Type(), Content: m.Content, Metadata: m.Metadata, Buffers: m.Buffers}, out)
 	out.finish()
