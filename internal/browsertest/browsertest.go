@@ -130,7 +130,11 @@ func OpenURL(t *testing.T, ctx context.Context, url string) *Errors {
 			if ev.Type == runtime.ConsoleAPICalledTypeError {
 				var parts []string
 				for _, a := range ev.Args {
-					parts = append(parts, string(a.Value))
+					if len(a.Value) > 0 {
+						parts = append(parts, string(a.Value))
+					} else {
+						parts = append(parts, a.Description) // an object: an Error's stack
+					}
 				}
 				errs.add("console.error: " + strings.Join(parts, " "))
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/interp"
 )
 
@@ -28,13 +30,27 @@ import (
 // session was made and when it had imported the packages cells use most
 // (fmt, tensor, display), after which it is ready;
 //
-//	tensornb.execute(code, publish, count)
+//	tensornb.execute(code, publish, count, input)
 //
 // runs a cell after those before it, as execution count count (if given;
 // the next of the engine's own otherwise: a page that restarts engines
 // keeps the count going, as a Jupyter kernel does across an interrupt),
-// calls publish(msgType, content) for each of its outputs as it is made,
-// and returns a Promise of its execute_reply's content;
+// calls publish(msgType, content, metadata, buffers) for each of its
+// outputs as it is made (a comm message of its widgets has metadata and
+// an Array of ArrayBuffers; the others have neither), asks input(prompt,
+// password), a function that returns a Promise of the line typed, for
+// each line the cell reads (without input, a cell that reads fails at
+// once with StdinNotImplementedError), and returns a Promise of its
+// execute_reply's content;
+//
+//	tensornb.comm(msgType, content, metadata, buffers, publish)
+//
+// delivers a comm message from the page (comm_open, comm_msg or
+// comm_close; buffers an Array of ArrayBuffers, DataViews or typed
+// arrays, or undefined) to the widgets, whose callbacks run then, after
+// the cell that runs ends; what they print, show and send goes to
+// publish, as a cell's, and it returns a Promise of {status: "ok"} or of
+// the error's status, ename, evalue and traceback;
 //
 //	tensornb.complete(code, cursorPos)
 //	tensornb.inspect(code, cursorPos, detailLevel)
@@ -53,6 +69,7 @@ func Serve() {
 	js.Global().Set("tensornb", js.ValueOf(map[string]any{
 		"start":    js.FuncOf(k.start),
 		"execute":  js.FuncOf(k.execute),
+		"comm":     js.FuncOf(k.comm),
 		"complete": js.FuncOf(k.complete),
 		"inspect":  js.FuncOf(k.inspect),
 	}))
@@ -118,6 +135,10 @@ func (k *kernel) execute(_ js.Value, args []js.Value) any {
 	if len(args) > 2 && args[2].Type() == js.TypeNumber {
 		count = args[2].Int()
 	}
+	input := js.Undefined()
+	if len(args) > 3 {
+		input = args[3]
+	}
 	return promise(func() (any, error) {
 		k.mu.Lock()
 		defer k.mu.Unlock()
@@ -128,13 +149,123 @@ func (k *kernel) execute(_ js.Value, args []js.Value) any {
 		if count > 0 {
 			k.count = count
 		}
-		reply := Execute(context.Background(), k.engine, code, k.count, func(msgType string, content map[string]any) {
+		reply := Execute(context.Background(), k.engine, code, k.count, host(publish, input))
+		return toJS(reply), nil
+	})
+}
+
+// comm is tensornb.comm.
+func (k *kernel) comm(_ js.Value, args []js.Value) any {
+	for len(args) < 5 {
+		args = append(args, js.Undefined())
+	}
+	m := front.CommMessage{
+		Type:     args[0].String(),
+		Content:  json.RawMessage(stringify(args[1], "{}")),
+		Metadata: json.RawMessage(stringify(args[2], "")),
+		Buffers:  goBuffers(args[3]),
+	}
+	publish := args[4]
+	return promise(func() (any, error) {
+		engine, err := k.started()
+		if err != nil {
+			return nil, err
+		}
+		return toJS(Comm(context.Background(), engine, m, host(publish, js.Undefined()))), nil
+	})
+}
+
+// host is the Host of a cell or a comm message whose outputs go to
+// publish (a JavaScript function, or undefined), and whose input comes
+// from input (likewise: undefined if the page takes none).
+func host(publish, input js.Value) Host {
+	h := Host{
+		Publish: func(msgType string, content map[string]any) {
 			if publish.Type() == js.TypeFunction {
 				publish.Invoke(msgType, toJS(content))
 			}
-		})
-		return toJS(reply), nil
+		},
+		Comm: func(m front.CommMessage) {
+			if publish.Type() != js.TypeFunction {
+				return
+			}
+			metadata := js.ValueOf(map[string]any{})
+			if len(m.Metadata) > 0 {
+				metadata = js.Global().Get("JSON").Call("parse", string(m.Metadata))
+			}
+			buffers := js.Global().Get("Array").New()
+			for _, b := range m.Buffers {
+				array := js.Global().Get("Uint8Array").New(len(b))
+				js.CopyBytesToJS(array, b)
+				buffers.Call("push", array.Get("buffer"))
+			}
+			publish.Invoke(m.Type, js.Global().Get("JSON").Call("parse", string(m.Content)), metadata, buffers)
+		},
+	}
+	if input.Type() == js.TypeFunction {
+		h.Input = func(ctx context.Context, prompt string, password bool) (string, error) {
+			return typed(ctx, input, prompt, password)
+		}
+	}
+	return h
+}
+
+// typed calls input(prompt, password) and waits for the line its Promise
+// gives, or for ctx. The goroutine that waits lets the worker's event
+// loop run, so the page's answer arrives as any message does.
+func typed(ctx context.Context, input js.Value, prompt string, password bool) (string, error) {
+	type result struct {
+		line string
+		err  error
+	}
+	done := make(chan result, 1)
+	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done <- result{line: args[0].String()}
+		return nil
 	})
+	defer then.Release()
+	catch := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		done <- result{err: errors.New(js.Global().Get("String").Invoke(args[0]).String())}
+		return nil
+	})
+	defer catch.Release()
+	input.Invoke(prompt, password).Call("then", then, catch)
+	select {
+	case r := <-done:
+		return r.line, r.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// stringify returns v as JSON, or empty if v is undefined or null.
+func stringify(v js.Value, empty string) string {
+	if v.IsUndefined() || v.IsNull() {
+		return empty
+	}
+	return js.Global().Get("JSON").Call("stringify", v).String()
+}
+
+// goBuffers copies the bytes of an Array of ArrayBuffers, DataViews or
+// typed arrays.
+func goBuffers(v js.Value) [][]byte {
+	if v.IsUndefined() || v.IsNull() {
+		return nil
+	}
+	var buffers [][]byte
+	for i := range v.Length() {
+		b := v.Index(i)
+		var array js.Value
+		if js.Global().Get("ArrayBuffer").Call("isView", b).Bool() {
+			array = js.Global().Get("Uint8Array").New(b.Get("buffer"), b.Get("byteOffset"), b.Get("byteLength"))
+		} else {
+			array = js.Global().Get("Uint8Array").New(b)
+		}
+		data := make([]byte, array.Length())
+		js.CopyBytesToGo(data, array)
+		buffers = append(buffers, data)
+	}
+	return buffers
 }
 
 // complete is tensornb.complete.

@@ -263,9 +263,9 @@ func runOnServer(e *interp.Engine) []cellRun {
 	for i, code := range cells {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		var run cellRun
-		run.Reply = Execute(ctx, e, code, i+1, func(msgType string, content map[string]any) {
+		run.Reply = Execute(ctx, e, code, i+1, Host{Publish: func(msgType string, content map[string]any) {
 			run.IOPub = append(run.IOPub, message{MsgType: msgType, Content: content})
-		})
+		}})
 		cancel()
 		runs = append(runs, run)
 	}

@@ -23,8 +23,17 @@
 // site's page send and read these and no others):
 //
 //	page → worker
-//	  {id, code, count}
-//	      run a cell, as execution count count (if given)
+//	  {id, code, count, allow_stdin}
+//	      run a cell, as execution count count (if given); with allow_stdin,
+//	      a line it reads is asked of the page (input_request), otherwise
+//	      the cell fails at once with StdinNotImplementedError
+//	  {id, type: "input_reply", value}
+//	      the line typed for cell id's input_request
+//	  {id, type: "comm", msg_type, content, metadata, buffers}
+//	      a comm_open, comm_msg or comm_close of the page's widget manager
+//	      (buffers: ArrayBuffers or DataViews), delivered to the widgets
+//	      after the cells sent before it; its callbacks' outputs come back
+//	      as iopub messages of id, then a reply
 //	  {id, type: "complete", code, cursor_pos}
 //	      the completions at cursor_pos (in characters)
 //	  {id, type: "inspect", code, cursor_pos, detail_level}
@@ -39,10 +48,17 @@
 //	  {type: "error", message}
 //	      the engine could not start (the site's page sends it to itself
 //	      when worker.js does not load)
-//	  {id, type: "iopub", msg_type, content}
-//	      an output of cell id, as it is made
+//	  {id, type: "iopub", msg_type, content, metadata, buffers}
+//	      an output of cell (or comm message) id, as it is made; a
+//	      comm_open, comm_msg or comm_close of the widgets has the
+//	      message's metadata and its binary buffers (ArrayBuffers,
+//	      transferred), the others neither
+//	  {id, type: "input_request", prompt, password}
+//	      cell id reads a line: it waits for the page's input_reply (an
+//	      interrupt ends the worker, and the wait with it)
 //	  {id, type: "reply", content, ms}
-//	      its execute_reply, and how long it ran
+//	      its execute_reply (for a comm message, {status: "ok"} or the
+//	      error's status, ename, evalue and traceback), and how long it ran
 //	  {id, type: "complete_reply", content}
 //	      the complete_reply's content, as the front sends it (matches with
 //	      their types)

@@ -54,15 +54,17 @@ function fill(sentence, ...args) {
   return sentence.replace(/%s/g, () => String(args[i++]));
 }
 
-// A Future stands for one cell's execution, as a kernel future does in
-// JupyterLab: its owner (an OutputArea) sets onIOPub and onReply. done
-// resolves to {reply, ms, wall, at} when the cell has run, or rejects if
-// the engine ended first.
+// A Future stands for one cell's execution (or one comm message's
+// delivery), as a kernel future does in JupyterLab: its owner (an
+// OutputArea) sets onIOPub, onReply and onStdin, and answers an
+// input_request with sendInputReply. done resolves to {reply, ms, wall,
+// at} when the cell has run, or rejects if the engine ended first.
 export class Future {
   constructor() {
     this.onIOPub = () => {};
     this.onReply = () => {};
     this.onStdin = () => {};
+    this.sendInputReply = () => {}; // set once the cell is sent
     this.isDisposed = false;
     this.done = new Promise((resolve, reject) => {
       this.resolve = resolve;
@@ -125,7 +127,8 @@ export class Engine {
     this.ready = false;
     this.readyMS = null;
     this.broken = null; // why the engine could not start
-    this.cells = new Map(); // id → {future, sent, code, count}
+    this.cells = new Map(); // id → {future, sent, code, count, allowStdin, comm}
+    this.comms = new Map(); // the open comms of the worker's widgets: comm id → target name
     this.next = 0;
     this.why = why;
     // The page's first engine was started by the page itself, before its
@@ -197,16 +200,26 @@ export class Engine {
       return;
     }
     if (m.type === "iopub") {
-      this.iopub(cell.future, m.msg_type, m.content);
+      this.iopub(cell.future, m.msg_type, m.content, m.metadata, m.buffers);
+    } else if (m.type === "input_request") {
+      cell.future.onStdin({
+        header: { msg_type: "input_request", msg_id: "input-" + m.id },
+        parent_header: {},
+        metadata: {},
+        content: { prompt: m.prompt, password: m.password },
+        channel: "stdin",
+      });
     } else if (m.type === "reply") {
       this.cells.delete(m.id);
-      if (m.content.status === "ok") {
+      if (m.content.status === "ok" && !cell.comm) {
         this.completed.push({ code: cell.code, count: cell.count });
       }
-      cell.future.onReply({
-        header: { msg_type: "execute_reply" },
-        content: m.content,
-      });
+      if (!cell.comm) {
+        cell.future.onReply({
+          header: { msg_type: "execute_reply" },
+          content: m.content,
+        });
+      }
       cell.future.resolve({
         reply: m.content,
         ms: m.ms,
@@ -220,14 +233,17 @@ export class Engine {
   // iopub hands a message to the futures that should see it, as
   // JupyterLab's kernel connection does: an update of a display goes to
   // the cells that showed it, everything else to the cell that made it.
-  iopub(future, msgType, content) {
+  // The comms the widgets open and close are kept, for comm_info.
+  iopub(future, msgType, content, metadata, buffers) {
     const msg = {
       header: { msg_type: msgType },
       parent_header: {},
-      metadata: {},
+      metadata: metadata || {},
       content,
+      buffers,
       channel: "iopub",
     };
+    this.track(msgType, content);
     const displayId = content.transient && content.transient.display_id;
     if (
       this.routeDisplays &&
@@ -251,36 +267,78 @@ export class Engine {
     future.onIOPub(msg);
   }
 
+  // track keeps the open comms up to date with a comm message.
+  track(msgType, content) {
+    if (msgType === "comm_open") {
+      this.comms.set(content.comm_id, content.target_name);
+    } else if (msgType === "comm_close") {
+      this.comms.delete(content.comm_id);
+    }
+  }
+
   // execute runs a cell's code as execution count count (the next one if
   // not given), after replaying the earlier cells if the worker was
   // replaced, and returns its future. Cells run in the order they were
-  // given, after the replay too.
-  execute(code, count = this.count + 1) {
+  // given, after the replay too. With allowStdin false, a cell that reads
+  // its standard input fails at once, as a kernel's does when the front
+  // end allows no input; otherwise its future's onStdin hears of each
+  // line it reads, to be answered with sendInputReply({value}).
+  execute(code, count = this.count + 1, { allowStdin = true } = {}) {
     const future = new Future();
     this.count = count;
     const replay = this.replay;
     this.replay = null;
     if (replay && !this.broken) {
       this.completed = []; // the replayed cells are recorded again as they complete
-      const replaying = this.replayThen(replay, code, count, future).finally(
-        () => {
-          if (this.replaying === replaying) {
-            this.replaying = null;
-          }
-        },
-      );
+      const replaying = this.replayThen(
+        replay,
+        code,
+        count,
+        future,
+        allowStdin,
+      ).finally(() => {
+        if (this.replaying === replaying) {
+          this.replaying = null;
+        }
+      });
       this.replaying = replaying;
     } else if (this.replaying) {
-      this.replaying.then(() => this.send(code, count, future));
+      this.replaying.then(() => this.send(code, count, future, allowStdin));
     } else {
-      this.send(code, count, future);
+      this.send(code, count, future, allowStdin);
     }
+    return future;
+  }
+
+  // comm delivers a comm message of the page's widget manager to the
+  // worker's widgets, after the cells sent before it, and returns its
+  // future, which hears of what the widgets' callbacks print, show and
+  // send. buffers are ArrayBuffers or DataViews.
+  comm(msgType, content, metadata = {}, buffers = []) {
+    const future = new Future();
+    this.track(msgType, content);
+    if (this.broken || !this.worker) {
+      const evalue = this.broken || "the engine is not running";
+      Promise.resolve().then(() => this.failNow(future, engineError, evalue));
+      return future;
+    }
+    const id = ++this.next;
+    this.cells.set(id, { future, sent: performance.now(), comm: true });
+    this.worker.postMessage({
+      id,
+      type: "comm",
+      msg_type: msgType,
+      content,
+      metadata,
+      buffers,
+    });
+    this.status();
     return future;
   }
 
   // send sends a cell to the worker; with no worker to take it, the cell
   // fails, saying why.
-  send(code, count, future) {
+  send(code, count, future, allowStdin = false) {
     if (this.broken || !this.worker) {
       // Once the cell's output area has taken the future.
       const evalue = this.broken || "the engine is not running";
@@ -288,9 +346,23 @@ export class Engine {
       return;
     }
     const id = ++this.next;
-    this.cells.set(id, { future, sent: performance.now(), code, count });
-    this.worker.postMessage({ id, code, count });
+    this.cells.set(id, {
+      future,
+      sent: performance.now(),
+      code,
+      count,
+      allowStdin,
+    });
+    future.sendInputReply = (content) => this.inputReply(id, content.value);
+    this.worker.postMessage({ id, code, count, allow_stdin: allowStdin });
     this.status();
+  }
+
+  // inputReply answers cell id's input_request with the line value.
+  inputReply(id, value) {
+    if (this.worker && this.cells.has(id)) {
+      this.worker.postMessage({ id, type: "input_reply", value });
+    }
   }
 
   // failNow ends a cell that did not run with an error.
@@ -312,14 +384,14 @@ export class Engine {
   // replayThen replays the cells of replay with their outputs hidden,
   // saying so on the stderr of the cell it is for, then runs that cell,
   // as the server's engine does (kernel/internal/interp's Engine.ready).
-  async replayThen(replay, code, count, future) {
+  async replayThen(replay, code, count, future, allowStdin) {
     await Promise.resolve(); // the cell's output area takes the future
     const note = (text) =>
       this.iopub(future, "stream", { name: "stderr", text });
     const { why, cells } = replay;
     if (cells.length === 0) {
       note(fill(nothingToReplay, why));
-      this.send(code, count, future);
+      this.send(code, count, future, allowStdin);
       return;
     }
     note(fill(replaying, why, names(cells), ""));
@@ -353,7 +425,7 @@ export class Engine {
           }
           // The worker ended: the cell runs in the new, empty one.
           this.forget();
-          this.send(code, count, future);
+          this.send(code, count, future, allowStdin);
           return;
         }
         if (performance.now() - cellStart > slowestMS) {
@@ -369,7 +441,7 @@ export class Engine {
               names(cells.slice(i)),
             ),
           );
-          this.send(code, count, future);
+          this.send(code, count, future, allowStdin);
           return;
         }
       }
@@ -389,7 +461,7 @@ export class Engine {
     } else {
       note(fill(replayDone, (took / 1000).toFixed(2)));
     }
-    this.send(code, count, future);
+    this.send(code, count, future, allowStdin);
   }
 
   // forget drops the cells recorded so far: they are not replayed.
@@ -520,9 +592,18 @@ export class Engine {
     this.worker.terminate();
     this.start(this.why);
     for (const [id, cell] of cells) {
+      if (cell.comm) {
+        cell.future.reject(new Error("the engine's worker was started again"));
+        continue; // the new worker has no widgets
+      }
       this.cells.set(id, cell);
       this.next = Math.max(this.next, id);
-      this.worker.postMessage({ id, code: cell.code, count: cell.count });
+      this.worker.postMessage({
+        id,
+        code: cell.code,
+        count: cell.count,
+        allow_stdin: cell.allowStdin,
+      });
     }
     this.status();
   }

@@ -19,13 +19,31 @@ const OutputLimit = 8 << 20
 // outputLimitHint says what to do about the limit.
 const outputLimitHint = "The browser keeps 8 MiB of a cell's text: print less (a slice, a summary), or run the notebook in the tensornb kernel in Jupyter, whose limit can be raised."
 
+// A Host is the page's side of a cell, or of a comm message from the
+// page: where their outputs go, and where a line the cell reads comes
+// from.
+type Host struct {
+	// Publish is given each output as the content of the iopub message
+	// the kernel's front publishes for it.
+	Publish func(msgType string, content map[string]any)
+	// Comm is given each comm message the widgets send (comm_open,
+	// comm_msg, comm_close); nil drops them.
+	Comm func(front.CommMessage)
+	// Input asks for a line the cell reads, as front.Output's Input does,
+	// and waits for it; nil if the page takes no input, and then the cell
+	// fails with StdinNotImplementedError at once, as on the server when
+	// the front end allows no stdin.
+	Input func(ctx context.Context, prompt string, password bool) (string, error)
+}
+
 // Execute runs code on engine as execution count count, publishing its
 // outputs as the iopub messages the kernel's front publishes for them,
-// and returns its execute_reply's content. Where the front on ZeroMQ asks
-// the client for input, and passes on comms, a cell here has neither.
-// What it prints past OutputLimit is dropped.
-func Execute(ctx context.Context, engine front.Engine, code string, count int, publish func(msgType string, content map[string]any)) map[string]any {
-	out := output{count: count, publish: publish, limit: &front.StreamLimit{Limit: OutputLimit, Hint: outputLimitHint}}
+// and returns its execute_reply's content. Its widgets' comm messages go
+// to host.Comm, and the lines it reads come from host.Input. What it
+// prints past OutputLimit is dropped.
+func Execute(ctx context.Context, engine front.Engine, code string, count int, host Host) map[string]any {
+	out := newOutput(count, host)
+	publish := host.Publish
 	err := engine.Execute(front.WithExecutionCount(ctx, count), code, out)
 	if notice := out.limit.Dropped(); notice != "" {
 		publish("stream", front.StreamContent("stderr", notice))
@@ -36,6 +54,25 @@ func Execute(ctx context.Context, engine front.Engine, code string, count int, p
 	ce := front.AsCellError(err)
 	publish("error", front.ErrorContent(ce))
 	return front.ExecuteReply(count, ce)
+}
+
+// Comm delivers m, a comm message from the page, to the widgets of
+// engine, whose callbacks run then, between cells, with what they print,
+// show and send going to host (they read no input, as ipykernel's comm
+// handlers read none). It returns {status: "ok"}, or an error's status,
+// ename and evalue, which the callbacks' stderr also says.
+func Comm(ctx context.Context, engine front.CommEngine, m front.CommMessage, host Host) map[string]any {
+	host.Input = nil
+	out := newOutput(0, host)
+	err := engine.Comm(ctx, m, out)
+	if notice := out.limit.Dropped(); notice != "" {
+		host.Publish("stream", front.StreamContent("stderr", notice))
+	}
+	if err == nil {
+		return map[string]any{"status": "ok"}
+	}
+	ce := front.AsCellError(err)
+	return map[string]any{"status": "error", "ename": ce.Name, "evalue": ce.Value, "traceback": ce.Traceback}
 }
 
 // Complete returns the content of the complete_reply the kernel's front
@@ -60,7 +97,13 @@ func Inspect(ctx context.Context, engine front.Engine, code string, cursor, deta
 type output struct {
 	count   int
 	publish func(msgType string, content map[string]any)
+	comm    func(front.CommMessage)
+	input   func(ctx context.Context, prompt string, password bool) (string, error)
 	limit   *front.StreamLimit
+}
+
+func newOutput(count int, host Host) output {
+	return output{count: count, publish: host.Publish, comm: host.Comm, input: host.Input, limit: &front.StreamLimit{Limit: OutputLimit, Hint: outputLimitHint}}
 }
 
 func (o output) Stream(name, text string) {
@@ -79,8 +122,15 @@ func (o output) Result(data, metadata map[string]any) {
 
 func (o output) ClearOutput(wait bool) { o.publish("clear_output", map[string]any{"wait": wait}) }
 
-func (output) Input(context.Context, string, bool) (string, error) {
-	return "", front.ErrStdinNotImplemented
+func (o output) Input(ctx context.Context, prompt string, password bool) (string, error) {
+	if o.input == nil {
+		return "", front.ErrStdinNotImplemented
+	}
+	return o.input(ctx, prompt, password)
 }
 
-func (output) Comm(front.CommMessage) {}
+func (o output) Comm(m front.CommMessage) {
+	if o.comm != nil {
+		o.comm(m)
+	}
+}

@@ -70,10 +70,12 @@ const ready = WebAssembly.instantiateStreaming(
 });
 ready.catch((e) => postMessage({ type: "error", message: String(e) }));
 
-// Cells run one after another, in the order they came; a completion or
-// an inspection waits only for the engine (and, in it, for a running
-// cell to end).
+// Cells run one after another, in the order they came, and so do the
+// page's comm messages, between them; a completion or an inspection
+// waits only for the engine (and, in it, for a running cell to end), and
+// an input reply goes at once to the cell that waits for it.
 let queue = ready;
+const inputs = new Map(); // a waiting cell's id → the resolve of its line
 onmessage = (event) => {
   const m = event.data;
   switch (m.type) {
@@ -89,23 +91,53 @@ onmessage = (event) => {
         (content) => postMessage({ id: m.id, type: "inspect_reply", content }),
       );
       return;
+    case "input_reply": {
+      const resolve = inputs.get(m.id);
+      inputs.delete(m.id);
+      if (resolve) {
+        resolve(String(m.value));
+      }
+      return;
+    }
+    case "comm":
+      run(m.id, (publish) =>
+        tensornb.comm(m.msg_type, m.content, m.metadata, m.buffers, publish),
+      );
+      return;
   }
   const id = m.id;
+  // A cell that reads a line asks the page for it, and waits; a page that
+  // takes no input (allow_stdin false) gets none, and the cell fails at
+  // once with StdinNotImplementedError.
+  const input = m.allow_stdin
+    ? (prompt, password) =>
+        new Promise((resolve) => {
+          inputs.set(id, resolve);
+          postMessage({ id, type: "input_request", prompt, password });
+        })
+    : undefined;
+  run(id, (publish) => tensornb.execute(m.code, publish, m.count, input));
+};
+
+// run queues the work of message id, which start starts with a publish
+// function that posts its outputs, and posts its reply when it is done. A
+// comm message's buffers (ArrayBuffers the engine made) are transferred.
+function run(id, start) {
+  const publish = (msgType, content, metadata, buffers) => {
+    postMessage(
+      { id, type: "iopub", msg_type: msgType, content, metadata, buffers },
+      buffers || [],
+    );
+  };
   queue = queue
     .then(async () => {
-      const start = performance.now();
-      const content = await tensornb.execute(
-        m.code,
-        (msgType, content) => {
-          postMessage({ id, type: "iopub", msg_type: msgType, content });
-        },
-        m.count,
-      );
+      const begin = performance.now();
+      const content = await start(publish);
       postMessage({
         id,
         type: "reply",
         content,
-        ms: performance.now() - start,
+        ms: performance.now() - begin,
       });
     })
     .catch((e) => {
@@ -122,7 +154,7 @@ onmessage = (event) => {
         ms: 0,
       });
     });
-};
+}
 
 // answer posts, with post, the reply's content that ask gives once the
 // engine is ready, or an error's if either fails.

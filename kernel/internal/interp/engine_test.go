@@ -84,7 +84,7 @@ func (o *output) Input(ctx context.Context, _ string, _ bool) (string, error) {
 }
 func (o *output) Comm(m front.CommMessage) { o.add(m.Type + ": " + string(m.Content)) }
 
-func execute(t *testing.T, e *Engine, code string) ([]string, error) {
+func execute(t *testing.T, e front.Engine, code string) ([]string, error) {
 	t.Helper()
 	out := &output{}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -10,9 +10,10 @@ import (
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/textpipe"
+	"github.com/tensornb/tensornb/widget"
 )
 
-var _ front.Engine = (*Local)(nil)
+var _ front.CommEngine = (*Local)(nil)
 
 // A Local runs cells in this process, in one Session: the engine of a
 // host that cannot start processes, as a browser's Web Worker cannot.
@@ -22,7 +23,10 @@ var _ front.Engine = (*Local)(nil)
 // running after an interrupt (the interrupted cell's session is
 // dropped, as Engine drops its worker, but nothing replays the cells).
 //
-// A Local takes over display's sink: a process has one. What the process
+// A Local takes over display's sink and widget's transport: a process
+// has one of each. The widgets' comm messages go out as the running
+// cell's (or, between cells, the next cell's), and those of the front end
+// come in through Comm, as Engine's do. What the process
 // writes to its standard output and error reaches the cells' outputs only
 // through Stdout and Stderr, which the host makes them (interpreted
 // fmt.Print calls write to Stdout directly).
@@ -61,6 +65,11 @@ func newLocal(newPackages func(*token.FileSet) packages) *Local {
 		l.emit(func(out front.Output) { l.displays.show(out, b, id, result) })
 		return nil
 	}))
+	widget.SetTransport(func(m widget.Message) error {
+		c := fromWidgets(m)
+		l.emit(func(out front.Output) { out.Comm(c) })
+		return nil
+	})
 	return l
 }
 
@@ -132,6 +141,28 @@ func (l *Local) Execute(ctx context.Context, code string, out front.Output) erro
 		return front.InterruptedBecause("the cell was interrupted; the interpreter was restarted, and what the cells declared is gone: run them again")
 	}
 	return err
+}
+
+// Comm delivers a comm message from the front end to the widgets, whose
+// callbacks run then, between cells, as Engine's worker runs them; what
+// they print, show and send goes to out. A message the widgets cannot
+// take (an unknown comm, a callback that panicked) is reported on out's
+// stderr as a WidgetError, which Comm returns.
+func (l *Local) Comm(ctx context.Context, m front.CommMessage, out front.Output) error {
+	l.exchange.Lock()
+	defer l.exchange.Unlock()
+	l.attach(out)
+	defer l.detach()
+	l.mu.Lock()
+	l.ctx = ctx
+	l.mu.Unlock()
+	if err := deliverComm(m); err != nil {
+		l.stdout.flush()
+		l.stderr.flush()
+		out.Stream("stderr", WidgetError+": "+err.Error()+"\n")
+		return &front.CellError{Name: WidgetError, Value: err.Error(), Traceback: []string{WidgetError + ": " + err.Error()}}
+	}
+	return nil
 }
 
 // attach makes out the destination of outputs, after passing on to it

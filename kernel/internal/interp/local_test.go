@@ -14,6 +14,7 @@ import (
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/tensor"
+	"github.com/tensornb/tensornb/widget"
 )
 
 // newLocalTest returns a Local whose types come from the go command, as a
@@ -22,7 +23,7 @@ import (
 func newLocalTest(t *testing.T) *Local {
 	t.Helper()
 	l := newLocal(func(fset *token.FileSet) packages { return newExportImporter(fset, "../../..") })
-	t.Cleanup(func() { display.SetSink(nil) })
+	t.Cleanup(func() { display.SetSink(nil); widget.SetTransport(nil) })
 	return l
 }
 

@@ -39,7 +39,7 @@ import (
 
 // The page script, its styles and the scripts it loads on first use
 // (web/lazy.js), in web/dist, and their names in the site.
-var bundleFiles = []string{"page.js", "page.css", "lazy-mermaid.js", "lazy-mathjax.js"}
+var bundleFiles = []string{"page.js", "page.css", "lazy-mermaid.js", "lazy-mathjax.js", "lazy-widgets.js", "lazy-widgets.css"}
 
 // BundleDir is the bundle's directory, relative to the module's.
 const BundleDir = "kernel/internal/browser/site/web/dist"

@@ -712,7 +712,7 @@ func serverTimes(notebooks []*Notebook) []float64 {
 			count++
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			start := time.Now()
-			browser.Execute(ctx, e, c.Source, count, func(string, map[string]any) {})
+			browser.Execute(ctx, e, c.Source, count, browser.Host{Publish: func(string, map[string]any) {}})
 			if count > 1 {
 				ms = append(ms, float64(time.Since(start).Microseconds())/1000)
 			}

@@ -102,6 +102,10 @@ const app = await esbuild.build({
   ...common,
   entryPoints: { lab: "lab.js" },
   outdir: dist,
+  // One script: an ES module split into chunks loads the widgets'
+  // controls (and Mermaid, MathJax…) on first use, but MathJax's
+  // typesetter then fails (ensureMathDocument reads handlers of
+  // undefined), so the app stays one file.
   format: "iife",
   plugins: [tilde, svgAsText],
   // What webpack gives JupyterLab's packages: Node's global, __dirname.

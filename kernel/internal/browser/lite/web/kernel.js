@@ -11,6 +11,26 @@
 // kernel hands them to JupyterLite's kernel client, which passes them
 // to JupyterLab as a kernel on a server would.
 //
+// Widgets: the worker's comm messages (a widget made in a cell opens its
+// comm) are published as iopub messages, with their metadata and binary
+// buffers, and the comm messages of JupyterLab's widget manager
+// (@jupyter-widgets/jupyterlab-manager, in lab.js) go to the engine,
+// which delivers them to the widgets between cells; what their callbacks
+// print or send comes back in reply to them.
+//
+// Input: a cell that reads its standard input makes the worker ask for a
+// line; this kernel sends JupyterLab an input_request, and JupyterLab's
+// input_reply reaches inputReply, which hands the line to the worker.
+// JupyterLite's kernel client passes an input_reply to the kernel at
+// once, outside the lock a running cell holds, when no service worker
+// handles stdin (the route it also takes for kernels that wait with a
+// SharedArrayBuffer). A kernel that runs its cells in the page's own
+// thread and must block in the middle of one needs that service worker or
+// a SharedArrayBuffer (and so cross-origin isolation headers); this one's
+// cells run in their own Web Worker, whose Go waits for the line without
+// blocking that worker's event loop, so the kernel simply awaits the
+// reply as a message, and the site needs neither.
+//
 // The worker and what the page does around it (an interrupt ends the
 // worker, and the next cell first replays the cells that ran without an
 // error, as the server's instant engine does) are the site pages'
@@ -86,34 +106,55 @@ class TensornbKernel extends BaseKernel {
     };
   }
 
+  // publish publishes an iopub message of the engine's in reply to
+  // parent, for the cell of execution count count.
+  publish(msg, parent, count) {
+    const c = msg.content;
+    switch (msg.header.msg_type) {
+      case "stream":
+        this.stream(c, parent);
+        break;
+      case "display_data":
+        this.displayData(c, parent);
+        break;
+      case "update_display_data":
+        this.updateDisplayData(c, parent);
+        break;
+      case "execute_result":
+        this.publishExecuteResult({ ...c, execution_count: count }, parent);
+        break;
+      case "error":
+        this.publishExecuteError(c, parent);
+        break;
+      case "clear_output":
+        this.clearOutput(c, parent);
+        break;
+      case "comm_open":
+      case "comm_msg":
+      case "comm_close":
+        this.handleComm(
+          msg.header.msg_type,
+          c,
+          msg.metadata,
+          msg.buffers,
+          parent,
+        );
+        break;
+    }
+  }
+
   async executeRequest(content) {
     const parent = this.parentHeader;
     const count = this.executionCount;
-    const publish = (msgType, c) => {
-      switch (msgType) {
-        case "stream":
-          this.stream(c, parent);
-          break;
-        case "display_data":
-          this.displayData(c, parent);
-          break;
-        case "update_display_data":
-          this.updateDisplayData(c, parent);
-          break;
-        case "execute_result":
-          this.publishExecuteResult({ ...c, execution_count: count }, parent);
-          break;
-        case "error":
-          this.publishExecuteError(c, parent);
-          break;
-        case "clear_output":
-          this.clearOutput(c, parent);
-          break;
-      }
-    };
     this.keepQueue = false;
-    const future = this.engine.execute(content.code, count);
-    future.onIOPub = (msg) => publish(msg.header.msg_type, msg.content);
+    const future = this.engine.execute(content.code, count, {
+      allowStdin: content.allow_stdin !== false,
+    });
+    future.onIOPub = (msg) => this.publish(msg, parent, count);
+    future.onStdin = (msg) => {
+      this.waiting = future;
+      this.inputRequest(msg.content, parent);
+    };
     let reply;
     try {
       reply = (await future.done).reply;
@@ -126,6 +167,9 @@ class TensornbKernel extends BaseKernel {
         evalue: e.evalue || e.message,
         traceback: [],
       };
+    }
+    if (this.waiting === future) {
+      this.waiting = null;
     }
     if (reply.status === "error" && content.stop_on_error === false) {
       this.keepQueue = true; // see TensornbKernelClient
@@ -161,17 +205,54 @@ class TensornbKernel extends BaseKernel {
     return { status: "unknown" };
   }
 
-  async commInfoRequest() {
-    return { status: "ok", comms: {} };
+  async commInfoRequest(content) {
+    const comms = {};
+    for (const [id, target] of this.engine.comms) {
+      if (!content.target_name || content.target_name === target) {
+        comms[id] = { target_name: target };
+      }
+    }
+    return { status: "ok", comms };
   }
 
-  inputReply() {}
+  // inputReply hands the line typed to the cell that asked for it.
+  inputReply(content) {
+    const future = this.waiting;
+    this.waiting = null;
+    if (future) {
+      future.sendInputReply(content);
+    }
+  }
 
-  async commOpen() {}
+  async commOpen(msg) {
+    await this.comm(msg);
+  }
 
-  async commMsg() {}
+  async commMsg(msg) {
+    await this.comm(msg);
+  }
 
-  async commClose() {}
+  async commClose(msg) {
+    await this.comm(msg);
+  }
+
+  // comm delivers a comm message of the widget manager to the engine's
+  // widgets, and publishes what their callbacks make in reply to it.
+  async comm(msg) {
+    const parent = msg.header;
+    const future = this.engine.comm(
+      msg.header.msg_type,
+      msg.content,
+      msg.metadata,
+      msg.buffers,
+    );
+    future.onIOPub = (m) => this.publish(m, parent, this.executionCount);
+    try {
+      await future.done;
+    } catch {
+      // The engine ended; the widgets are gone with it.
+    }
+  }
 }
 
 // A MutexMap holds the kernel client's mutexes, each made to skip the

@@ -15,6 +15,7 @@ import { IServiceManager } from "@jupyterlab/services";
 import { PluginRegistry } from "@lumino/coreutils";
 import tensornb from "./kernel.js";
 import selfCheck from "./selfcheck.js";
+import * as widgets from "./widgets.js";
 
 // The styles of the extensions, as JupyterLab's build imports them.
 import "@jupyterlab/application-extension/style/index.js";
@@ -45,6 +46,8 @@ import "@jupyterlite/apputils-extension/style/index.js";
 // with marked and MathJax, mermaid). The editor for other files, the
 // console, the language server and the metadata form are left out: the
 // plugins that need them are too (see usable).
+// With them, ipywidgets' widget manager (the controls load on first use:
+// widgets.js).
 const lab = [
   require("@jupyterlab/application-extension"),
   require("@jupyterlab/apputils-extension"),
@@ -68,6 +71,7 @@ const lab = [
   require("@jupyterlab/tooltip-extension"),
   require("@jupyterlab/translation-extension"),
   require("@jupyterlab/ui-components-extension"),
+  require("@jupyter-widgets/jupyterlab-manager"),
 ];
 
 // The renderer extensions (JupyterLab's mime extensions), which the
@@ -109,6 +113,7 @@ const disabled = new Set([
   "@jupyterlab/services-extension:terminal-manager",
   "@jupyterlite/application-extension:service-worker-manager",
   "@jupyterlite/services-extension:kernel-client", // tensornb's kernel client replaces it
+  widgets.replaced, // widgets.js's controls plugin replaces it
 ]);
 
 function plugins(module) {
@@ -152,6 +157,7 @@ async function main() {
     ...lab.flatMap(plugins).filter((p) => !liteProvides.has(p.provides)),
     ...lite.flatMap(plugins),
     ...tensornb,
+    widgets.controls,
     selfCheck,
   ]);
   registry.registerPlugins(all);

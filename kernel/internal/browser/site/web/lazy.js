@@ -52,17 +52,29 @@ class LazyRenderer extends Panel {
 
 // lazyFactory is a renderer factory for mimeTypes whose renderers come
 // from the factory the script lazy-NAME.js registers.
+// With loader, the factory comes from loader() instead, a Promise.
 export function lazyFactory(
   name,
   mimeTypes,
-  { safe = true, defaultRank } = {},
+  { safe = true, defaultRank, loader = () => load(name) } = {},
 ) {
   return {
     safe,
     mimeTypes,
     defaultRank,
-    createRenderer: (options) => new LazyRenderer(options, () => load(name)),
+    createRenderer: (options) => new LazyRenderer(options, loader),
   };
+}
+
+// loadStyle adds the stylesheet lazy-NAME.css, beside the page, once.
+export function loadStyle(name) {
+  const href = atRoot(`lazy-${name}.css`);
+  if (!document.querySelector(`link[href="${href}"]`)) {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    document.head.append(link);
+  }
 }
 
 // What MathJax, as JupyterLab configures it, reads as the start of a

@@ -20,6 +20,14 @@
 // ends the worker and starts a new one, in which the next cell first
 // replays the cells that had run without an error.
 //
+// Widgets: a cell's widgets (package widget) open comms in the engine;
+// the first comm_open loads the site's widget manager (lazy-widgets.js,
+// ipywidgets' own models and views), which draws each widget's view
+// where the cell shows it, and sends what the reader does to the engine,
+// whose Go callbacks answer; what they print goes below the cell that
+// made the widget. A cell that reads its standard input gets JupyterLab's
+// input box, from its OutputArea: Enter sends the line.
+//
 // window.tnb is for tests: the cells, the engine's timings, runAll.
 import { OutputArea, OutputAreaModel } from "@jupyterlab/outputarea";
 import {
@@ -28,7 +36,7 @@ import {
   standardRendererFactories,
 } from "@jupyterlab/rendermime";
 import { Sanitizer } from "@jupyterlab/apputils";
-import { LazyTypesetter, lazyFactory } from "./lazy.js";
+import { LazyTypesetter, lazyFactory, load, loadStyle } from "./lazy.js";
 import { CodeEditor, makeWhenIdle } from "./editor.js";
 import { Engine } from "../../engine.js";
 import { showVerdict } from "../../verdict.js";
@@ -49,6 +57,10 @@ import "./page.css";
 const mermaidRank = 61;
 
 const RAISES = "raises-exception";
+
+// The MIME type of a widget's view, and the comm target of widgets.
+const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
+const WIDGET_TARGET = "jupyter.widget";
 
 const rendermime = new RenderMimeRegistry({
   initialFactories: standardRendererFactories,
@@ -192,6 +204,10 @@ class CodeCell {
     this.record = new Record();
     const show = future.onIOPub;
     future.onIOPub = (msg) => {
+      if (msg.header.msg_type.startsWith("comm_")) {
+        this.page.widgetMessage(msg, this);
+        return;
+      }
       this.record.add(msg);
       show(msg);
     };
@@ -226,6 +242,8 @@ class CodeCell {
 class Page {
   constructor(notebook) {
     this.notebook = notebook;
+    this.widgets = null; // the Promise of the widget manager, once a cell opened a widget
+    this.commOwners = new Map(); // comm id → the cell that opened it
     this.cells = [];
     this.runs = 0; // Run all's in progress are counted, to stop them
     this.lastRunAll = null; // what the Run all button started: {done, completed}
@@ -326,6 +344,57 @@ class Page {
       .then(() => {
         Widget.attach(renderer, node);
       });
+  }
+
+  // widgetMessage takes a comm message of the engine's widgets, sent
+  // while cell ran: the first widget loads the widget manager, and with
+  // it the renderer of widgets' views.
+  widgetMessage(msg, cell) {
+    const c = msg.content;
+    if (msg.header.msg_type === "comm_open") {
+      this.commOwners.set(c.comm_id, cell);
+    }
+    if (!this.widgets) {
+      if (
+        msg.header.msg_type !== "comm_open" ||
+        c.target_name !== WIDGET_TARGET
+      ) {
+        return;
+      }
+      loadStyle("widgets");
+      this.widgets = load("widgets").then((lazy) =>
+        lazy.makeManager({
+          engine: this.engine,
+          rendermime,
+          OutputArea,
+          OutputAreaModel,
+          attach: (widget, node) => Widget.attach(widget, node),
+          onOutput: (m, comm) => this.callbackOutput(m, comm),
+        }),
+      );
+      this.widgets.catch((e) => console.error(e));
+      rendermime.addFactory(
+        lazyFactory("widgets", [WIDGET_VIEW], {
+          safe: false,
+          loader: () => this.widgets,
+        }),
+        0,
+      );
+    }
+    this.widgets.then((widgets) => widgets.receive(msg));
+  }
+
+  // callbackOutput shows what a widget's callback printed or showed below
+  // the cell that made the widget.
+  callbackOutput(msg, comm) {
+    const cell = this.commOwners.get(comm.comm_id);
+    const type = msg.header.msg_type;
+    if (
+      cell &&
+      ["stream", "display_data", "execute_result", "error"].includes(type)
+    ) {
+      cell.area.model.add({ ...msg.content, output_type: type });
+    }
   }
 
   focusAfter(cell) {
