@@ -12,7 +12,10 @@
 // kernelspec, by default each notebook's own. The code cells run in
 // order, each after the last one's reply, and the run of a notebook stops
 // at an error in a cell without the tag raises-exception, as nbclient's
-// does. Lines that start with "@" are for the test: "@first-output MS"
+// does. A cell tagged instant-engine runs on the notebook's own
+// kernelspec only: on another it is left out, and marked so in the
+// notebook written, for compare to leave out too. Lines that start with
+// "@" are for the test: "@first-output MS"
 // when the first cell's first output arrives (MS since the epoch),
 // "@notebook NAME CELLS SECONDS" when a notebook is done.
 //
@@ -26,6 +29,9 @@ import services from "@jupyterlab/services";
 const { KernelManager, KernelSpecManager, ServerConnection } = services;
 
 const TAG = "raises-exception";
+const INSTANT = "instant-engine";
+
+const tags = (cell) => (cell.metadata && cell.metadata.tags) || [];
 const CELL_SECONDS = 300;
 const START_SECONDS = 120;
 
@@ -206,6 +212,16 @@ async function runNotebook(kernels, path) {
   for (const [i, cell] of cells.entries()) {
     const source = text(cell.source);
     const first = (source.trim().split("\n")[0] || "").slice(0, 60);
+    if (name !== nb.metadata.kernelspec.name && tags(cell).includes(INSTANT)) {
+      // Its widgets need the instant engine: compare leaves it out too.
+      cell.metadata.tensornb = {
+        left_out: `tagged ${INSTANT}, not run on ${name}`,
+      };
+      console.log(
+        `  ${basename(path)} [${i + 1}/${cells.length}] left out (${INSTANT}): ${first}`,
+      );
+      continue;
+    }
     console.log(`  ${basename(path)} [${i + 1}/${cells.length}] ${first}`);
     const [outputs, onIOPub] = collector(displays, () => {
       if (!firstOutput) {
@@ -236,7 +252,7 @@ async function runNotebook(kernels, path) {
     }
     cell.outputs = outputs;
     cell.execution_count = reply.content.execution_count ?? null;
-    const tagged = ((cell.metadata && cell.metadata.tags) || []).includes(TAG);
+    const tagged = tags(cell).includes(TAG);
     if (reply.content.status === "error" && !tagged) {
       console.error(
         `${path}: cell ${i + 1} raised ${reply.content.ename}: ${reply.content.evalue}; the run of this notebook stops there`,

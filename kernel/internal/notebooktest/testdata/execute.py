@@ -9,7 +9,12 @@ NAME is the kernelspec to run them on, by default the notebook's own
 (GoNB) too, against the same stored outputs.
 
 Both modes stop with an error if a cell raises without the tag
-raises-exception, or has the tag and does not raise. check also compares
+raises-exception, or has the tag and does not raise. A cell tagged
+instant-engine (widgets, whose callbacks need the program to live on
+after the cell) runs on the notebook's own kernelspec only: on another,
+check leaves it out, saying so, and does not compare its outputs; compare
+leaves out the cells the other client marked left out (metadata
+tensornb.left_out). check also compares
 the new outputs with the ones stored in the notebook, ignoring what
 changes from run to run (see comparable), and lists every cell whose
 outputs differ: a notebook whose code changed without a re-run fails.
@@ -34,16 +39,30 @@ import nbclient
 import nbformat
 
 TAG = "raises-exception"
+INSTANT = "instant-engine"
 
 # Displays give their elements random ids so that outputs of separate runs
-# can share a page; they are the same picture all the same.
-RANDOM_IDS = re.compile(r"tnb-(?:explorer|playground)-\d+-[0-9a-f]{8}|tensornb-mermaid-[0-9a-f]{16}")
+# can share a page, and widgets' models have random comm ids; they are the
+# same pictures all the same.
+RANDOM_IDS = re.compile(r'tnb-(?:explorer|playground)-\d+-[0-9a-f]{8}|tensornb-mermaid-[0-9a-f]{16}|(?<="model_id": ")[0-9a-f]{32}')
+
+
+def left_out(nb, kernel):
+    """The indexes of the cells a run on kernel (None: the notebook's own)
+    leaves out: those tagged instant-engine, on another kernelspec."""
+    if kernel is None or kernel == nb.metadata.kernelspec.name:
+        return set()
+    return {i for i, c in enumerate(nb.cells) if c.cell_type == "code" and INSTANT in c.metadata.get("tags", [])}
 
 
 def run(path, kernel):
     """Executes the notebook at path on kernel (None: the notebook's own)
     and returns it with fresh outputs."""
     nb = nbformat.read(path, as_version=4)
+    for i in sorted(left_out(nb, kernel)):
+        first = (nb.cells[i].source.strip().splitlines() or [""])[0][:60]
+        print(f"  {os.path.basename(path)}: cell {i} ({first}) is left out: it is tagged {INSTANT}, and {kernel} is not the instant engine", flush=True)
+        nb.cells[i].source = ""
     cells = [c for c in nb.cells if c.cell_type == "code"]
     name = os.path.basename(path)
     started = time.monotonic()
@@ -64,6 +83,10 @@ def run(path, kernel):
         allow_errors=False,
         record_timing=False,
         on_cell_start=on_start,
+        # Widgets are saved as their still pictures, which nbconvert and
+        # GitHub show, not as their state: with the state, nbconvert would
+        # draw them with scripts from the web instead.
+        store_widget_state=False,
     )
     client.execute()
     for cell in cells:
@@ -125,20 +148,23 @@ def comparable(outputs):
     return RANDOM_IDS.sub("<id>", json.dumps({"streams": streams, "outputs": others}, sort_keys=True, indent=1))
 
 
-def stale_cells(stored, fresh):
-    """Code cells whose stored outputs differ from a fresh run's."""
+def stale_cells(stored, fresh, skip=frozenset()):
+    """Code cells whose stored outputs differ from a fresh run's, but for
+    the indexes in skip."""
     stale = []
     if len(stored.cells) != len(fresh.cells):
         return ["the number of cells changed"]
     for i, (a, b) in enumerate(zip(stored.cells, fresh.cells)):
+        if i in skip:
+            continue
         if a.cell_type == "code" and comparable(a.outputs) != comparable(b.outputs):
             stale.append(f"cell {i}: {(b.source.strip().splitlines() or [''])[0][:60]}")
     return stale
 
 
-def stale_problems(stored, fresh):
+def stale_problems(stored, fresh, skip=frozenset()):
     """stale_cells as the problem check reports."""
-    stale = stale_cells(stored, fresh)
+    stale = stale_cells(stored, fresh, skip)
     if not stale:
         return []
     return [
@@ -170,12 +196,17 @@ def main(argv):
             for cell in fresh.cells:
                 if cell.cell_type == "code":
                     cell.outputs = coalesce(cell.outputs)
-            problems = raising_problems(fresh) + stale_problems(stored, fresh)
+            skip = {i for i, c in enumerate(fresh.cells) if c.get("metadata", {}).get("tensornb", {}).get("left_out")}
+            problems = raising_problems(fresh) + stale_problems(stored, fresh, skip)
             for p in problems:
                 print(f"{path}: {p}", file=sys.stderr)
             failed = failed or bool(problems)
             continue
         print(f"[{n}/{len(paths)}] {path}", flush=True)
+        if mode == "save" and left_out(stored, kernel):
+            print(f"{path}: not saved: on {kernel} it would lose the outputs of its cells tagged {INSTANT}; save it on its own kernelspec", file=sys.stderr)
+            failed = True
+            continue
         try:
             fresh = run(path, kernel)
         except nbclient.exceptions.CellExecutionError as e:
@@ -185,7 +216,7 @@ def main(argv):
         problems = raising_problems(fresh)
         if mode == "check":
             nbformat.write(fresh, os.path.join(outdir, os.path.basename(path)))
-            problems += stale_problems(stored, fresh)
+            problems += stale_problems(stored, fresh, left_out(stored, kernel))
         else:
             nbformat.write(fresh, path)
         for p in problems:
