@@ -442,9 +442,9 @@ func checkOutputs(t *testing.T, nb *Notebook, cells []pageCell) {
 	}
 }
 
-// randomIDs are the element ids displays draw at random, as in
-// kernel/internal/notebooktest/testdata/execute.py.
-var randomIDs = regexp.MustCompile(`tnb-(?:explorer|playground)-\d+-[0-9a-f]{8}|tensornb-mermaid-[0-9a-f]{16}`)
+// randomIDs are the element ids displays draw at random, and the comm
+// ids of widgets' models, as in kernel/internal/notebooktest/testdata/execute.py.
+var randomIDs = regexp.MustCompile(`tnb-(?:explorer|playground)-\d+-[0-9a-f]{8}|tensornb-mermaid-[0-9a-f]{16}|"model_id": "[0-9a-f]{32}"`)
 
 // Comparable is execute.py's comparable in Go: the outputs as JSON
 // without what changes from run to run (execution counts, transient

@@ -141,7 +141,7 @@ func TestWidgetsAndInput(t *testing.T) {
 				t.Fatalf("running cell %d: %v", i, err)
 			}
 		}
-		checkWidgets(t, ctx, errs, true, run, func(i int) { evaluate[bool](t, ctx, "tnbLabTest.run("+strconv.Itoa(i)+"), true") })
+		checkWidgets(t, ctx, errs, run, func(i int) { evaluate[bool](t, ctx, "tnbLabTest.run("+strconv.Itoa(i)+"), true") })
 		screenshot(t, ctx, "widgets-lab.png")
 		if e := errs.All(); len(e) > 0 {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
@@ -156,7 +156,7 @@ func TestWidgetsAndInput(t *testing.T) {
 				t.Fatalf("cell %d: %s", i, text)
 			}
 		}
-		checkWidgets(t, ctx, errs, false, run, func(i int) { clickRun(t, ctx, i) })
+		checkWidgets(t, ctx, errs, run, func(i int) { clickRun(t, ctx, i) })
 		screenshot(t, ctx, "widgets-page.png")
 		if e := errs.All(); len(e) > 0 {
 			t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
@@ -167,7 +167,7 @@ func TestWidgetsAndInput(t *testing.T) {
 // checkWidgets runs the cells of widgetCells, with run (which waits for
 // the cell) and start (which does not), and works their widgets and the
 // input box.
-func checkWidgets(t *testing.T, ctx context.Context, errs *browsertest.Errors, redraw bool, run, start func(int)) {
+func checkWidgets(t *testing.T, ctx context.Context, errs *browsertest.Errors, run, start func(int)) {
 	t.Helper()
 	poll := func(js, what string) {
 		t.Helper()
@@ -176,13 +176,7 @@ func checkWidgets(t *testing.T, ctx context.Context, errs *browsertest.Errors, r
 		}
 	}
 	run(0)
-	if !redraw {
-		// The site's page draws the slider; its Output widget's picture is
-		// not drawn yet (left to do: see lazy-widgets.js's OutputView).
-		poll(`document.querySelector(".widget-slider .widget-readout") !== null`, "the Interact's slider is not drawn")
-	} else {
-		checkRedraw(t, ctx, poll)
-	}
+	checkRedraw(t, ctx, poll)
 	run(1)
 	poll(`tnbWidgetTest.label() === "click me"`, "the button is not drawn")
 	evaluate[bool](t, ctx, "tnbWidgetTest.click()")

@@ -30,6 +30,9 @@ class Comm {
     this.target_name = target;
     this.onMsg = null;
     this.onClose = null;
+    // Messages that come while the model is being made, before it
+    // listens: the update that follows an Output widget's comm_open.
+    this.early = [];
   }
 
   open(data, callbacks, metadata, buffers) {
@@ -66,6 +69,9 @@ class Comm {
 
   on_msg(callback) {
     this.onMsg = callback;
+    for (const msg of this.early.splice(0)) {
+      callback(msg);
+    }
   }
 
   on_close(callback) {
@@ -128,19 +134,17 @@ class OutputModel extends output.OutputModel {
 class OutputView extends output.OutputView {
   render() {
     super.render();
-    const { OutputArea, attach, rendermime } = this.model.widget_manager.deps;
+    const { OutputArea, rendermime } = this.model.widget_manager.deps;
     this.area = new OutputArea({
       model: this.model.outputs,
       rendermime,
     });
     this.el.classList.add("jupyter-widgets-output-area", "widget-output");
-    // Lumino attaches a widget only to a node in the document: once the
-    // view is shown.
-    this.displayed.then(() => {
-      if (this.area && !this.area.isDisposed) {
-        attach(this.area, this.el);
-      }
-    });
+    // The area's node goes in at once: a view inside a box is put in the
+    // page after its render, and what the area draws needs no more than
+    // its node (it holds pictures and text, not widgets that measure
+    // themselves).
+    this.el.appendChild(this.area.node);
   }
 
   remove() {
@@ -205,6 +209,8 @@ class Manager extends ManagerBase {
       case "comm_msg":
         if (comm && comm.onMsg) {
           comm.onMsg(msg);
+        } else if (comm) {
+          comm.early.push(msg);
         }
         break;
       case "comm_close":
@@ -278,8 +284,8 @@ class Renderer extends Widget {
 
 (window.tnbLazy ??= {}).widgets = {
   // makeManager makes the page's manager from deps: {engine, rendermime,
-  // OutputArea, OutputAreaModel, attach (Lumino's Widget.attach of the
-  // page), onOutput(msg, comm) for what a callback prints or shows}.
+  // OutputArea, OutputAreaModel, onOutput(msg, comm) for what a callback
+  // prints or shows}.
   makeManager(deps) {
     const manager = new Manager(deps);
     return {

@@ -368,7 +368,6 @@ class Page {
           rendermime,
           OutputArea,
           OutputAreaModel,
-          attach: (widget, node) => Widget.attach(widget, node),
           onOutput: (m, comm) => this.callbackOutput(m, comm),
         }),
       );
