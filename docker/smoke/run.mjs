@@ -188,7 +188,8 @@ async function runNotebook(kernels, path) {
   let kernel;
   try {
     kernel = await within(
-      kernels.startNew({ name }),
+      // Not a widget front end: the widgets' comms are left to the kernel.
+      kernels.startNew({ name }, { handleComms: false }),
       START_SECONDS,
       `the server did not start the kernel ${name}`,
     );
