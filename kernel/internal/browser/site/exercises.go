@@ -10,7 +10,8 @@ import (
 
 // serveable writes into a new temporary folder the notebooks of src at
 // notebooks (paths relative to it, with slashes) as the site serves
-// them, and returns the folder: an exercise, a notebook with answer cells
+// them, and returns the folder: a saved widget shows its still picture
+// (showStills); an exercise, a notebook with answer cells
 // in nbgrader's format, as the student's version (nbgrader.Assign: no
 // solutions, no hidden tests), unless solutions; any other notebook as it
 // is. The caller removes the folder.
@@ -28,12 +29,15 @@ func serveable(src string, notebooks []string, solutions bool) (string, error) {
 		if err != nil {
 			return dir, err
 		}
-		if !solutions && isExercise(nb) {
+		switch {
+		case !solutions && isExercise(nb):
 			if nb, err = nbgrader.Assign(nb); err != nil {
 				return dir, err
 			}
 			err = nb.Write(to)
-		} else {
+		case showStills(nb):
+			err = nb.Write(to)
+		default:
 			err = copyFile(from, to)
 		}
 		if err != nil {
