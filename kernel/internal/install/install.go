@@ -54,7 +54,7 @@ func Install(l Layout, warm func(Layout, io.Writer) error, log io.Writer) error 
 		return err
 	}
 
-	step("the tensor, display and check source, version %s, in %s", tensornb.Version, l.Source())
+	step("the tensor, display, check and widget source, version %s, in %s", tensornb.Version, l.Source())
 	if err := writeSource(m, l.Source()); err != nil {
 		return err
 	}
