@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"go/token"
 	"reflect"
 	"unsafe"
 
@@ -57,4 +58,37 @@ func clearField(v reflect.Value, name string) bool {
 	}
 	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetZero()
 	return true
+}
+
+// yaegiFileSet returns the file set in which yaegi keeps the positions
+// of what it evaluated, or nil if it is not where yaegi v0.16.1 keeps it.
+func yaegiFileSet(in *interp.Interpreter) *token.FileSet {
+	f := reflect.ValueOf(in).Elem().FieldByName("fset")
+	if !f.IsValid() || f.Type() != reflect.TypeOf((*token.FileSet)(nil)) {
+		return nil
+	}
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(*token.FileSet)
+}
+
+// dropScratchFiles removes from fset the files that one evaluation added
+// from base on, but the last. yaegi v0.16.1 adds a file to its file set
+// to read the source's first token (Interpreter.firstToken), another to
+// check its build constraints (buildOk), then parses it (parse), twice if
+// the first parse failed: only the last file holds the positions of the
+// nodes that live on, which name the lines of a panic's frames. The
+// others, which nothing reads again, would be kept for the session's
+// life, a few hundred bytes each, several for each step of each cell.
+func dropScratchFiles(fset *token.FileSet, base int) {
+	var added []*token.File
+	fset.Iterate(func(f *token.File) bool {
+		if f.Base() >= base {
+			added = append(added, f)
+		}
+		return true
+	})
+	for i, f := range added {
+		if i < len(added)-1 {
+			fset.RemoveFile(f)
+		}
+	}
 }

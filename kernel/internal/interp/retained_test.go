@@ -87,7 +87,7 @@ func TestRedefinedVariableIsTheFunctionsToo(t *testing.T) {
 	run(t, s, "x := 2")
 	run(t, s, "f()")
 	run(t, s, "g()")
-	run(t, s, "x := x + 1\nf()")
+	run(t, s, "x = x + 1\nf()")
 	run(t, s, `var x = "s"`)
 	run(t, s, "x")
 	if got := strings.Join(out.results, "|"); got != `2|2|3|"s"` {
@@ -98,5 +98,18 @@ func TestRedefinedVariableIsTheFunctionsToo(t *testing.T) {
 	err := s.Run(context.Background(), "f()")
 	if err == nil || !strings.Contains(fmt.Sprint(err), "undefined: f") {
 		t.Fatalf("f() after x became a string: %v", err)
+	}
+}
+
+// A var declaration without a value gives the variable its zero value,
+// even when the session had it, with the same type, and a value.
+func TestVarDeclaredAgainIsZero(t *testing.T) {
+	s, out := newSession(t)
+	run(t, s, "var n int\nfunc inc() { n++ }\ninc()\ninc()\nn")
+	run(t, s, "var n int\nfunc inc() { n++ }\ninc()\ninc()\nn")
+	run(t, s, "import \"github.com/tensornb/tensornb/tensor\"\nvar t *tensor.Tensor = tensor.Float32.Zeros(2)\nt == nil")
+	run(t, s, "var t *tensor.Tensor\nt == nil")
+	if got := strings.Join(out.results, "|"); got != "2|2|false|true" {
+		t.Fatalf("results %s, want 2|2|false|true", got)
 	}
 }

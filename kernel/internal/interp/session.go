@@ -52,6 +52,9 @@ type Session struct {
 	// lineVars are the variables of frames declared so far.
 	recorder *frameRecorder
 	lineVars map[string]bool
+	// fset is yaegi's, from which eval drops the files it no longer
+	// needs (dropScratchFiles); nil if it could not be found.
+	fset *token.FileSet
 }
 
 // warmPackages are the packages Warm imports.
@@ -103,7 +106,7 @@ func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Wr
 	ready := make(chan struct{})
 	close(ready)
 	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.docIndex), warmDocs: imp.docsAtHand(), stderr: stderr, stdin: stdin, ready: ready,
-		recorder: rec, lineVars: map[string]bool{lineVar(""): true}}, nil
+		recorder: rec, lineVars: map[string]bool{lineVar(""): true}, fset: yaegiFileSet(in)}, nil
 }
 
 // Warm imports, in the background, the packages cells use most for
@@ -324,11 +327,10 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 	}
 	if st.texts != nil {
 		for _, text := range st.texts {
-			if s.declaredAlike(st, text) {
-				continue
-			}
 			var err error
-			if strings.HasPrefix(text, "var ") || plainDefine.MatchString(text) {
+			if zero, ok := s.declaredAlike(st, text); ok {
+				err = s.evalInFunc(ctx, st.site, zero)
+			} else if strings.HasPrefix(text, "var ") || plainDefine.MatchString(text) {
 				_, err = s.eval(ctx, text)
 			} else {
 				err = s.evalInFunc(ctx, st.site, text) // x = e
@@ -361,29 +363,30 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 }
 
 // declaredAlike reports whether text declares a variable (var x T) that
-// the session has already, of the same type: then the step gives the
-// variable a new value, and declares no new one. yaegi would give a new
-// variable a slot of its package's frame, and leave the old one's value
-// in the old slot, unreachable from the cells but never freed: a cell
-// that makes a large tensor would keep one more each time it ran again.
-// The functions of earlier cells then see the new value, as they would
-// in a Go program of all the cells, which GoNB compiles.
-func (s *Session) declaredAlike(st step, text string) bool {
+// the session has already, of the same type, and if so returns the
+// assignment that gives it its zero value instead (x = *new(T)), as a
+// new variable would have. yaegi would give a new variable a slot of its
+// package's frame, and leave the old one's value in the old slot,
+// unreachable from the cells but never freed: a cell that makes a large
+// tensor would keep one more each time it ran again. The functions of
+// earlier cells then see the new value, as they would in a Go program of
+// all the cells, which GoNB compiles.
+func (s *Session) declaredAlike(st step, text string) (string, bool) {
 	rest, ok := strings.CutPrefix(text, "var ")
 	if !ok {
-		return false
+		return "", false
 	}
-	name, _, _ := strings.Cut(rest, " ")
+	name, typ, _ := strings.Cut(rest, " ")
 	old, ok := s.check.decl(name)
-	if !ok || !strings.HasPrefix(old.src, "var ") {
-		return false
+	if !ok || !strings.HasPrefix(old.src, "var ") || typ == "" {
+		return "", false
 	}
 	for _, d := range st.decls {
-		if d.name == name {
-			return d.src == old.src
+		if d.name == name && d.src == old.src {
+			return name + " = *new(" + typ + ")", true
 		}
 	}
-	return false
+	return "", false
 }
 
 // plainDefine matches the text of a definition that yaegi runs as
@@ -445,6 +448,14 @@ func (s *Session) eval(ctx context.Context, src string) (v reflect.Value, err er
 			err = fmt.Errorf("the interpreter failed: %v", r)
 		}
 	}()
+	if s.fset != nil {
+		base := s.fset.Base()
+		defer func() {
+			if ctx.Err() == nil { // else yaegi may still be compiling src
+				dropScratchFiles(s.fset, base)
+			}
+		}()
+	}
 	return s.in.EvalWithContext(ctx, src)
 }
 
