@@ -79,13 +79,17 @@ func yaegiFileSet(in *interp.Interpreter) *token.FileSet {
 // others, which nothing reads again, would be kept for the session's
 // life, a few hundred bytes each, several for each step of each cell.
 func dropScratchFiles(fset *token.FileSet, base int) {
+	// From base, file after file, each found by its first position: not
+	// through all the files of the session.
 	var added []*token.File
-	fset.Iterate(func(f *token.File) bool {
-		if f.Base() >= base {
-			added = append(added, f)
+	for p := base; p < fset.Base(); {
+		f := fset.File(token.Pos(p))
+		if f == nil || f.Base() != p {
+			break
 		}
-		return true
-	})
+		added = append(added, f)
+		p = f.Base() + f.Size() + 1
+	}
 	for i, f := range added {
 		if i < len(added)-1 {
 			fset.RemoveFile(f)
