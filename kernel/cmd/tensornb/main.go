@@ -180,7 +180,11 @@ func kernelCmd(args []string) error {
 	} else {
 		instant := newEngine(layout, kernelID(args[0]), gonbLog)
 		go instant.Instant.Start()
-		go instant.Compiled.Start() // for %%gonb cells and completion
+		// GoNB, and the gopls it starts, wait for the first %%gonb cell
+		// (or its completion, or a comm for GoNB's widgets): most
+		// notebooks of this kernelspec have none, and together they
+		// would be most of a kernel's memory and of its start's work
+		// (docs/capacity.md).
 		engine, banner = instant, banner+" (cells interpreted; %%gonb compiles one with GoNB)"
 	}
 	k, err := front.New(conn, engine, front.Info{

@@ -28,18 +28,18 @@ import (
 // before it is shown.
 const resultVar = "tensornbResult"
 
-// statementFunc starts the names of the functions that statements run as
-// (see run).
+// statementFunc is the name of the function that a cell's statements
+// run as, each declared anew (see run); frames.go knows it, and the
+// names that start with it.
 const statementFunc = "tensornbStatement"
 
 // A Session interprets cells one after another in one yaegi interpreter,
 // each first type-checked and rewritten by a checker.
 type Session struct {
-	in         *interp.Interpreter
-	check      *checker
-	docs       *docs
-	warmDocs   bool // whether Warm reads tensor's doc comments (not fetched ones)
-	statements int  // statements run so far, to name their functions
+	in       *interp.Interpreter
+	check    *checker
+	docs     *docs
+	warmDocs bool // whether Warm reads tensor's doc comments (not fetched ones)
 	// genericDone is whether the interpreter has compiled deferredGeneric.
 	genericDone bool
 	// usedLazy are the packages whose lazy tables the interpreter has.
@@ -52,6 +52,9 @@ type Session struct {
 	// lineVars are the variables of frames declared so far.
 	recorder *frameRecorder
 	lineVars map[string]bool
+	// fset is yaegi's, from which eval drops the files it no longer
+	// needs (dropScratchFiles); nil if it could not be found.
+	fset *token.FileSet
 }
 
 // warmPackages are the packages Warm imports.
@@ -103,7 +106,7 @@ func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Wr
 	ready := make(chan struct{})
 	close(ready)
 	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.docIndex), warmDocs: imp.docsAtHand(), stderr: stderr, stdin: stdin, ready: ready,
-		recorder: rec, lineVars: map[string]bool{lineVar(""): true}}, nil
+		recorder: rec, lineVars: map[string]bool{lineVar(""): true}, fset: yaegiFileSet(in)}, nil
 }
 
 // Warm imports, in the background, the packages cells use most for
@@ -179,6 +182,11 @@ var compiledIn = sync.OnceValue(func() map[string]compiledTable {
 // (front.WithExecutionCount), or by their first lines.
 func (s *Session) Run(ctx context.Context, code string) error {
 	err := s.runCell(ctx, code)
+	if ctx.Err() == nil {
+		// An interrupted evaluation may still be compiling, on yaegi's
+		// goroutine: the lists are its until it ends.
+		forgetRetained(s.in)
+	}
 	var ce *front.CellError
 	if errors.As(err, &ce) {
 		ce.Value = userNames(ce.Value)
@@ -301,7 +309,7 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 			// as yaegi's internals; the interpreter prints it, as Go would.
 			value = `tensornbDisplay.Bundle{"text/plain": tensornbFmt.Sprint` + value + `}`
 		}
-		if _, err := s.eval(ctx, resultVar+" = "+value); err != nil {
+		if err := s.evalInFunc(ctx, st.site, resultVar+" = "+value); err != nil {
 			return false, err
 		}
 		v, err := s.eval(ctx, resultVar)
@@ -319,7 +327,15 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 	}
 	if st.texts != nil {
 		for _, text := range st.texts {
-			if _, err := s.eval(ctx, text); err != nil {
+			var err error
+			if zero, ok := s.declaredAlike(st, text); ok {
+				err = s.evalInFunc(ctx, st.site, zero)
+			} else if strings.HasPrefix(text, "var ") || plainDefine.MatchString(text) {
+				_, err = s.eval(ctx, text)
+			} else {
+				err = s.evalInFunc(ctx, st.site, text) // x = e
+			}
+			if err != nil {
 				return declared, err
 			}
 			declared = declared || strings.HasPrefix(text, "var ")
@@ -336,16 +352,60 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		// The statement's site is written first (frames.go), on the
 		// function's first line, so that the statement's lines stay
 		// where they were.
-		s.statements++
-		name := fmt.Sprintf("%s%d", statementFunc, s.statements)
-		if _, err := s.eval(ctx, fmt.Sprintf("func %s() { %s = %d\n%s\n}", name, lineVar(""), st.site, st.text)); err != nil {
+		if _, err := s.eval(ctx, fmt.Sprintf("func %s() { %s = %d\n%s\n}", statementFunc, lineVar(""), st.site, st.text)); err != nil {
 			return false, err
 		}
-		_, err = s.eval(ctx, name+"()")
+		_, err = s.eval(ctx, statementFunc+"()")
 		return false, err
 	}
 	_, err = s.eval(ctx, st.text)
 	return false, err
+}
+
+// declaredAlike reports whether text declares a variable (var x T) that
+// the session has already, of the same type, and if so returns the
+// assignment that gives it its zero value instead (x = *new(T)), as a
+// new variable would have. yaegi would give a new variable a slot of its
+// package's frame, and leave the old one's value in the old slot,
+// unreachable from the cells but never freed: a cell that makes a large
+// tensor would keep one more each time it ran again. The functions of
+// earlier cells then see the new value, as they would in a Go program of
+// all the cells, which GoNB compiles.
+func (s *Session) declaredAlike(st step, text string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, "var ")
+	if !ok {
+		return "", false
+	}
+	name, typ, _ := strings.Cut(rest, " ")
+	old, ok := s.check.decl(name)
+	if !ok || !strings.HasPrefix(old.src, "var ") || typ == "" {
+		return "", false
+	}
+	for _, d := range st.decls {
+		if d.name == name && d.src == old.src {
+			return name + " = *new(" + typ + ")", true
+		}
+	}
+	return "", false
+}
+
+// plainDefine matches the text of a definition that yaegi runs as
+// written, x := e (see definitions), which declares x at the top level.
+var plainDefine = regexp.MustCompile(`^[\pL_][\pL\pN_]*(?:, [\pL_][\pL\pN_]*)* := `)
+
+// evalInFunc runs an assignment at the top level of a cell, x = e, as the
+// body of the statement function (see run), on the text's first line, so
+// that its lines stay where they were; site is the statement's site
+// (frames.go). At yaegi's top level each expression's value would take a
+// slot of the package's frame that nothing frees: the tensors a cell
+// computes on its way, of every cell, for as long as the session lives.
+// In a function they are the function's, and go with its frame.
+func (s *Session) evalInFunc(ctx context.Context, site int, text string) error {
+	if _, err := s.eval(ctx, fmt.Sprintf("func %s() { %s = %d; %s\n}", statementFunc, lineVar(""), site, text)); err != nil {
+		return err
+	}
+	_, err := s.eval(ctx, statementFunc+"()")
+	return err
 }
 
 // useLazy gives the interpreter, before the first import of the package
@@ -388,6 +448,14 @@ func (s *Session) eval(ctx context.Context, src string) (v reflect.Value, err er
 			err = fmt.Errorf("the interpreter failed: %v", r)
 		}
 	}()
+	if s.fset != nil {
+		base := s.fset.Base()
+		defer func() {
+			if ctx.Err() == nil { // else yaegi may still be compiling src
+				dropScratchFiles(s.fset, base)
+			}
+		}()
+	}
 	return s.in.EvalWithContext(ctx, src)
 }
 
