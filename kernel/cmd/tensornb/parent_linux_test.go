@@ -21,8 +21,9 @@ import (
 // server or jupyter console killed with SIGKILL dies, ends by itself and
 // leaves none of its processes. The client is jupyter_client's
 // KernelManager in a Python process (testdata/client_dies.py), which
-// starts each installed kernelspec, runs a cell that brings the engines
-// up and starts a program, and is then killed.
+// starts each installed kernelspec, runs cells that bring the engines up
+// (on the instant kernelspec, a %%gonb cell starts GoNB and its gopls)
+// and start a program, and is then killed.
 func TestKernelEndsWithItsClient(t *testing.T) {
 	jupytertest.Require(t, "jupyter_client")
 	env := jupytertest.Install(t)
@@ -30,9 +31,9 @@ func TestKernelEndsWithItsClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cells := map[string]string{
-		install.Name:         "sleep, _ := os.StartProcess(\"/bin/sleep\", []string{\"sleep\", \"1000\"}, &os.ProcAttr{})\n_ = sleep.Release()",
-		install.CompiledName: "import \"os/exec\"\n_ = exec.Command(\"sleep\", \"1000\").Start()",
+	cells := map[string][]string{
+		install.Name:         {"sleep, _ := os.StartProcess(\"/bin/sleep\", []string{\"sleep\", \"1000\"}, &os.ProcAttr{})\n_ = sleep.Release()", "%%gonb\n_ = 1"},
+		install.CompiledName: {"import \"os/exec\"\n_ = exec.Command(\"sleep\", \"1000\").Start()"},
 	}
 	for _, kernel := range []string{install.Name, install.CompiledName} {
 		t.Run(kernel, func(t *testing.T) {
@@ -49,7 +50,7 @@ func TestKernelEndsWithItsClient(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer stderr.Close()
-			client := exec.Command(jupytertest.Python, script, kernel, cells[kernel])
+			client := exec.Command(jupytertest.Python, append([]string{script, kernel}, cells[kernel]...)...)
 			client.Env = append(env, mark)
 			client.Stdout, client.Stderr = w, stderr
 			err = client.Start()
