@@ -1,0 +1,170 @@
+package notebooktest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/tensornb/tensornb/internal/browsertest"
+	"github.com/tensornb/tensornb/kernel/internal/install"
+	"github.com/tensornb/tensornb/kernel/internal/jupytertest"
+)
+
+// labHarness is the display package's JupyterLab page directory, whose
+// widgets.html runs cells on a Jupyter server with JupyterLab's widget
+// manager.
+var labHarness = filepath.Join("..", "..", "..", "display", "testdata", "lab")
+
+// The cells the JupyterLab widget test runs: an Interact of a picture
+// with a slider, and a button whose callback changes its own label.
+var labWidgetCells = []string{
+	`import (
+	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/tensor"
+	"github.com/tensornb/tensornb/widget"
+)
+x := tensor.Float32.Arange(24)
+cols := widget.NewIntSlider("cols", 4, 1, 24)
+widget.Interact(func(c int) display.Renderer { return display.Grid(x.View(-1, c)) }, cols)`,
+	`import "fmt"
+clicks := 0
+b := widget.NewButton("click me")
+b.OnClick(func() { clicks++; b.SetDescription(fmt.Sprintf("clicked %d", clicks)) })
+b`,
+}
+
+// labWidgetJS finds and works the widgets' views by the classes
+// ipywidgets' views have in JupyterLab.
+const labWidgetJS = `window.tnbWidgetTest = {
+  // picture is the HTML of the Interact's output widget once it shows a
+  // picture, or "".
+  picture() {
+    const o = document.querySelector(".widget-output");
+    return o && o.querySelector("svg, img") ? o.innerHTML : "";
+  },
+  // slide types value into the slider's readout and presses Enter, as a
+  // person who edits the number does.
+  slide(value) {
+    const readout = document.querySelector(".widget-slider .widget-readout");
+    readout.focus();
+    readout.textContent = String(value);
+    readout.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", keyCode: 13, which: 13, bubbles: true }));
+    return true;
+  },
+  label() {
+    const b = document.querySelector("button.jupyter-button");
+    return b ? b.textContent.trim() : "";
+  },
+  click() {
+    document.querySelector("button.jupyter-button").click();
+    return true;
+  },
+};
+true`
+
+// TestLabWidgets runs widgets on the real server kernel in JupyterLab's
+// own front-end code: the display package's JupyterLab page
+// (widgets.html) starts a tensornb kernel on Debian's Jupyter server
+// through @jupyterlab/services, runs cells through JupyterLab's output
+// area, and draws their widgets with JupyterLab's widget manager
+// (@jupyter-widgets/jupyterlab-manager). The Interact's slider must be
+// drawn, and typing a value into it must redraw the picture below it;
+// a click on a button must run its Go callback, which changes its label.
+// The page raises no JavaScript errors. A screenshot goes to
+// artifacts/lab/widgets-kernel.png.
+func TestLabWidgets(t *testing.T) {
+	jupytertest.Require(t, "notebook")
+	browsertest.Require(t)
+	if _, err := os.Stat(filepath.Join(labHarness, "dist", "widgets.js")); err != nil {
+		msg := "JupyterLab's page is not built (npm ci --prefix display/testdata/lab && npm run --prefix display/testdata/lab build; scripts/test does it): " + err.Error()
+		if os.Getenv("TENSORNB_REQUIRE_BROWSER") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	env := jupytertest.Install(t)
+	server := startNotebook6(t, env, t.TempDir())
+
+	// The page and the server's API on one loopback origin, as JupyterLab
+	// is served by the server it talks to.
+	api, err := url.Parse(server.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/api/", httputil.NewSingleHostReverseProxy(api)) // WebSockets too
+	mux.Handle("/", http.FileServer(http.Dir(labHarness)))
+	site := httptest.NewServer(mux)
+	t.Cleanup(site.Close)
+
+	ctx := browsertest.Start(t, 4*time.Minute)
+	errs := browsertest.OpenURL(t, ctx, site.URL+"/widgets.html")
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("window.tnbLabWidgets !== undefined", chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		t.Fatalf("the page's script did not load: %v\n%s", err, strings.Join(errs.All(), "\n"))
+	}
+	evalJS := func(js string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s: %v\nJavaScript errors: %q", js, err, errs.All())
+		}
+		return v
+	}
+	token, _ := json.Marshal(server.token)
+	if name := evalJS("tnbLabWidgets.start(" + string(token) + ", true)"); name != install.Name {
+		t.Fatalf("the page started kernel %q, not %q", name, install.Name)
+	}
+	defer evalJS("tnbLabWidgets.stop().then(() => '')")
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](labWidgetJS)); err != nil {
+		t.Fatal(err)
+	}
+	run := func(i int) {
+		t.Helper()
+		code, _ := json.Marshal(labWidgetCells[i])
+		if status := evalJS("tnbLabWidgets.run(" + string(code) + ")"); status != "ok" {
+			t.Fatalf("cell %d: the kernel answered %q\n%s", i, status, evalJS("document.body.innerText"))
+		}
+	}
+	poll := func(js, what string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+			t.Fatalf("%s: %v\nthe page shows: %q\nJavaScript errors: %q", what, err, evalJS("document.body.innerText"), errs.All())
+		}
+	}
+
+	run(0)
+	poll(`document.querySelector(".widget-slider .widget-readout") !== null && tnbWidgetTest.picture() !== ""`, "the Interact's slider and picture are not drawn")
+	before := evalJS("tnbWidgetTest.picture()")
+	evalJS("tnbWidgetTest.slide(6), ''")
+	beforeJS, _ := json.Marshal(before)
+	poll(`tnbWidgetTest.picture() !== "" && tnbWidgetTest.picture() !== `+string(beforeJS), "moving the slider did not redraw the picture")
+
+	run(1)
+	poll(`tnbWidgetTest.label() === "click me"`, "the button is not drawn")
+	evalJS("tnbWidgetTest.click(), ''")
+	poll(`tnbWidgetTest.label() === "clicked 1"`, "a click did not run the button's callback")
+
+	saveLabShot(t, ctx, filepath.Join("lab", "widgets-kernel.png"))
+	if e := errs.All(); len(e) > 0 {
+		t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+	}
+}
+
+// saveLabShot saves a screenshot of the whole page as the artifact name.
+func saveLabShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	browsertest.SaveArtifact(t, name, shot)
+}
