@@ -24,53 +24,6 @@ import (
 // manager.
 var labHarness = filepath.Join("..", "..", "..", "display", "testdata", "lab")
 
-// The cells the JupyterLab widget test runs: an Interact of a picture
-// with a slider, and a button whose callback changes its own label.
-var labWidgetCells = []string{
-	`import (
-	"github.com/tensornb/tensornb/display"
-	"github.com/tensornb/tensornb/tensor"
-	"github.com/tensornb/tensornb/widget"
-)
-x := tensor.Float32.Arange(24)
-cols := widget.NewIntSlider("cols", 4, 1, 24)
-widget.Interact(func(c int) display.Renderer { return display.Grid(x.View(-1, c)) }, cols)`,
-	`import "fmt"
-clicks := 0
-b := widget.NewButton("click me")
-b.OnClick(func() { clicks++; b.SetDescription(fmt.Sprintf("clicked %d", clicks)) })
-b`,
-}
-
-// labWidgetJS finds and works the widgets' views by the classes
-// ipywidgets' views have in JupyterLab.
-const labWidgetJS = `window.tnbWidgetTest = {
-  // picture is the HTML of the Interact's output widget once it shows a
-  // picture, or "".
-  picture() {
-    const o = document.querySelector(".widget-output");
-    return o && o.querySelector("svg, img") ? o.innerHTML : "";
-  },
-  // slide types value into the slider's readout and presses Enter, as a
-  // person who edits the number does.
-  slide(value) {
-    const readout = document.querySelector(".widget-slider .widget-readout");
-    readout.focus();
-    readout.textContent = String(value);
-    readout.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", keyCode: 13, which: 13, bubbles: true }));
-    return true;
-  },
-  label() {
-    const b = document.querySelector("button.jupyter-button");
-    return b ? b.textContent.trim() : "";
-  },
-  click() {
-    document.querySelector("button.jupyter-button").click();
-    return true;
-  },
-};
-true`
-
 // TestLabWidgets runs widgets on the real server kernel in JupyterLab's
 // own front-end code: the display package's JupyterLab page
 // (widgets.html) starts a tensornb kernel on Debian's Jupyter server
@@ -124,12 +77,12 @@ func TestLabWidgets(t *testing.T) {
 		t.Fatalf("the page started kernel %q, not %q", name, install.Name)
 	}
 	defer evalJS("tnbLabWidgets.stop().then(() => '')")
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](labWidgetJS)); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](browsertest.WidgetJS)); err != nil {
 		t.Fatal(err)
 	}
 	run := func(i int) {
 		t.Helper()
-		code, _ := json.Marshal(labWidgetCells[i])
+		code, _ := json.Marshal(browsertest.WidgetCells[i])
 		if status := evalJS("tnbLabWidgets.run(" + string(code) + ")"); status != "ok" {
 			t.Fatalf("cell %d: the kernel answered %q\n%s", i, status, evalJS("document.body.innerText"))
 		}

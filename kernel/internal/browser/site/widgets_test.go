@@ -18,75 +18,6 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/browser/lite"
 )
 
-// The cells of widgets.ipynb: an Interact of a picture, a button whose
-// callback changes its own label, and a cell that reads two lines.
-var widgetCells = []string{
-	`import (
-	"github.com/tensornb/tensornb/display"
-	"github.com/tensornb/tensornb/tensor"
-	"github.com/tensornb/tensornb/widget"
-)
-x := tensor.Float32.Arange(24)
-cols := widget.NewIntSlider("cols", 4, 1, 24)
-widget.Interact(func(c int) display.Renderer { return display.Grid(x.View(-1, c)) }, cols)`,
-	`import "fmt"
-clicks := 0
-b := widget.NewButton("click me")
-b.OnClick(func() { clicks++; b.SetDescription(fmt.Sprintf("clicked %d", clicks)) })
-b`,
-	`import (
-	"bufio"
-	"os"
-)
-var word string
-fmt.Print("word? ")
-fmt.Scanln(&word)
-lines := bufio.NewScanner(os.Stdin)
-lines.Scan()
-fmt.Printf("%s|%s\n", word, lines.Text())`,
-}
-
-// widgetJS finds and works the widgets' views and the input box, on a
-// page or in JupyterLab, by the classes ipywidgets' and JupyterLab's
-// views have.
-const widgetJS = `window.tnbWidgetTest = {
-  // picture is the HTML of the Interact's output widget once it shows a
-  // picture (an SVG, or JupyterLab's img of one), or "".
-  picture() {
-    const o = document.querySelector(".widget-output");
-    return o && o.querySelector("svg, img") ? o.innerHTML : "";
-  },
-  // slide types value into the slider's readout and presses Enter, as a
-  // person who edits the number does.
-  slide(value) {
-    const readout = document.querySelector(".widget-slider .widget-readout");
-    readout.focus();
-    readout.textContent = String(value);
-    readout.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", keyCode: 13, which: 13, bubbles: true }));
-    return true;
-  },
-  label() {
-    const b = document.querySelector("button.jupyter-button");
-    return b ? b.textContent.trim() : "";
-  },
-  click() {
-    document.querySelector("button.jupyter-button").click();
-    return true;
-  },
-  // stdin is the number of input boxes not typed into yet.
-  stdin() {
-    return document.querySelectorAll("input.jp-Stdin-input:not([data-typed])").length;
-  },
-  typed() {
-    document.querySelector("input.jp-Stdin-input:not([data-typed])").dataset.typed = "yes";
-    return true;
-  },
-  text() {
-    return document.body.innerText;
-  },
-};
-true`
-
 // Widgets and input work in both front ends of the site, with no
 // server: in JupyterLite, JupyterLab's widget manager draws the slider
 // of an Interact, and typing a value into it redraws the picture below
@@ -107,7 +38,7 @@ func TestWidgetsAndInput(t *testing.T) {
 	}
 	src := t.TempDir()
 	var cells []map[string]any
-	for _, c := range widgetCells {
+	for _, c := range browsertest.WidgetCells {
 		cells = append(cells, code(c))
 	}
 	data, err := json.MarshalIndent(notebook(map[string]any{"name": lite.KernelName, "display_name": "Go (tensornb)", "language": "go"}, cells...), "", " ")
@@ -131,7 +62,7 @@ func TestWidgetsAndInput(t *testing.T) {
 			t.Fatalf("JupyterLite did not start within 3 minutes: %v\n%s", err, strings.Join(errs.All(), "\n"))
 		}
 		evaluate[bool](t, ctx, labJS)
-		evaluate[bool](t, ctx, widgetJS)
+		evaluate[bool](t, ctx, browsertest.WidgetJS)
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`tnbLabTest.open("widgets.ipynb")`, chromedp.EvalAwaitPromise)); err != nil {
 			t.Fatalf("opening widgets.ipynb: %v\n%s", err, strings.Join(errs.All(), "\n"))
 		}
@@ -150,7 +81,7 @@ func TestWidgetsAndInput(t *testing.T) {
 
 	t.Run("page", func(t *testing.T) {
 		errs := browsertest.OpenURL(t, ctx, srv.URL+"/"+PageName("widgets.ipynb"))
-		evaluate[bool](t, ctx, widgetJS)
+		evaluate[bool](t, ctx, browsertest.WidgetJS)
 		run := func(i int) {
 			if text := waitRun(t, ctx, i); strings.Contains(text, "Error") {
 				t.Fatalf("cell %d: %s", i, text)
@@ -164,7 +95,7 @@ func TestWidgetsAndInput(t *testing.T) {
 	})
 }
 
-// checkWidgets runs the cells of widgetCells, with run (which waits for
+// checkWidgets runs the cells of browsertest.WidgetCells, with run (which waits for
 // the cell) and start (which does not), and works their widgets and the
 // input box.
 func checkWidgets(t *testing.T, ctx context.Context, errs *browsertest.Errors, run, start func(int)) {
