@@ -577,6 +577,21 @@ func (s server) do(ctx context.Context, method, path string, body any, v any) (i
 	return resp.StatusCode, data, nil
 }
 
+// stopped returns the failure of a container that stopped, or is gone,
+// before its server answered; nil while it runs.
+func (c *container) stopped() *failure {
+	running, exit, err := c.state()
+	if err == nil && running {
+		return nil
+	}
+	problem := fmt.Sprintf("the container stopped (exit code %d) before its server answered", exit)
+	if err != nil {
+		problem = "the container is gone: " + err.Error()
+	}
+	return &failure{step: c.step + ": start", command: "podman run … " + c.name, problem: problem, log: c.logs(),
+		todo: "the log shows why the server did not start: a missing command or file in the image, or the entrypoint failing"}
+}
+
 // waitServer waits until the server answers /api/status, and fails at
 // once if the container stops first: a broken image fails with its log,
 // not a timeout.
@@ -589,13 +604,8 @@ func (c *container) waitServer(s server, limit time.Duration) error {
 		if err == nil && code == 200 {
 			return nil
 		}
-		if running, exit, serr := c.state(); serr != nil || !running {
-			problem := fmt.Sprintf("the container stopped (exit code %d) before its server answered", exit)
-			if serr != nil {
-				problem = "the container is gone: " + serr.Error()
-			}
-			return &failure{step: c.step + ": start", command: "podman run … " + c.name, problem: problem, log: c.logs(),
-				todo: "the log shows why the server did not start: a missing command or file in the image, or the entrypoint failing"}
+		if f := c.stopped(); f != nil {
+			return f
 		}
 		if time.Now().After(deadline) {
 			last := fmt.Sprint(err)
@@ -832,6 +842,11 @@ func (it *imageTest) startBinder(step, image string) (*container, server, time.T
 	}
 	ip, err := it.pm.run(it.ctx, "inspect", "--format", fmt.Sprintf("{{(index .NetworkSettings.Networks %q).IPAddress}}", testNetwork), c.name)
 	if err != nil || ip == "" {
+		// A container that stopped at once (a broken entrypoint) has no
+		// address any more: say that it stopped.
+		if f := c.stopped(); f != nil {
+			return c, server{}, started, f
+		}
 		return c, server{}, started, &failure{step: step + ": start", command: "podman inspect " + c.name, problem: fmt.Sprintf("no address on %s: %v", testNetwork, err), log: c.logs()}
 	}
 	s := server{base: "http://" + ip + ":8888/", token: token}
