@@ -152,16 +152,16 @@ func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (
 // engine's widgets (ipywidgets' targets, and the comms its widgets
 // opened), or GoNB's.
 func (e *Engine) Comm(ctx context.Context, m front.CommMessage, out front.Output) error {
-	instant := e.instants(m)
-	e.track(m)
-	if instant {
+	if e.track(m) {
 		return e.Instant.Comm(ctx, m, instantOutput{out, e})
 	}
 	return e.Compiled.Comm(ctx, m, out)
 }
 
-// instants reports whether m is for the instant engine's widgets.
-func (e *Engine) instants(m front.CommMessage) bool {
+// track keeps the ids of the instant engine's comms, open or opened by m,
+// and reports whether m is for the instant engine's widgets: a widget
+// target's comm_open, or a message on a comm of theirs.
+func (e *Engine) track(m front.CommMessage) (instant bool) {
 	var c struct {
 		CommID string `json:"comm_id"`
 		Target string `json:"target_name"`
@@ -169,31 +169,17 @@ func (e *Engine) instants(m front.CommMessage) bool {
 	_ = json.Unmarshal(m.Content, &c)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return strings.HasPrefix(c.Target, "jupyter.widget") || e.instantComms[c.CommID]
-}
-
-// track keeps the ids of the instant engine's comms, open or opened by m.
-func (e *Engine) track(m front.CommMessage) {
-	var c struct {
-		CommID string `json:"comm_id"`
-		Target string `json:"target_name"`
-	}
-	if json.Unmarshal(m.Content, &c) != nil {
-		return
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	switch m.Type {
-	case "comm_open":
-		if strings.HasPrefix(c.Target, "jupyter.widget") {
-			if e.instantComms == nil {
-				e.instantComms = map[string]bool{}
-			}
-			e.instantComms[c.CommID] = true
+	instant = strings.HasPrefix(c.Target, "jupyter.widget") || e.instantComms[c.CommID]
+	switch {
+	case m.Type == "comm_open" && instant:
+		if e.instantComms == nil {
+			e.instantComms = map[string]bool{}
 		}
-	case "comm_close":
+		e.instantComms[c.CommID] = true
+	case m.Type == "comm_close":
 		delete(e.instantComms, c.CommID)
 	}
+	return instant
 }
 
 // instantOutput is the Output of the instant engine: it notes the comms
