@@ -35,9 +35,23 @@ const (
 // to when add is set, the rows×cols product of the packed panels a (k
 // columns of rows elements) and b (k rows of cols elements) into c, whose
 // rows are ldc apart. k is at least 1.
+//
+// strided, when not nil, is the same kernel reading a's rows where they
+// lie, element (r, p) at a[r*lda+p*pa]: X's rows in place when they are
+// contiguous or X is a transposed contiguous matrix, which then need no
+// packing. (The tile sees each row of a as often as Y has panels; packed
+// or in place, those are the same few cache lines.)
 type gemmKernel[T float32 | float64] struct {
 	rows, cols int
 	tile       func(k int, a, b, c []T, ldc int, add bool)
+	strided    func(k int, a []T, lda, pa int, b, c []T, ldc int, add bool)
+}
+
+// readsInPlace reports whether the kernel reads x's rows where they lie:
+// when it can, and they are contiguous or x is a transposed contiguous
+// matrix, so that a tile's rows are a few runs of cache lines.
+func (kern gemmKernel[T]) readsInPlace(x strided2D[T]) bool {
+	return kern.strided != nil && (x.colStride == 1 || x.rowStride == 1)
 }
 
 // depth is the length of the products the kernel sums at one time: a
@@ -81,6 +95,7 @@ func matmulPacked[T float32 | float64](kern gemmKernel[T], pool *scratchPool[T],
 		x := strided2D[T]{xd, xo, xb.strides[nb], xb.strides[nb+1]}
 		c := cd[b*n*m : (b+1)*n*m]
 		tiles := (n + kern.rows - 1) / kern.rows
+		inPlace := kern.readsInPlace(x)
 		packThenShare(packedPanels(k, m, kern.cols, depth), tiles, n*k*m, func(u int) {
 			packPanel(panels, y, k, m, kern.cols, depth, u)
 		}, func(lo, hi int) {
@@ -93,9 +108,15 @@ func matmulPacked[T float32 | float64](kern gemmKernel[T], pool *scratchPool[T],
 				for p0 := 0; p0 < k; p0 += depth {
 					run := min(depth, k-p0)
 					r0, r1 := t0*kern.rows, min(t1*kern.rows, n)
-					packRows(rows, x, r0, r1, p0, run, kern.rows)
+					a := tileRows[T]{x: x, p0: p0, depth: run, packed: rows, packedFrom: r0}
+					if inPlace {
+						// Only a last tile that X's rows do not fill is packed.
+						a.inPlace = true
+						a.packedFrom = max(r0, (r1/kern.rows)*kern.rows)
+					}
+					packRows(rows, x, a.packedFrom, r1, p0, run, kern.rows)
 					ys := panels[p0*width : (p0+run)*width]
-					multiplyPanels(kern, edge[:], c, rows, ys, r0, r1, m, run, p0 > 0)
+					multiplyPanels(kern, edge[:], c, a, ys, r0, r1, m, p0 > 0)
 				}
 			}
 		})
@@ -229,24 +250,47 @@ func packRows[T float32 | float64](rows []T, x strided2D[T], r0, r1, p0, depth, 
 	}
 }
 
-// multiplyPanels multiplies the packed rows r0 to r1 of X by every
-// packed panel of Y's block ys, writing, or adding to when add is set,
-// those rows of the row-major result c, m wide. edge holds a tile that
-// lies partly past c's edge.
-func multiplyPanels[T float32 | float64](kern gemmKernel[T], edge, c, rows, ys []T, r0, r1, m, depth int, add bool) {
-	tr, tc := kern.rows, kern.cols
+// tileRows says where the kernel finds X's rows for one run of the shared
+// dimension, columns p0 to p0+depth: the rows from packedFrom on packed
+// in packed (by packRows, a tile's panel after another), and, when
+// inPlace is set, those before it in x.
+type tileRows[T float32 | float64] struct {
+	x          strided2D[T]
+	p0, depth  int
+	packed     []T
+	packedFrom int
+	inPlace    bool
+}
+
+// multiply runs kern on the tile of X's rows from top: it writes, or adds
+// to when add is set, their product with the packed panel of Y into c.
+func (a tileRows[T]) multiply(kern gemmKernel[T], top int, panel, c []T, ldc int, add bool) {
+	if a.inPlace && top < a.packedFrom {
+		x := a.x
+		rows := x.data[x.offset+top*x.rowStride+a.p0*x.colStride:]
+		kern.strided(a.depth, rows, x.rowStride, x.colStride, panel, c, ldc, add)
+		return
+	}
+	at := (top - a.packedFrom) * a.depth
+	kern.tile(a.depth, a.packed[at:at+kern.rows*a.depth], panel, c, ldc, add)
+}
+
+// multiplyPanels multiplies the rows r0 to r1 of X, as a finds them, by
+// every packed panel of Y's block ys, writing, or adding to when add is
+// set, those rows of the row-major result c, m wide. edge holds a tile
+// that lies partly past c's edge.
+func multiplyPanels[T float32 | float64](kern gemmKernel[T], edge, c []T, a tileRows[T], ys []T, r0, r1, m int, add bool) {
+	tr, tc, depth := kern.rows, kern.cols, a.depth
 	for j0 := 0; j0 < m; j0 += tc {
 		panel := ys[j0*depth : (j0+tc)*depth]
-		for t := 0; r0+t*tr < r1; t++ {
-			top := r0 + t*tr
-			a := rows[t*tr*depth : (t+1)*tr*depth]
+		for top := r0; top < r1; top += tr {
 			if top+tr <= r1 && j0+tc <= m {
-				kern.tile(depth, a, panel, c[top*m+j0:], m, add)
+				a.multiply(kern, top, panel, c[top*m+j0:], m, add)
 				continue
 			}
 			// A tile past the edge of c is computed aside and its part
 			// inside c copied.
-			kern.tile(depth, a, panel, edge, tc, false)
+			a.multiply(kern, top, panel, edge, tc, false)
 			for r := range min(tr, r1-top) {
 				src := edge[r*tc : r*tc+min(tc, m-j0)]
 				dst := c[(top+r)*m+j0:]

@@ -5,12 +5,12 @@ package tensor
 func archKernels() []matmulKernels {
 	k := []matmulKernels{{
 		name: "avx512",
-		f32:  gemmKernel[float32]{12, 32, asmTile(12, 32, sgemmTileAVX512)},
-		f64:  gemmKernel[float64]{12, 16, asmTile(12, 16, dgemmTileAVX512)},
+		f32:  asmKernel(12, 32, sgemmTileAVX512),
+		f64:  asmKernel(12, 16, dgemmTileAVX512),
 	}, {
 		name: "avx2",
-		f32:  gemmKernel[float32]{6, 16, asmTile(6, 16, sgemmTileAVX2)},
-		f64:  gemmKernel[float64]{6, 8, asmTile(6, 8, dgemmTileAVX2)},
+		f32:  asmKernel(6, 16, sgemmTileAVX2),
+		f64:  asmKernel(6, 8, dgemmTileAVX2),
 	}}
 	if !hasAVX512 {
 		k[0].lacks = "this CPU lacks AVX-512"
@@ -21,17 +21,40 @@ func archKernels() []matmulKernels {
 	return k
 }
 
-// The assembly kernels, described on gemmKernel, with a, b and c as
-// pointers to their first elements and add as 0 or 1.
+// asmKernel wraps an assembly kernel of a rows×cols tile, which reads the
+// tile's rows where they lie, as a gemmKernel: its strided tile checks
+// the slots the kernel reads and writes, which the assembly does not, and
+// passes their first elements; its packed tile reads a packed panel.
+func asmKernel[T float32 | float64](rows, cols int, kernel func(k int, a *T, lda, pa int, b, c *T, ldc int, add int)) gemmKernel[T] {
+	strided := func(k int, a []T, lda, pa int, b, c []T, ldc int, add bool) {
+		_, _ = a[(rows-1)*lda+(k-1)*pa], b[k*cols-1]
+		_ = c[(rows-1)*ldc+cols-1]
+		flag := 0
+		if add {
+			flag = 1
+		}
+		kernel(k, &a[0], lda, pa, &b[0], &c[0], ldc, flag)
+	}
+	return gemmKernel[T]{
+		rows: rows, cols: cols,
+		tile: func(k int, a, b, c []T, ldc int, add bool) {
+			strided(k, a, 1, rows, b, c, ldc, add)
+		},
+		strided: strided,
+	}
+}
+
+// The assembly kernels, described on gemmKernel's strided, with a, b and c
+// as pointers to their first elements and add as 0 or 1.
 //
 //go:noescape
-func sgemmTileAVX512(k int, a, b, c *float32, ldc int, add int)
+func sgemmTileAVX512(k int, a *float32, lda, pa int, b, c *float32, ldc int, add int)
 
 //go:noescape
-func dgemmTileAVX512(k int, a, b, c *float64, ldc int, add int)
+func dgemmTileAVX512(k int, a *float64, lda, pa int, b, c *float64, ldc int, add int)
 
 //go:noescape
-func sgemmTileAVX2(k int, a, b, c *float32, ldc int, add int)
+func sgemmTileAVX2(k int, a *float32, lda, pa int, b, c *float32, ldc int, add int)
 
 //go:noescape
-func dgemmTileAVX2(k int, a, b, c *float64, ldc int, add int)
+func dgemmTileAVX2(k int, a *float64, lda, pa int, b, c *float64, ldc int, add int)

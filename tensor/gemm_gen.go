@@ -7,13 +7,21 @@
 // every row of its tile, and the six differ only in register width,
 // element size and tile shape: a program keeps them from drifting apart.
 //
-// Every kernel has the signature
+// The NEON kernels have the signature
 //
 //	func NAME(k int, a, b, c *T, ldc int, add int)
 //
-// and computes the rows×cols tile c = a·b (or c += a·b when add is not
+// and compute the rows×cols tile c = a·b (or c += a·b when add is not
 // 0), where a is k packed columns of rows elements, b k packed rows of
 // cols elements, and c's rows lie ldc elements apart. k is at least 1.
+// The amd64 kernels have the signature
+//
+//	func NAME(k int, a *T, lda, pa int, b, c *T, ldc int, add int)
+//
+// and read a where it lies: element (r, p) of the tile's rows is
+// a[r*lda+p*pa], so that the same kernel takes a packed panel (lda 1, pa
+// rows) or a matrix's rows in place (lda its row stride, pa 1, or a
+// transposed matrix's: lda 1, pa its column stride).
 // The sums stay in registers for the whole depth: one register of lanes
 // elements for each cols/lanes columns of each row.
 package main
@@ -86,9 +94,14 @@ func (w *writer) header() {
 	w.p("#include \"textflag.h\"")
 }
 
-func (w *writer) signature(k kernel) {
+func (w *writer) signature(k kernel, strided bool) {
 	typ := map[int]string{4: "float32", 8: "float64"}[k.elem]
 	w.p("")
+	if strided {
+		w.p("// func %s(k int, a *%s, lda, pa int, b, c *%s, ldc int, add int)", k.name, typ, typ)
+		w.p("TEXT ·%s(SB), NOSPLIT, $0-64", k.name)
+		return
+	}
 	w.p("// func %s(k int, a, b, c *%s, ldc int, add int)", k.name, typ)
 	w.p("TEXT ·%s(SB), NOSPLIT, $0-48", k.name)
 }
@@ -113,13 +126,38 @@ func (w *writer) x86(k kernel, prefix string, width int) {
 	}
 	label := func(s string) string { return k.name + "_" + s }
 
-	w.signature(k)
+	// Rows of a are read from up to three bases, each four rows apart,
+	// as base, base+lda, base+2·lda and base+3·lda: SI, AX and BX, with
+	// R10 = lda and R11 = 3·lda in bytes; R12 is pa in bytes.
+	base := []string{"SI", "AX", "BX"}[:(k.rows+3)/4]
+	rowAddr := func(r int) string {
+		b := base[r/4]
+		switch r % 4 {
+		case 1:
+			return fmt.Sprintf("(%s)(R10*1)", b)
+		case 2:
+			return fmt.Sprintf("(%s)(R10*2)", b)
+		case 3:
+			return fmt.Sprintf("(%s)(R11*1)", b)
+		}
+		return fmt.Sprintf("(%s)", b)
+	}
+	shift := map[int]int{4: 2, 8: 3}[k.elem]
+	w.signature(k, true)
 	w.p("\tMOVQ k+0(FP), CX")
 	w.p("\tMOVQ a+8(FP), SI")
-	w.p("\tMOVQ b+16(FP), DI")
-	w.p("\tMOVQ c+24(FP), R8")
-	w.p("\tMOVQ ldc+32(FP), R9")
-	w.p("\tSHLQ $%d, R9 // ldc in bytes", map[int]int{4: 2, 8: 3}[k.elem])
+	w.p("\tMOVQ lda+16(FP), R10")
+	w.p("\tSHLQ $%d, R10 // lda in bytes", shift)
+	w.p("\tLEAQ (R10)(R10*2), R11 // 3·lda")
+	w.p("\tMOVQ pa+24(FP), R12")
+	w.p("\tSHLQ $%d, R12 // pa in bytes", shift)
+	for i := 1; i < len(base); i++ {
+		w.p("\tLEAQ (%s)(R10*4), %s // row %d", base[i-1], base[i], 4*i)
+	}
+	w.p("\tMOVQ b+32(FP), DI")
+	w.p("\tMOVQ c+40(FP), R8")
+	w.p("\tMOVQ ldc+48(FP), R9")
+	w.p("\tSHLQ $%d, R9 // ldc in bytes", shift)
 	for r := range k.rows {
 		for c := range k.regsRow {
 			w.p("\t%s %[2]s, %[2]s, %[2]s", zero, acc(r, c))
@@ -130,16 +168,18 @@ func (w *writer) x86(k kernel, prefix string, width int) {
 		w.p("\tVMOVUP%s %d(DI), %s", ps[1:], width*c, bReg(c))
 	}
 	for r := range k.rows {
-		w.p("\t%s %d(SI), %s", bcast, k.elem*r, aReg(r))
+		w.p("\t%s %s, %s", bcast, rowAddr(r), aReg(r))
 		for c := range k.regsRow {
 			w.p("\tVFMADD231%s %s, %s, %s", ps, bReg(c), aReg(r), acc(r, c))
 		}
 	}
-	w.p("\tADDQ $%d, SI", k.elem*k.rows)
+	for _, b := range base {
+		w.p("\tADDQ R12, %s", b)
+	}
 	w.p("\tADDQ $%d, DI", k.elem*cols)
 	w.p("\tDECQ CX")
 	w.p("\tJNZ %s", label("loop"))
-	w.p("\tCMPQ add+40(FP), $0")
+	w.p("\tCMPQ add+56(FP), $0")
 	w.p("\tJEQ %s", label("overwrite"))
 	// Each row of sums is added to c's row (or, from overwrite:, written
 	// over it), then R8 moves to c's next row.
@@ -189,7 +229,7 @@ func (w *writer) arm64(k kernel) {
 	aReg := func(r int) string { return reg(bFirst + k.regsRow + r%2) }
 	label := func(s string) string { return k.name + "_" + s }
 
-	w.signature(k)
+	w.signature(k, false)
 	w.p("\tMOVD k+0(FP), R0")
 	w.p("\tMOVD a+8(FP), R1")
 	w.p("\tMOVD b+16(FP), R2")

@@ -16,8 +16,8 @@ const (
 // portableKernels is the portable kernel for both element types.
 var portableKernels = matmulKernels{
 	name: "portable",
-	f32:  gemmKernel[float32]{portableRows, portableCols, gemmTilePortable[float32]},
-	f64:  gemmKernel[float64]{portableRows, portableCols, gemmTilePortable[float64]},
+	f32:  gemmKernel[float32]{rows: portableRows, cols: portableCols, tile: gemmTilePortable[float32]},
+	f64:  gemmKernel[float64]{rows: portableRows, cols: portableCols, tile: gemmTilePortable[float64]},
 }
 
 // gemmTilePortable is the portable tile kernel: see gemmKernel.

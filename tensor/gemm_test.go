@@ -45,9 +45,30 @@ func testTile[T float32 | float64](t *testing.T, kern gemmKernel[T], u float64) 
 			c[i] = T(i)
 		}
 		initial := append([]T{}, c...)
+		// The same rows of a in place, lda apart with a gap after each,
+		// for a kernel that reads them so: its sums are the same, in the
+		// same order, to the last bit.
+		lda := k + 3
+		inPlace := make([]T, rows*lda)
+		for p := range k {
+			for r := range rows {
+				inPlace[r*lda+p] = a[p*rows+r]
+			}
+		}
 		for _, add := range []bool{false, true} {
 			before := append([]T{}, c...)
-			kern.tile(k, a, b, c, ldc, add)
+			if kern.strided != nil {
+				c2 := append([]T{}, c...)
+				kern.strided(k, inPlace, lda, 1, b, c2, ldc, add)
+				kern.tile(k, a, b, c, ldc, add)
+				for i := range c {
+					if c2[i] != c[i] {
+						t.Fatalf("k=%d, add=%v: slot %d is %v from rows in place, %v from packed ones", k, add, i, c2[i], c[i])
+					}
+				}
+			} else {
+				kern.tile(k, a, b, c, ldc, add)
+			}
 			for i := range c {
 				row, col := i/ldc, i%ldc
 				if col >= cols || row >= rows {
