@@ -124,13 +124,18 @@ func parts(n, cost int) int {
 }
 
 // runParts splits [0, n) into count (at least 1) contiguous ranges and
-// runs f on each, part numbering the range: the last on the calling
-// goroutine and the others on goroutines of their own. The caller yields
+// runs f on each, part numbering the range, on the calling goroutine and
+// the crew's (crew.go). When the crew is busy with another caller's job,
+// it runs the last on the calling goroutine and the others on goroutines
+// of their own; the caller then yields
 // once after starting them, so that this core runs a new goroutine at
 // once while the caller waits for an idle core: without it, Go keeps the
 // new goroutine for this core, which is busy, and the other cores do not
 // take it for a long while (often not within a millisecond's job).
 func runParts(n, count int, f func(part, lo, hi int)) {
+	if count > 1 && crewRun(count, func(p int) { f(p, n*p/count, n*(p+1)/count) }) {
+		return
+	}
 	var wg sync.WaitGroup
 	for p := range count - 1 {
 		wg.Add(1)
