@@ -307,6 +307,24 @@ func multiplyPanels[T float32 | float64](kern gemmKernel[T], edge, c []T, a tile
 	}
 }
 
+// takeShares runs f over chunks of [0, n) taken in turn from next, as
+// takeChunks does, but each a share of what is left: large chunks first,
+// then smaller, down to one, so that the goroutines end together even
+// when a chunk is a large part of the work (a product of a few hundred
+// rows has a few dozen tiles).
+func takeShares(next *atomic.Int64, n, workers int, f func(lo, hi int)) {
+	for {
+		lo := int(next.Load())
+		if lo >= n {
+			return
+		}
+		hi := min(n, lo+max(1, (n-lo)/(2*workers)))
+		if next.CompareAndSwap(int64(lo), int64(hi)) {
+			f(lo, hi)
+		}
+	}
+}
+
 // roundUp returns n rounded up to a multiple of unit.
 func roundUp(n, unit int) int {
 	return (n + unit - 1) / unit * unit
@@ -335,6 +353,6 @@ func packThenShare(packs, n, cost int, pack func(u int), f func(lo, hi int)) {
 		for packed.Load() < int64(packs) {
 			runtime.Gosched() // another goroutine finishes its last pack
 		}
-		takeChunks(&next, n, workers, f)
+		takeShares(&next, n, workers, f)
 	})
 }
