@@ -14,15 +14,22 @@ import (
 // tile of sums in registers. Each dtype accumulates in itself: float32
 // products in float32, as PyTorch's BLAS does.
 //
-// The loops, from the outside in: a worker takes a block of X's rows
-// (about gemmBlockBytes of them packed, which stay in its core's L2
-// cache), then a run of the shared dimension as long as the kernel's
-// depth; for each of Y's packed panels (about gemmPanelBytes, which stays
-// in L1 while it is used) it runs the kernel over every tile of rows in
-// the block.
+// The loops, from the outside in: Y is packed a block of columns at a
+// time (about gemmYBlockBytes); then a worker takes a block of X's rows
+// (about gemmBlockBytes of them, which stay in its core's L2 cache; the
+// amd64 kernels read them in place when they can, see gemmKernel), then
+// a run of the shared dimension as long as the kernel's depth; for each
+// of the block's packed panels of Y (gemmPanelBytes, which stays in L1
+// while it is used) it runs the kernel over every tile of rows in the
+// block of X.
 const (
 	gemmMaxDepth   = 512       // the most a kernel's depth can be
 	gemmBlockBytes = 96 * 1024 // the packed rows of X a worker keeps in L2
+	// gemmYBlockBytes is about the most of Y packed at one time: a block
+	// of its columns, in L2 or L3, which every worker's rows of X
+	// multiply before the next block is packed. It bounds the packing
+	// buffer, which is then kept for the next product (scratchMax).
+	gemmYBlockBytes = 1 << 20
 	// gemmMaxTile is the largest rows×cols of any kernel (AVX-512's
 	// float32 tile, 12×32), the size of the buffer for tiles past c's edge.
 	gemmMaxTile = 12 * 32
@@ -88,14 +95,17 @@ func matmulPacked[T float32 | float64](kern gemmKernel[T], pool *scratchPool[T],
 	size := int(unsafe.Sizeof(zero))
 	xd, yd := xb.storage.data.([]T), yb.storage.data.([]T)
 	cd := out.storage.data.([]T)
-	width := roundUp(m, kern.cols)
-	checkAllocation("matmul", k*width, size)
-	panelsBuf := pool.get(k * width)
+	// Y is packed a block of its columns at a time, whose panels fill
+	// about gemmYBlockBytes (or a panel, when Y is deeper than that).
+	blockCols := min(roundUp(m, kern.cols), max(1, gemmYBlockBytes/(k*size*kern.cols))*kern.cols)
+	checkAllocation("matmul", k*blockCols, size)
+	panelsBuf := pool.get(k * blockCols)
 	defer pool.put(panelsBuf)
 	panels := *panelsBuf
 	// The tiles of rows a worker packs at once.
 	depth := kern.depth()
 	block := max(1, gemmBlockBytes/(size*depth*kern.rows))
+	tiles := (n + kern.rows - 1) / kern.rows
 	index := make([]int, nb)
 	for b := range Shape(xb.shape[:nb]).Numel() {
 		xo, yo := xb.offset, yb.offset
@@ -103,35 +113,38 @@ func matmulPacked[T float32 | float64](kern gemmKernel[T], pool *scratchPool[T],
 			xo += index[d] * xb.strides[d]
 			yo += index[d] * yb.strides[d]
 		}
-		y := strided2D[T]{yd, yo, yb.strides[nb], yb.strides[nb+1]}
 		x := strided2D[T]{xd, xo, xb.strides[nb], xb.strides[nb+1]}
-		c := cd[b*n*m : (b+1)*n*m]
-		tiles := (n + kern.rows - 1) / kern.rows
 		inPlace := kern.readsInPlace(x)
-		packThenShare(packedPanels(k, m, kern.cols, depth), tiles, n*k*m, func(u int) {
-			packPanel(panels, y, k, m, kern.cols, depth, u)
-		}, func(lo, hi int) {
-			rowsBuf := pool.get(block * kern.rows * min(k, depth))
-			defer pool.put(rowsBuf)
-			rows := *rowsBuf
-			var edge [gemmMaxTile]T
-			for t0 := lo; t0 < hi; t0 += block {
-				t1 := min(t0+block, hi)
-				for p0 := 0; p0 < k; p0 += depth {
-					run := min(depth, k-p0)
-					r0, r1 := t0*kern.rows, min(t1*kern.rows, n)
-					a := tileRows[T]{x: x, p0: p0, depth: run, packed: rows, packedFrom: r0}
-					if inPlace {
-						// Only a last tile that X's rows do not fill is packed.
-						a.inPlace = true
-						a.packedFrom = max(r0, (r1/kern.rows)*kern.rows)
+		for j0 := 0; j0 < m; j0 += blockCols {
+			mb := min(blockCols, m-j0)
+			width := roundUp(mb, kern.cols)
+			y := strided2D[T]{yd, yo + j0*yb.strides[nb+1], yb.strides[nb], yb.strides[nb+1]}
+			c := cd[b*n*m+j0 : (b+1)*n*m]
+			packThenShare(packedPanels(k, mb, kern.cols, depth), tiles, n*k*mb, func(u int) {
+				packPanel(panels, y, k, mb, kern.cols, depth, u)
+			}, func(lo, hi int) {
+				rowsBuf := pool.get(block * kern.rows * min(k, depth))
+				defer pool.put(rowsBuf)
+				rows := *rowsBuf
+				var edge [gemmMaxTile]T
+				for t0 := lo; t0 < hi; t0 += block {
+					t1 := min(t0+block, hi)
+					for p0 := 0; p0 < k; p0 += depth {
+						run := min(depth, k-p0)
+						r0, r1 := t0*kern.rows, min(t1*kern.rows, n)
+						a := tileRows[T]{x: x, p0: p0, depth: run, packed: rows, packedFrom: r0}
+						if inPlace {
+							// Only a last tile that X's rows do not fill is packed.
+							a.inPlace = true
+							a.packedFrom = max(r0, (r1/kern.rows)*kern.rows)
+						}
+						packRows(rows, x, a.packedFrom, r1, p0, run, kern.rows)
+						ys := panels[p0*width : (p0+run)*width]
+						multiplyPanels(kern, edge[:], c, m, a, ys, r0, r1, mb, p0 > 0)
 					}
-					packRows(rows, x, a.packedFrom, r1, p0, run, kern.rows)
-					ys := panels[p0*width : (p0+run)*width]
-					multiplyPanels(kern, edge[:], c, a, ys, r0, r1, m, p0 > 0)
 				}
-			}
-		})
+			})
+		}
 		for d := nb - 1; d >= 0; d-- { // the next batch index, last dimension fastest
 			if index[d]++; index[d] < xb.shape[d] {
 				break
@@ -288,16 +301,17 @@ func (a tileRows[T]) multiply(kern gemmKernel[T], top int, panel, c []T, ldc int
 }
 
 // multiplyPanels multiplies the rows r0 to r1 of X, as a finds them, by
-// every packed panel of Y's block ys, writing, or adding to when add is
-// set, those rows of the row-major result c, m wide. edge holds a tile
-// that lies partly past c's edge.
-func multiplyPanels[T float32 | float64](kern gemmKernel[T], edge, c []T, a tileRows[T], ys []T, r0, r1, m int, add bool) {
+// every packed panel of ys, a block of Y's columns m wide, writing, or
+// adding to when add is set, those rows of the block's columns of the
+// row-major result c, whose rows are ldc apart. edge holds a tile that
+// lies partly past the block's edge.
+func multiplyPanels[T float32 | float64](kern gemmKernel[T], edge, c []T, ldc int, a tileRows[T], ys []T, r0, r1, m int, add bool) {
 	tr, tc, depth := kern.rows, kern.cols, a.depth
 	for j0 := 0; j0 < m; j0 += tc {
 		panel := ys[j0*depth : (j0+tc)*depth]
 		for top := r0; top < r1; top += tr {
 			if top+tr <= r1 && j0+tc <= m {
-				a.multiply(kern, top, panel, c[top*m+j0:], m, add)
+				a.multiply(kern, top, panel, c[top*ldc+j0:], ldc, add)
 				continue
 			}
 			// A tile past the edge of c is computed aside and its part
@@ -305,7 +319,7 @@ func multiplyPanels[T float32 | float64](kern gemmKernel[T], edge, c []T, a tile
 			a.multiply(kern, top, panel, edge, tc, false)
 			for r := range min(tr, r1-top) {
 				src := edge[r*tc : r*tc+min(tc, m-j0)]
-				dst := c[(top+r)*m+j0:]
+				dst := c[(top+r)*ldc+j0:]
 				dst = dst[:len(src)]
 				if add {
 					for j, v := range src {

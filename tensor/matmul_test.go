@@ -82,6 +82,38 @@ func TestMatmulMatchesLoops(t *testing.T) {
 	}
 }
 
+// A product whose Y is too deep and wide to pack at once is computed a
+// block of Y's columns at a time, the last block narrower than a
+// kernel's tile, into the right columns of the result, with every
+// kernel, for Y in rows and transposed.
+func TestMatmulColumnBlocks(t *testing.T) {
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		n, k, m := 14, 9001, 75 // 9001 deep: a block of Y is one panel wide
+		x := tensor.Float64.Randn(n, k).To(dt)
+		for _, y := range []*tensor.Tensor{tensor.Float64.Randn(k, m).To(dt), tensor.Float64.Randn(m, k).To(dt).MT()} {
+			got := map[string]*tensor.Tensor{}
+			for _, name := range tensor.RunnableMatmulKernels() {
+				tensor.WithMatmulKernel(name, func() { got[name] = x.Matmul(y) })
+			}
+			u := map[tensor.DType]float64{tensor.Float32: 0x1p-24, tensor.Float64: 0x1p-53}[dt]
+			for i := range n {
+				for j := range m {
+					want, size := 0.0, 0.0
+					for p := range k {
+						v := x.At(i, p) * y.At(p, j)
+						want, size = want+v, size+math.Abs(v)
+					}
+					for name, g := range got {
+						if g := g.At(i, j); !(math.Abs(g-want) <= float64(k+2)*u*size) {
+							t.Fatalf("%v, kernel %q, y strides %v: [%d, %d] = %v, want %v", dt, name, y.Strides(), i, j, g, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // A dot of vectors expanded far past memory is computed from the values
 // they hold, at once: PyTorch computes it too, by a loop.
 func TestDotOfExpandedVectors(t *testing.T) {
