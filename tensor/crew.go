@@ -81,7 +81,6 @@ func crewRun(count int, f func(part int)) bool {
 			m.wake <- struct{}{}
 		}
 	}
-	runtime.Gosched() // let a woken member take this core's place if it must
 	j.run()
 	for deadline := time.Now().Add(crewSpin); j.finished.Load() < int64(count); {
 		if time.Now().After(deadline) {
