@@ -110,12 +110,16 @@ func (w *fileWriter) unit(u cells.Unit) span {
 
 // parseCell writes and parses the file that checks the units of a cell
 // other than its imports, with the session's declarations before them
-// and then hoisted, package-level declarations of variables that the
-// cell's statements define.
-func (c *checker) parseCell(units []cells.Unit, hoisted string) *cellFile {
+// that include says to include (all if it is nil), and then hoisted,
+// package-level declarations of variables that the cell's statements
+// define.
+func (c *checker) parseCell(units []cells.Unit, hoisted string, include func(name string) bool) *cellFile {
 	w := newFileWriter()
 	f := &cellFile{fset: c.fset}
 	for _, d := range c.decls {
+		if include != nil && !include(d.name) {
+			continue
+		}
 		first := w.line
 		w.write(commentLines(d.doc) + d.src + "\n")
 		f.sessionSpans = append(f.sessionSpans, sessionSpan{lineRange: lineRange{first, w.line - 1}, name: d.name})

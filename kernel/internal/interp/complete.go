@@ -132,7 +132,7 @@ func (c *checker) checkAt(code string, start, end int) *cursorCheck {
 	}
 	text += closing
 	units := cells.Split(text)
-	cf := c.parseCell(units, "")
+	cf := c.parseCell(units, "", nil) // all the session's names, to complete
 	offset := cf.offsetOf(start)
 	if offset < 0 {
 		return nil
