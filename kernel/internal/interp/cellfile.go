@@ -17,6 +17,10 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/cells"
 )
 
+// checkedFileName names the files parseCell parses, in the checker's
+// file set (see dropFiles).
+const checkedFileName = "cell.go"
+
 // cellFunc is the function the checked file wraps a cell's statements in.
 const cellFunc = "tensornbCell"
 
@@ -141,7 +145,7 @@ func (c *checker) parseCell(units []cells.Unit, hoisted string, include func(nam
 	w.write("}\n")
 	f.src = w.b.String()
 
-	file, err := parser.ParseFile(c.fset, "cell.go", f.src, parser.ParseComments|parser.SkipObjectResolution)
+	file, err := parser.ParseFile(c.fset, checkedFileName, f.src, parser.ParseComments|parser.SkipObjectResolution)
 	f.parsed, f.syntax = file, firstError(err)
 	for _, d := range file.Decls {
 		if i := indexAt(f.sessionSpans, f.line(d)); i >= 0 {

@@ -115,6 +115,7 @@ type checkedCell struct {
 // without importing it is imported for it, as goimports does for GoNB's
 // cells, when its name says which package it is.
 func (c *checker) check(code string) (steps []step, notes []string, err error) {
+	defer c.dropFiles(c.fset.Base())
 	cc, err := c.read(code)
 	if err != nil {
 		return nil, nil, err
@@ -238,6 +239,23 @@ func (cc *checkedCell) allImports() map[string]string {
 		all[p] = n
 	}
 	return all
+}
+
+// dropFiles removes from the checker's file set the files it parsed
+// cells into from base on (checkedFileName): their positions are read
+// only while the cell is checked, or the cursor's completed. The files
+// of imported packages, which the importer adds to the same set, stay.
+func (c *checker) dropFiles(base int) {
+	for p := base; p < c.fset.Base(); {
+		f := c.fset.File(token.Pos(p))
+		if f == nil || f.Base() != p {
+			return
+		}
+		p = f.Base() + f.Size() + 1
+		if f.Name() == checkedFileName {
+			c.fset.RemoveFile(f)
+		}
+	}
 }
 
 // A staleDecl is an earlier cell's declaration that no longer compiles.

@@ -219,6 +219,7 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 	s.stdin.reset()
 	count, _ := front.ExecutionCount(ctx)
 	s.check.cell = newCellRecord(code, count)
+	defer s.check.sites.release()
 	steps, notes, err := s.check.check(code)
 	for _, note := range notes {
 		fmt.Fprint(s.stderr, userNames(note))
@@ -278,7 +279,7 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 			if err := s.compileGeneric(p); err != nil {
 				return false, err
 			}
-			if _, err := s.eval(ctx, "import "+imports[p]+" "+strconv.Quote(p)); err != nil {
+			if _, err := s.evalOnce(ctx, "import "+imports[p]+" "+strconv.Quote(p)); err != nil {
 				return false, err
 			}
 		}
@@ -293,7 +294,7 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		}
 	}
 	if len(undeclared) > 0 {
-		if _, err := s.eval(ctx, "var "+strings.Join(undeclared, ", ")+" int"); err != nil {
+		if _, err := s.evalOnce(ctx, "var "+strings.Join(undeclared, ", ")+" int"); err != nil {
 			return false, err
 		}
 		for _, v := range undeclared {
@@ -312,7 +313,7 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		if err := s.evalInFunc(ctx, st.site, resultVar+" = "+value); err != nil {
 			return false, err
 		}
-		v, err := s.eval(ctx, resultVar)
+		v, err := s.evalOnce(ctx, resultVar)
 		if err != nil {
 			return false, err
 		}
@@ -322,7 +323,7 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		if v.IsValid() {
 			display.Result(v.Interface())
 		}
-		_, err = s.eval(ctx, resultVar+" = nil")
+		_, err = s.evalOnce(ctx, resultVar+" = nil")
 		return false, err
 	}
 	if st.texts != nil {
@@ -331,7 +332,11 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 			if zero, ok := s.declaredAlike(st, text); ok {
 				err = s.evalInFunc(ctx, st.site, zero)
 			} else if strings.HasPrefix(text, "var ") || plainDefine.MatchString(text) {
-				_, err = s.eval(ctx, text)
+				if mayLiveOn(text) {
+					_, err = s.eval(ctx, text)
+				} else {
+					_, err = s.evalOnce(ctx, text)
+				}
 			} else {
 				err = s.evalInFunc(ctx, st.site, text) // x = e
 			}
@@ -352,11 +357,7 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		// The statement's site is written first (frames.go), on the
 		// function's first line, so that the statement's lines stay
 		// where they were.
-		if _, err := s.eval(ctx, fmt.Sprintf("func %s() { %s = %d\n%s\n}", statementFunc, lineVar(""), st.site, st.text)); err != nil {
-			return false, err
-		}
-		_, err = s.eval(ctx, statementFunc+"()")
-		return false, err
+		return false, s.runStatement(ctx, fmt.Sprintf("func %s() { %s = %d\n%s\n}", statementFunc, lineVar(""), st.site, st.text), st.text)
 	}
 	_, err = s.eval(ctx, st.text)
 	return false, err
@@ -401,11 +402,44 @@ var plainDefine = regexp.MustCompile(`^[\pL_][\pL\pN_]*(?:, [\pL_][\pL\pN_]*)* :
 // computes on its way, of every cell, for as long as the session lives.
 // In a function they are the function's, and go with its frame.
 func (s *Session) evalInFunc(ctx context.Context, site int, text string) error {
-	if _, err := s.eval(ctx, fmt.Sprintf("func %s() { %s = %d; %s\n}", statementFunc, lineVar(""), site, text)); err != nil {
+	return s.runStatement(ctx, fmt.Sprintf("func %s() { %s = %d; %s\n}", statementFunc, lineVar(""), site, text), text)
+}
+
+// runStatement declares the statement function, src, then calls it. The
+// function is declared anew by the next statement: unless text, its
+// body, makes functions that may outlive it (mayLiveOn), nothing keeps
+// its code, and the file of its positions is dropped once it has run.
+func (s *Session) runStatement(ctx context.Context, src, text string) error {
+	if _, err := s.eval(ctx, src); err != nil {
 		return err
 	}
-	_, err := s.eval(ctx, statementFunc+"()")
+	var declared *token.File // the file that eval kept, the last one
+	if s.fset != nil && s.fset.Base() > 1 {
+		declared = s.fset.File(token.Pos(s.fset.Base() - 1))
+	}
+	_, err := s.evalOnce(ctx, statementFunc+"()")
+	if !mayLiveOn(text) && ctx.Err() == nil && declared != nil && declared.Name() == interp.DefaultSourceName {
+		s.fset.RemoveFile(declared)
+	}
 	return err
+}
+
+// mayLiveOn reports whether code evaluated may make functions that live
+// on after it ran, whose positions yaegi reads when they fail: it has a
+// function literal, or may have (the word func).
+func mayLiveOn(text string) bool { return strings.Contains(text, "func") }
+
+// evalOnce runs src, which leaves nothing behind that reads its
+// positions (an import, a variable declared by its type, a call, a
+// value read), and drops the files yaegi added to its file set for it:
+// a session would keep one for each, for every cell it ran.
+func (s *Session) evalOnce(ctx context.Context, src string) (reflect.Value, error) {
+	return s.evalDropping(ctx, src, true)
+}
+
+// eval runs src, turning a panic inside yaegi into an error.
+func (s *Session) eval(ctx context.Context, src string) (reflect.Value, error) {
+	return s.evalDropping(ctx, src, false)
 }
 
 // useLazy gives the interpreter, before the first import of the package
@@ -441,8 +475,10 @@ func (s *Session) compileGeneric(path string) error {
 	return nil
 }
 
-// eval runs src, turning a panic inside yaegi into an error.
-func (s *Session) eval(ctx context.Context, src string) (v reflect.Value, err error) {
+// evalDropping runs src, turning a panic inside yaegi into an error,
+// and drops from yaegi's file set the scratch files it added, or with
+// all set every file it added for src.
+func (s *Session) evalDropping(ctx context.Context, src string, all bool) (v reflect.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the interpreter failed: %v", r)
@@ -451,7 +487,11 @@ func (s *Session) eval(ctx context.Context, src string) (v reflect.Value, err er
 	if s.fset != nil {
 		base := s.fset.Base()
 		defer func() {
-			if ctx.Err() == nil { // else yaegi may still be compiling src
+			switch {
+			case ctx.Err() != nil: // yaegi may still be compiling src
+			case all:
+				dropEvaluated(s.fset, base)
+			default:
 				dropScratchFiles(s.fset, base)
 			}
 		}()
