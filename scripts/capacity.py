@@ -205,12 +205,34 @@ def load():
 
 # A class: N kernels at once.
 
+def start_kernel(kernel, tries=3):
+    """Starts a kernel, again if it dies before its first answer: with
+    many started at once, jupyter_client may give two kernels the same
+    free port ("address already in use"). Returns the manager, the
+    client and the starts it took."""
+    for n in range(1, tries + 1):
+        try:
+            km, kc = start_new_kernel(kernel_name=kernel, startup_timeout=600)
+            return km, kc, n
+        except RuntimeError:
+            if n == tries:
+                raise
+
+
 def student(i, args, cells, barrier, results, measured):
     """One kernel's life in the class: start, wait for the others, run the
-    cells for the rounds asked, report, wait to be measured, shut down."""
+    cells for the rounds asked, report, wait to be measured, shut down. A
+    kernel that does not start reports it, and still meets the others at
+    the barrier, which would wait for it for ever."""
     rng = random.Random(i)
     t0 = time.perf_counter()
-    km, kc = start_new_kernel(kernel_name=args.kernel, startup_timeout=600)
+    try:
+        km, kc, starts = start_kernel(args.kernel)
+    except BaseException as e:
+        results.put({"i": i, "pid": None, "error": "start: " + repr(e)})
+        barrier.wait()
+        measured.wait()
+        return
     started = time.perf_counter() - t0
     pid = km.provisioner.process.pid
     try:
@@ -223,7 +245,7 @@ def student(i, args, cells, barrier, results, measured):
                 statuses.append(status)
                 if args.pause:
                     time.sleep(args.pause * (0.5 + rng.random()))
-        results.put({"i": i, "pid": pid, "started": started, "times": times, "statuses": statuses})
+        results.put({"i": i, "pid": pid, "started": started, "starts": starts, "times": times, "statuses": statuses})
         measured.wait()
     except BaseException as e:  # a kernel that fails still reports
         results.put({"i": i, "pid": pid, "error": repr(e)})
@@ -256,7 +278,7 @@ def class_run(args, cells):
     got = [results.get(timeout=3600) for _ in range(n)]
     if args.settle:
         time.sleep(args.settle)
-    mems = {r["i"]: tree_memory(r["pid"]) for r in got}
+    mems = {r["i"]: tree_memory(r["pid"]) for r in got if "error" not in r}
     load_after = load()
     measured.set()
     for p in procs:
@@ -268,6 +290,9 @@ def class_run(args, cells):
     if not got:
         sys.exit(1)
     starts = [r["started"] for r in got]
+    again = sum(r["starts"] - 1 for r in got)
+    if again:
+        print("kernels started again after dying before their first answer: %d (counted in their start)" % again)
     firsts = [r["times"][0][1] for r in got]
     round1 = [t for r in got for (rd, t) in r["times"][1:] if rd == 0]
     warm = [t for r in got for (rd, t) in r["times"] if rd > 0]

@@ -17,6 +17,10 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/cells"
 )
 
+// checkedFileName names the files parseCell parses, in the checker's
+// file set (see dropFiles).
+const checkedFileName = "cell.go"
+
 // cellFunc is the function the checked file wraps a cell's statements in.
 const cellFunc = "tensornbCell"
 
@@ -110,12 +114,16 @@ func (w *fileWriter) unit(u cells.Unit) span {
 
 // parseCell writes and parses the file that checks the units of a cell
 // other than its imports, with the session's declarations before them
-// and then hoisted, package-level declarations of variables that the
-// cell's statements define.
-func (c *checker) parseCell(units []cells.Unit, hoisted string) *cellFile {
+// that include says to include (all if it is nil), and then hoisted,
+// package-level declarations of variables that the cell's statements
+// define.
+func (c *checker) parseCell(units []cells.Unit, hoisted string, include func(name string) bool) *cellFile {
 	w := newFileWriter()
 	f := &cellFile{fset: c.fset}
 	for _, d := range c.decls {
+		if include != nil && !include(d.name) {
+			continue
+		}
 		first := w.line
 		w.write(commentLines(d.doc) + d.src + "\n")
 		f.sessionSpans = append(f.sessionSpans, sessionSpan{lineRange: lineRange{first, w.line - 1}, name: d.name})
@@ -137,7 +145,7 @@ func (c *checker) parseCell(units []cells.Unit, hoisted string) *cellFile {
 	w.write("}\n")
 	f.src = w.b.String()
 
-	file, err := parser.ParseFile(c.fset, "cell.go", f.src, parser.ParseComments|parser.SkipObjectResolution)
+	file, err := parser.ParseFile(c.fset, checkedFileName, f.src, parser.ParseComments|parser.SkipObjectResolution)
 	f.parsed, f.syntax = file, firstError(err)
 	for _, d := range file.Decls {
 		if i := indexAt(f.sessionSpans, f.line(d)); i >= 0 {

@@ -51,6 +51,13 @@ type checker struct {
 	// them by name.
 	decls  []sessionDecl
 	declAt map[string]int
+	// index finds the declarations a cell needs checked with it, and
+	// changed are the names whose declarations the cells since the last
+	// check changed or added (a variable that a statement defined
+	// anew, with another type): the next cell is checked with the
+	// declarations that use them, which may no longer compile.
+	index   *sessionIndex
+	changed map[string]bool
 
 	// sites are the places in the cells' code that the rewrite marked
 	// (frames.go), by number, and cell the cell being checked.
@@ -66,7 +73,7 @@ type checker struct {
 // the positions of the files it checks, imp imports their packages for
 // go/types, and has and hasSymbol say what yaegi has compiled in.
 func newChecker(fset *token.FileSet, imp types.Importer, has func(string) bool, hasSymbol func(path, name string) bool) *checker {
-	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, elsewhere: elsewhere, named: packageNamed, refused: notInBrowser, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}, declAt: map[string]int{},
+	return &checker{fset: fset, imp: imp, has: has, hasSymbol: hasSymbol, elsewhere: elsewhere, named: packageNamed, refused: notInBrowser, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{}, declAt: map[string]int{}, index: newSessionIndex(), changed: map[string]bool{},
 		cell: newCellRecord("", 0), unmarked: map[string]string{}}
 }
 
@@ -89,6 +96,14 @@ type checkedCell struct {
 	// with := and its declarations use (see hoist); nil until hoist ran.
 	redeclared map[string]bool
 	hoisted    map[string]bool
+	// hoistedSrc declares the hoisted variables; uses are the
+	// identifiers of the cell, and forgotten the session's declarations
+	// that checking it forgot: with redeclared, hoisted and the cell's
+	// imports, they say which of the session's declarations the checked
+	// file holds (see sessionrefs.go).
+	hoistedSrc string
+	uses       []string
+	forgotten  map[string]bool
 
 	pkg  *types.Package
 	info *types.Info
@@ -100,11 +115,14 @@ type checkedCell struct {
 // without importing it is imported for it, as goimports does for GoNB's
 // cells, when its name says which package it is.
 func (c *checker) check(code string) (steps []step, notes []string, err error) {
+	defer c.dropFiles(c.fset.Base())
 	cc, err := c.read(code)
 	if err != nil {
 		return nil, nil, err
 	}
-	if notes, err = cc.typeCheckSettled(); err != nil {
+	notes, err = cc.typeCheckSettled()
+	clear(c.changed) // what they reached is checked, and forgotten if stale
+	if err != nil {
 		return nil, notes, err
 	}
 	if err := cc.refuseTopLevel(); err != nil {
@@ -127,7 +145,7 @@ func (c *checker) read(code string) (*checkedCell, error) {
 	if cc.cellImports, err = c.readImports(cc.imports); err != nil {
 		return nil, err
 	}
-	cc.file = c.parseCell(cc.units, "")
+	cc.file = c.parseCell(cc.units, "", func(string) bool { return false })
 	if err := cc.refuseRedefinitions(); err != nil {
 		return nil, err
 	}
@@ -135,7 +153,67 @@ func (c *checker) read(code string) (*checkedCell, error) {
 		return nil, cc.file.syntaxError()
 	}
 	cc.redeclared = cc.file.declared()
+	cc.uses = identifiers(code)
+	cc.forgotten = map[string]bool{}
+	cc.reparse()
 	return cc, nil
+}
+
+// reparse parses the cell again, with the session's declarations it
+// needs (sessionNeeded) and its hoisted variables, if it has any: the
+// file read parsed first holds the cell alone.
+func (cc *checkedCell) reparse() {
+	need := cc.sessionNeeded()
+	if need != nil && len(need) == 0 && cc.hoistedSrc == "" && len(cc.file.sessionSpans) == 0 {
+		return // the cell alone, as parsed
+	}
+	include := func(name string) bool { return need[name] }
+	if need == nil {
+		include = nil
+	}
+	cc.file = cc.c.parseCell(cc.units, cc.hoistedSrc, include)
+}
+
+// sessionNeeded returns the names of the session's declarations the cell
+// is checked with, or nil for all of them: a package imported with a
+// dot brings names that are not written.
+func (cc *checkedCell) sessionNeeded() map[string]bool {
+	changed := map[string]bool{}
+	for _, m := range []map[string]bool{cc.redeclared, cc.hoisted, cc.forgotten, cc.c.changed} {
+		for n := range m {
+			changed[n] = true
+		}
+	}
+	for _, imports := range []map[string]string{cc.c.imports, cc.cellImports} {
+		for _, name := range imports {
+			if name == "." {
+				return nil
+			}
+		}
+	}
+	for p, name := range cc.cellImports {
+		if _, had := cc.c.imports[p]; had {
+			continue
+		}
+		// The names a package may be imported under: its own, which
+		// its path says (math/rand/v2's is rand).
+		if name != "" && name != "_" {
+			changed[name] = true
+		}
+		parts := strings.Split(p, "/")
+		changed[parts[len(parts)-1]] = true
+		if len(parts) > 1 {
+			changed[parts[len(parts)-2]] = true
+		}
+	}
+	return cc.c.index.needed(cc.uses, changed, cc.keep)
+}
+
+// keep reports whether the checked file holds the session's declaration
+// of name: it is not forgotten, and the cell does not declare it again.
+func (cc *checkedCell) keep(name string) bool {
+	_, declared := cc.c.declAt[name]
+	return declared && !cc.redeclared[name] && !cc.hoisted[name]
 }
 
 // addImports imports packages for the cell, which uses them without
@@ -147,6 +225,7 @@ func (cc *checkedCell) addImports(paths []string) {
 			cc.cellImports[p] = ""
 		}
 	}
+	cc.reparse() // with the declarations that use the packages' names
 }
 
 // allImports are the imports the cell is checked with, path → name: the
@@ -160,6 +239,23 @@ func (cc *checkedCell) allImports() map[string]string {
 		all[p] = n
 	}
 	return all
+}
+
+// dropFiles removes from the checker's file set the files it parsed
+// cells into from base on (checkedFileName): their positions are read
+// only while the cell is checked, or the cursor's completed. The files
+// of imported packages, which the importer adds to the same set, stay.
+func (c *checker) dropFiles(base int) {
+	for p := base; p < c.fset.Base(); {
+		f := c.fset.File(token.Pos(p))
+		if f == nil || f.Base() != p {
+			return
+		}
+		p = f.Base() + f.Size() + 1
+		if f.Name() == checkedFileName {
+			c.fset.RemoveFile(f)
+		}
+	}
 }
 
 // A staleDecl is an earlier cell's declaration that no longer compiles.

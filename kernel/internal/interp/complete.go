@@ -30,6 +30,7 @@ type candidate struct {
 // complete returns the candidates for the name that ends at cursor (a
 // byte offset) in code, and the byte offset where that name starts.
 func (c *checker) complete(code string, cursor int) ([]candidate, int) {
+	defer c.dropFiles(c.fset.Base())
 	start := identStart(code, cursor)
 	prefix := code[start:cursor]
 	afterDot := start > 0 && code[start-1] == '.'
@@ -74,6 +75,7 @@ func (c *checker) complete(code string, cursor int) ([]candidate, int) {
 // (a byte offset) in code, or, between a call's parentheses, of the
 // function called.
 func (c *checker) inspect(code string, cursor int, d *docs) (signature, doc string, found bool) {
+	defer c.dropFiles(c.fset.Base())
 	start, end := identStart(code, cursor), identEnd(code, cursor)
 	if start == end {
 		open, ok := callOpen(code, cursor)
@@ -132,7 +134,7 @@ func (c *checker) checkAt(code string, start, end int) *cursorCheck {
 	}
 	text += closing
 	units := cells.Split(text)
-	cf := c.parseCell(units, "")
+	cf := c.parseCell(units, "", nil) // all the session's names, to complete
 	offset := cf.offsetOf(start)
 	if offset < 0 {
 		return nil

@@ -39,10 +39,15 @@ func (c *checker) commit(s step) {
 		c.typeImported[p] = n
 	}
 	for _, d := range s.decls {
+		c.index.set(d)
 		if i, ok := c.declAt[d.name]; ok {
+			if c.decls[i].src != d.src {
+				c.changed[d.name] = true
+			}
 			c.decls[i] = d // the order of package-level declarations does not matter
 			continue
 		}
+		c.changed[d.name] = true
 		c.declAt[d.name] = len(c.decls)
 		c.decls = append(c.decls, d)
 	}
@@ -57,6 +62,7 @@ func (c *checker) forget(name string) {
 	c.decls = append(c.decls[:i], c.decls[i+1:]...)
 	delete(c.declAt, name)
 	delete(c.unmarked, name)
+	c.index.remove(name)
 	for j := i; j < len(c.decls); j++ {
 		c.declAt[c.decls[j].name] = j
 	}

@@ -75,16 +75,45 @@ type codeFunc struct {
 	sites []int
 }
 
-// A siteTable holds the sites of the cells' code, numbered from 1.
-type siteTable struct{ sites []*codeSite }
+// A siteTable holds the sites of the cells' code, numbered from 1. The
+// sites of a cell's top level (fn nil) are read only while the cell
+// runs: its statements, and the units they are in, run once. Once it
+// has run, release gives their numbers to the sites of later cells, so
+// that a session does not keep, for every cell it ran, sites and the
+// cell's text they name. The sites of functions stay: the functions
+// may run, and fail, in any later cell.
+type siteTable struct {
+	sites []*codeSite
+	free  []int // numbers released, for add to give again
+	top   []int // the numbers of top-level sites added since release
+}
 
 // add records s and returns its number.
 func (t *siteTable) add(s codeSite) int {
 	if len(t.sites) == 0 {
 		t.sites = append(t.sites, nil) // 0 is no site
 	}
-	t.sites = append(t.sites, &s)
-	return len(t.sites) - 1
+	id := len(t.sites)
+	if n := len(t.free); n > 0 {
+		id, t.free = t.free[n-1], t.free[:n-1]
+		t.sites[id] = &s
+	} else {
+		t.sites = append(t.sites, &s)
+	}
+	if s.fn == nil {
+		t.top = append(t.top, id)
+	}
+	return id
+}
+
+// release forgets the top-level sites added since it was last called,
+// and frees their numbers.
+func (t *siteTable) release() {
+	for _, id := range t.top {
+		t.sites[id] = nil
+		t.free = append(t.free, id)
+	}
+	t.top = t.top[:0]
 }
 
 // site returns the site numbered id, or nil.
@@ -285,7 +314,7 @@ func (s *Session) frames(st step) []frame {
 
 // siteOf reads the site that the variable of key holds, or nil.
 func (s *Session) siteOf(key string) *codeSite {
-	v, err := s.eval(context.Background(), lineVar(key))
+	v, err := s.evalOnce(context.Background(), lineVar(key))
 	if err != nil || !v.IsValid() || !v.CanInt() {
 		return nil
 	}

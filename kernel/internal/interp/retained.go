@@ -96,3 +96,20 @@ func dropScratchFiles(fset *token.FileSet, base int) {
 		}
 	}
 }
+
+// dropEvaluated removes from fset the files that evaluations added from
+// base on, those of sources yaegi was given to evaluate (named
+// interp.DefaultSourceName) and its scratch files: not those of a
+// package it read from its source files, whose functions live on.
+func dropEvaluated(fset *token.FileSet, base int) {
+	for p := base; p < fset.Base(); {
+		f := fset.File(token.Pos(p))
+		if f == nil || f.Base() != p {
+			return
+		}
+		p = f.Base() + f.Size() + 1
+		if name := f.Name(); name == interp.DefaultSourceName || name == "" {
+			fset.RemoveFile(f)
+		}
+	}
+}

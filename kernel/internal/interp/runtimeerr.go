@@ -169,7 +169,7 @@ func (s *Session) outOfRange(x ast.Expr, local map[string]bool) (string, bool) {
 		if e == nil || !pure(e, local) {
 			return reflect.Value{}, false
 		}
-		v, err := s.eval(context.Background(), types.ExprString(e))
+		v, err := s.evalOnce(context.Background(), types.ExprString(e))
 		if err != nil || !v.IsValid() {
 			return reflect.Value{}, false
 		}

@@ -24,10 +24,6 @@ import (
 	"github.com/tensornb/tensornb/tensor"
 )
 
-// resultVar is the session variable a cell's last expression is stored in
-// before it is shown.
-const resultVar = "tensornbResult"
-
 // statementFunc is the name of the function that a cell's statements
 // run as, each declared anew (see run); frames.go knows it, and the
 // names that start with it.
@@ -44,6 +40,9 @@ type Session struct {
 	genericDone bool
 	// usedLazy are the packages whose lazy tables the interpreter has.
 	usedLazy map[string]bool
+	// imported are the imports yaegi has made, as evaluated: a cell
+	// that imports a package again needs no new evaluation.
+	imported map[string]bool
 	stderr   io.Writer // where notes for the person go
 	stdin    *prompter // the cells' standard input
 	// ready is closed once what Warm does is done.
@@ -95,7 +94,7 @@ func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Wr
 	}
 	// The session's own names for what showing results and tracing
 	// panics need, which no cell is likely to use.
-	for _, src := range []string{`import tensornbFmt "fmt"`, `import tensornbDisplay "github.com/tensornb/tensornb/display"`, "var " + resultVar + " interface{}",
+	for _, src := range []string{`import tensornbFmt "fmt"`, `import tensornbDisplay "github.com/tensornb/tensornb/display"`,
 		"import " + runtimeName + " " + strconv.Quote(runtimePath), "var " + lineVar("") + " int"} {
 		if _, err := in.Eval(src); err != nil {
 			return nil, err
@@ -106,7 +105,7 @@ func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Wr
 	ready := make(chan struct{})
 	close(ready)
 	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.docIndex), warmDocs: imp.docsAtHand(), stderr: stderr, stdin: stdin, ready: ready,
-		recorder: rec, lineVars: map[string]bool{lineVar(""): true}, fset: yaegiFileSet(in)}, nil
+		recorder: rec, lineVars: map[string]bool{lineVar(""): true}, fset: yaegiFileSet(in), imported: map[string]bool{}}, nil
 }
 
 // Warm imports, in the background, the packages cells use most for
@@ -219,6 +218,7 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 	s.stdin.reset()
 	count, _ := front.ExecutionCount(ctx)
 	s.check.cell = newCellRecord(code, count)
+	defer s.check.sites.release()
 	steps, notes, err := s.check.check(code)
 	for _, note := range notes {
 		fmt.Fprint(s.stderr, userNames(note))
@@ -278,9 +278,14 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 			if err := s.compileGeneric(p); err != nil {
 				return false, err
 			}
-			if _, err := s.eval(ctx, "import "+imports[p]+" "+strconv.Quote(p)); err != nil {
+			src := "import " + imports[p] + " " + strconv.Quote(p)
+			if s.imported[src] {
+				continue // yaegi has it already, under that name
+			}
+			if _, err := s.evalOnce(ctx, src); err != nil {
 				return false, err
 			}
+			s.imported[src] = true
 		}
 	}
 	if st.kind == importStep {
@@ -293,7 +298,7 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		}
 	}
 	if len(undeclared) > 0 {
-		if _, err := s.eval(ctx, "var "+strings.Join(undeclared, ", ")+" int"); err != nil {
+		if _, err := s.evalOnce(ctx, "var "+strings.Join(undeclared, ", ")+" int"); err != nil {
 			return false, err
 		}
 		for _, v := range undeclared {
@@ -309,10 +314,9 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 			// as yaegi's internals; the interpreter prints it, as Go would.
 			value = `tensornbDisplay.Bundle{"text/plain": tensornbFmt.Sprint` + value + `}`
 		}
-		if err := s.evalInFunc(ctx, st.site, resultVar+" = "+value); err != nil {
-			return false, err
-		}
-		v, err := s.eval(ctx, resultVar)
+		// The statement function returns the value, which the call's
+		// evaluation gives back: no session variable holds it.
+		v, err := s.runStatement(ctx, fmt.Sprintf("func %s() interface{} { %s = %d; return %s\n}", statementFunc, lineVar(""), st.site, value), value)
 		if err != nil {
 			return false, err
 		}
@@ -322,8 +326,7 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		if v.IsValid() {
 			display.Result(v.Interface())
 		}
-		_, err = s.eval(ctx, resultVar+" = nil")
-		return false, err
+		return false, nil
 	}
 	if st.texts != nil {
 		for _, text := range st.texts {
@@ -331,7 +334,11 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 			if zero, ok := s.declaredAlike(st, text); ok {
 				err = s.evalInFunc(ctx, st.site, zero)
 			} else if strings.HasPrefix(text, "var ") || plainDefine.MatchString(text) {
-				_, err = s.eval(ctx, text)
+				if mayLiveOn(text) {
+					_, err = s.eval(ctx, text)
+				} else {
+					_, err = s.evalOnce(ctx, text)
+				}
 			} else {
 				err = s.evalInFunc(ctx, st.site, text) // x = e
 			}
@@ -352,10 +359,7 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		// The statement's site is written first (frames.go), on the
 		// function's first line, so that the statement's lines stay
 		// where they were.
-		if _, err := s.eval(ctx, fmt.Sprintf("func %s() { %s = %d\n%s\n}", statementFunc, lineVar(""), st.site, st.text)); err != nil {
-			return false, err
-		}
-		_, err = s.eval(ctx, statementFunc+"()")
+		_, err := s.runStatement(ctx, fmt.Sprintf("func %s() { %s = %d\n%s\n}", statementFunc, lineVar(""), st.site, st.text), st.text)
 		return false, err
 	}
 	_, err = s.eval(ctx, st.text)
@@ -401,11 +405,46 @@ var plainDefine = regexp.MustCompile(`^[\pL_][\pL\pN_]*(?:, [\pL_][\pL\pN_]*)* :
 // computes on its way, of every cell, for as long as the session lives.
 // In a function they are the function's, and go with its frame.
 func (s *Session) evalInFunc(ctx context.Context, site int, text string) error {
-	if _, err := s.eval(ctx, fmt.Sprintf("func %s() { %s = %d; %s\n}", statementFunc, lineVar(""), site, text)); err != nil {
-		return err
-	}
-	_, err := s.eval(ctx, statementFunc+"()")
+	_, err := s.runStatement(ctx, fmt.Sprintf("func %s() { %s = %d; %s\n}", statementFunc, lineVar(""), site, text), text)
 	return err
+}
+
+// runStatement declares the statement function, src, then calls it. The
+// function is declared anew by the next statement: unless text, its
+// body, makes functions that may outlive it (mayLiveOn), nothing keeps
+// its code, and the file of its positions is dropped once it has run. It
+// returns what the call returns.
+func (s *Session) runStatement(ctx context.Context, src, text string) (reflect.Value, error) {
+	if _, err := s.eval(ctx, src); err != nil {
+		return reflect.Value{}, err
+	}
+	var declared *token.File // the file that eval kept, the last one
+	if s.fset != nil && s.fset.Base() > 1 {
+		declared = s.fset.File(token.Pos(s.fset.Base() - 1))
+	}
+	v, err := s.evalOnce(ctx, statementFunc+"()")
+	if !mayLiveOn(text) && ctx.Err() == nil && declared != nil && declared.Name() == interp.DefaultSourceName {
+		s.fset.RemoveFile(declared)
+	}
+	return v, err
+}
+
+// mayLiveOn reports whether code evaluated may make functions that live
+// on after it ran, whose positions yaegi reads when they fail: it has a
+// function literal, or may have (the word func).
+func mayLiveOn(text string) bool { return strings.Contains(text, "func") }
+
+// evalOnce runs src, which leaves nothing behind that reads its
+// positions (an import, a variable declared by its type, a call, a
+// value read), and drops the files yaegi added to its file set for it:
+// a session would keep one for each, for every cell it ran.
+func (s *Session) evalOnce(ctx context.Context, src string) (reflect.Value, error) {
+	return s.evalDropping(ctx, src, true)
+}
+
+// eval runs src, turning a panic inside yaegi into an error.
+func (s *Session) eval(ctx context.Context, src string) (reflect.Value, error) {
+	return s.evalDropping(ctx, src, false)
 }
 
 // useLazy gives the interpreter, before the first import of the package
@@ -441,8 +480,10 @@ func (s *Session) compileGeneric(path string) error {
 	return nil
 }
 
-// eval runs src, turning a panic inside yaegi into an error.
-func (s *Session) eval(ctx context.Context, src string) (v reflect.Value, err error) {
+// evalDropping runs src, turning a panic inside yaegi into an error,
+// and drops from yaegi's file set the scratch files it added, or with
+// all set every file it added for src.
+func (s *Session) evalDropping(ctx context.Context, src string, all bool) (v reflect.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the interpreter failed: %v", r)
@@ -451,7 +492,11 @@ func (s *Session) eval(ctx context.Context, src string) (v reflect.Value, err er
 	if s.fset != nil {
 		base := s.fset.Base()
 		defer func() {
-			if ctx.Err() == nil { // else yaegi may still be compiling src
+			switch {
+			case ctx.Err() != nil: // yaegi may still be compiling src
+			case all:
+				dropEvaluated(s.fset, base)
+			default:
 				dropScratchFiles(s.fset, base)
 			}
 		}()

@@ -27,6 +27,8 @@ func (cc *checkedCell) typeCheckSettled() (notes []string, err error) {
 		switch {
 		case errors.As(err, &stale):
 			cc.c.forget(stale.name)
+			cc.forgotten[stale.name] = true
+			cc.reparse() // with the declarations that used it
 			notes = append(notes, fmt.Sprintf("tensornb: %s, from an earlier cell, no longer compiles with this cell (%s); it is forgotten: declare it again to use it.\n", stale.name, stale.msg))
 		case len(missing) > 0:
 			cc.addImports(missing)
@@ -83,7 +85,8 @@ func (cc *checkedCell) hoist() bool {
 	for p, alias := range imports {
 		cc.c.typeImports[p] = alias
 	}
-	cc.file = cc.c.parseCell(cc.units, decls.String())
+	cc.hoistedSrc = decls.String()
+	cc.reparse()
 	return true
 }
 
@@ -123,11 +126,7 @@ func (cc *checkedCell) usedByDeclarations() map[string]bool {
 // or else the packages the cell uses without importing them, or else the
 // first of go/types' errors that counts (see sortErrors).
 func (cc *checkedCell) typeCheck() (missing []string, err error) {
-	keep := func(name string) bool {
-		_, declared := cc.c.declAt[name] // not forgotten
-		return declared && !cc.redeclared[name] && !cc.hoisted[name]
-	}
-	file := cc.file.withImports(importDecl(cc.allImports(), cc.c.typeImports), keep)
+	file := cc.file.withImports(importDecl(cc.allImports(), cc.c.typeImports), cc.keep)
 	var errs []types.Error
 	cc.pkg, cc.info, errs = cc.c.checkFile(file)
 	return cc.sortErrors(errs)
