@@ -346,7 +346,8 @@ func NotebookURL(rel string) string {
 // The page: no icon (the browser would ask the site for /favicon.ico),
 // the configuration, made absolute where it is relative (the app reads
 // it through PageConfig, which caches it on first use, so this runs
-// before the bundle), then the bundle.
+// before the bundle), the engine's worker, started early, then the
+// bundle, an ES module that imports its chunks itself.
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en">
 <head>
@@ -385,7 +386,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 })();
 </script>
 <link rel="stylesheet" href="build/lab.css">
-<script defer src="build/lab.js"></script>
+<script type="module" src="build/lab.js"></script>
 </head>
 <body>
 </body>
