@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 
 	"github.com/tensornb/tensornb/internal/browsertest"
@@ -25,9 +26,10 @@ import (
 // The timing report of a first visit to the site's JupyterLab (see
 // TestLabTimes and docs/site.md).
 var (
-	labTimes = flag.String("lab-times", "", "for TestLabTimes: comma-separated built sites to time in turn (\"this\" builds one from this checkout)")
-	labRuns  = flag.Int("lab-runs", 3, "for TestLabTimes: visits to each site")
-	labWarm  = flag.Int("lab-warm", 10, "for TestLabTimes: runs of the warm cell in each visit")
+	labTimes   = flag.String("lab-times", "", "for TestLabTimes: comma-separated built sites to time in turn (\"this\" builds one from this checkout)")
+	labRuns    = flag.Int("lab-runs", 3, "for TestLabTimes: visits to each site")
+	labWarm    = flag.Int("lab-warm", 10, "for TestLabTimes: runs of the warm cell in each visit")
+	labProfile = flag.String("lab-profile", "", "for TestLabTimes: a directory for each visit's profile of the page's main thread (SITE-RUN.cpuprofile, which Chromium's DevTools open)")
 )
 
 // labTimesNotebook is the notebook each visit opens.
@@ -161,7 +163,11 @@ func TestLabTimes(t *testing.T) {
 	for run := 0; run < *labRuns; run++ {
 		for i, u := range urls {
 			t.Run(fmt.Sprintf("%d/%d", i, run), func(t *testing.T) {
-				v := visitLab(t, u, script)
+				profile := ""
+				if *labProfile != "" {
+					profile = filepath.Join(*labProfile, fmt.Sprintf("%d-%d.cpuprofile", i, run))
+				}
+				v := visitLab(t, u, script, profile)
 				visits[i] = append(visits[i], v)
 				t.Logf("%s: %s", sites[i], v)
 			})
@@ -175,11 +181,16 @@ func TestLabTimes(t *testing.T) {
 }
 
 // visitLab opens url in a new browser, with labTimesJS, and returns its
-// times.
-func visitLab(t *testing.T, url, script string) labVisit {
+// times; with a profile file, it writes the page's CPU profile there.
+func visitLab(t *testing.T, url, script, profile string) labVisit {
 	ctx := browsertest.Start(t, 5*time.Minute)
 	add := chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
 		_, err := cdp.Call(ctx, target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+		if err == nil && profile != "" {
+			if _, err = cdp.Call(ctx, target, profiler.Enable, cdp.Empty{}); err == nil {
+				_, err = cdp.Call(ctx, target, profiler.Start, cdp.Empty{})
+			}
+		}
 		return err
 	})
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), add); err != nil {
@@ -193,6 +204,25 @@ func visitLab(t *testing.T, url, script string) labVisit {
 	var v labVisit
 	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatal(err)
+	}
+	if profile != "" {
+		stop := chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+			r, err := cdp.Call(ctx, target, profiler.Stop, cdp.Empty{})
+			if err != nil {
+				return err
+			}
+			data, err := json.Marshal(r.Profile)
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(filepath.Dir(profile), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(profile, data, 0o644)
+		})
+		if err := chromedp.Do(ctx, stop); err != nil {
+			t.Fatalf("the page's profile: %v", err)
+		}
 	}
 	if e := errs.All(); len(e) > 0 {
 		t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
