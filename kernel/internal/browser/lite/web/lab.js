@@ -14,6 +14,7 @@ import { JupyterLab } from "@jupyterlab/application";
 import { IServiceManager } from "@jupyterlab/services";
 import { PluginRegistry } from "@lumino/coreutils";
 import tensornb from "./kernel.js";
+import openEarly from "./openearly.js";
 import selfCheck from "./selfcheck.js";
 import * as widgets from "./widgets.js";
 
@@ -159,6 +160,7 @@ async function main() {
     ...tensornb,
     widgets.controls,
     selfCheck,
+    openEarly,
   ]);
   registry.registerPlugins(all);
   const serviceManager = await registry.resolveRequiredService(IServiceManager);
