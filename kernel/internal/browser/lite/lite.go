@@ -124,7 +124,11 @@ func Write(moduleDir, siteDir, src string, notebooks []string) error {
 	if err != nil {
 		return err
 	}
-	if err := pageTemplate.Execute(f, template.JS(config)); err != nil {
+	page := struct {
+		Config       template.JS
+		WorkerOption string
+	}{template.JS(config), WorkerURLOption}
+	if err := pageTemplate.Execute(f, page); err != nil {
 		f.Close()
 		return err
 	}
@@ -342,7 +346,8 @@ func NotebookURL(rel string) string {
 // The page: no icon (the browser would ask the site for /favicon.ico),
 // the configuration, made absolute where it is relative (the app reads
 // it through PageConfig, which caches it on first use, so this runs
-// before the bundle), then the bundle.
+// before the bundle), the engine's worker, started early, then the
+// bundle, an ES module that imports its chunks itself.
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en">
 <head>
@@ -350,7 +355,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>tensornb notebooks — JupyterLite</title>
 <link rel="icon" href="data:,">
-<script id="jupyter-config-data" type="application/json">{{.}}</script>
+<script id="jupyter-config-data" type="application/json">{{.Config}}</script>
 <script>
 (function () {
   var node = document.getElementById("jupyter-config-data");
@@ -363,10 +368,25 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
     }
   }
   node.textContent = JSON.stringify(config);
+  // The engine starts loading now, while JupyterLab's script loads and
+  // starts: the first tensornb kernel adopts this worker and the messages
+  // it sent meanwhile (engine.js), as a site's page does.
+  try {
+    var worker = new Worker(config[{{.WorkerOption}}]), messages = [], times = [];
+    worker.onmessage = function (e) { messages.push(e.data); times.push(performance.now()); };
+    worker.onerror = function (e) {
+      e.preventDefault();
+      messages.push({type: "error", message: e.message || "worker.js failed to load"});
+      times.push(performance.now());
+    };
+    window.tnbEarlyEngine = {worker: worker, started: performance.now(), messages: messages, times: times};
+  } catch (e) {
+    // The kernel tries again, and says why it cannot start.
+  }
 })();
 </script>
 <link rel="stylesheet" href="build/lab.css">
-<script defer src="build/lab.js"></script>
+<script type="module" src="build/lab.js"></script>
 </head>
 <body>
 </body>

@@ -428,7 +428,36 @@ func testLab(t *testing.T, ctx context.Context, site, src string, rels []string,
 			if e := errs.All(); len(e) > 0 {
 				t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
 			}
+			if session && i == 0 {
+				checkLabRevisit(t, ctx, site, name)
+			}
 		})
+	}
+}
+
+// checkLabRevisit opens the notebook at name again, in the same
+// browser, with its storage kept: the workspace JupyterLab saved
+// restores the notebook's tab, the app opens ?path= as soon as it has
+// started (openearly.js) and JupyterLite's router opens it too, and the
+// notebook must still be open in one tab only.
+func checkLabRevisit(t *testing.T, ctx context.Context, site, name string) {
+	t.Helper()
+	evaluate[bool](t, ctx, "tnbLabTest.leave()")
+	errs := browsertest.OpenURL(t, ctx, site+"/"+lite.NotebookURL(name))
+	// The router removes ?path= from the address once it has opened the
+	// file, its last step.
+	routed := `document.body.dataset.tnbLab === "restored" && !new URLSearchParams(location.search).has("path")`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](routed, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatalf("the second visit of %s was not routed within a minute: %v\n%s", name, err, strings.Join(errs.All(), "\n"))
+	}
+	open := `Array.from(jupyterapp.shell.widgets("main")).filter((w) => w.context && w.context.path === ` + jsString(name) + `).length`
+	if n := evaluate[int](t, ctx, open); n != 1 {
+		t.Errorf("visited again, %s is open in %d tabs, want 1", name, n)
+	}
+	evaluate[bool](t, ctx, labJS)
+	evaluate[bool](t, ctx, "tnbLabTest.leave()")
+	if e := errs.All(); len(e) > 0 {
+		t.Errorf("JavaScript errors on the page, visited again:\n%s", strings.Join(e, "\n"))
 	}
 }
 

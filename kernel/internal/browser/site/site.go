@@ -346,13 +346,14 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 // sub-folder of the site finds the site's files in the folders above it;
 // page.js finds them beside itself.
 try {
-  var worker = new Worker({{.Root}} + "worker.js"), messages = [];
-  worker.onmessage = function (e) { messages.push(e.data); };
+  var worker = new Worker({{.Root}} + "worker.js"), messages = [], times = [];
+  worker.onmessage = function (e) { messages.push(e.data); times.push(performance.now()); };
   worker.onerror = function (e) {
     e.preventDefault();
     messages.push({type: "error", message: e.message || "worker.js failed to load"});
+    times.push(performance.now());
   };
-  window.tnbEarlyEngine = {worker: worker, started: performance.now(), messages: messages};
+  window.tnbEarlyEngine = {worker: worker, started: performance.now(), messages: messages, times: times};
 } catch (e) {
   // page.js tries again, and says why it cannot start.
 }

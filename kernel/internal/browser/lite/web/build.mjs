@@ -2,7 +2,14 @@
 // (npm run build), and writes the files JupyterLite reads beside it
 // that JupyterLab's build would have made:
 //
-//   dist/lab.js, dist/lab.css and the fonts they load   the app (lab.js)
+//   dist/lab.js, dist/lab.css and the fonts they load   the app (lab.js), an ES
+//                                                        module
+//   dist/chunks/                                        the parts it imports with
+//                                                        import(), loaded on first
+//                                                        use (Mermaid, MathJax, the
+//                                                        widgets' controls, the
+//                                                        editor's other languages)
+//                                                        and the modules they share
 //   dist/themes/@jupyterlab/theme-light-extension/index.css
 //                                                        the light theme, which
 //                                                        JupyterLab loads by URL
@@ -82,6 +89,45 @@ const tilde = {
   },
 };
 
+// With code splitting, a CommonJS module behind a dynamic import() is
+// a chunk whose one export is default: the module's exports. webpack,
+// which JupyterLab's packages are written for, gives the exports'
+// names too, and JupyterLab's MathJax extension reads them from its
+// imports of mathjax-full (CommonJS): those imports get the module's
+// exports instead of the chunk's. The build fails if the extension no
+// longer imports mathjax-full so.
+const mathjaxExtension =
+  /@jupyterlab[/\\]mathjax-extension[/\\]lib[/\\]index\.js$/;
+const mathjaxImports = {
+  name: "mathjax-imports",
+  setup(build) {
+    build.onLoad({ filter: mathjaxExtension }, (args) => {
+      let n = 0;
+      const contents = fs
+        .readFileSync(args.path, "utf8")
+        .replace(/import\((['"])mathjax-full\/[^'"]+\1\)/g, (call) => {
+          n++;
+          return `${call}.then(tnbExports)`;
+        });
+      if (n === 0) {
+        return {
+          errors: [
+            {
+              text: "@jupyterlab/mathjax-extension no longer imports mathjax-full with import(): see mathjaxImports in build.mjs",
+            },
+          ],
+        };
+      }
+      return {
+        contents:
+          contents +
+          "\nfunction tnbExports(m) {\n  return m.default && m.default.__esModule ? m.default : m;\n}\n",
+        loader: "js",
+      };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   minify: true,
@@ -102,12 +148,14 @@ const app = await esbuild.build({
   ...common,
   entryPoints: { lab: "lab.js" },
   outdir: dist,
-  // One script: an ES module split into chunks loads the widgets'
-  // controls (and Mermaid, MathJax…) on first use, but MathJax's
-  // typesetter then fails (ensureMathDocument reads handlers of
-  // undefined), so the app stays one file.
-  format: "iife",
-  plugins: [tilde, svgAsText],
+  // An ES module split into chunks: what JupyterLab's packages import
+  // with import() loads on first use, as in JupyterLab's own build, and
+  // the browser has a quarter of the script to run before the app
+  // starts (4 MB of 15).
+  format: "esm",
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  plugins: [tilde, svgAsText, mathjaxImports],
   // What webpack gives JupyterLab's packages: Node's global, __dirname.
   define: {
     global: "globalThis",

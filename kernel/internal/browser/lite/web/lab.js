@@ -14,6 +14,8 @@ import { JupyterLab } from "@jupyterlab/application";
 import { IServiceManager } from "@jupyterlab/services";
 import { PluginRegistry } from "@lumino/coreutils";
 import tensornb from "./kernel.js";
+import mathOnUse from "./mathonuse.js";
+import openEarly from "./openearly.js";
 import selfCheck from "./selfcheck.js";
 import * as widgets from "./widgets.js";
 
@@ -159,6 +161,8 @@ async function main() {
     ...tensornb,
     widgets.controls,
     selfCheck,
+    openEarly,
+    mathOnUse,
   ]);
   registry.registerPlugins(all);
   const serviceManager = await registry.resolveRequiredService(IServiceManager);

@@ -5,9 +5,9 @@
 //
 // The manager's extension registers the controls (sliders, buttons...)
 // with webpack's require.ensure, which esbuild cannot bundle; this
-// plugin registers them in its place with a dynamic import (which
-// esbuild, bundling one script, inlines: the controls are made when a
-// notebook first shows a widget, but loaded with the app).
+// plugin registers them in its place with a dynamic import, which
+// esbuild makes a chunk of its own: the controls load when a notebook
+// first shows a widget.
 import { IJupyterWidgetRegistry } from "@jupyter-widgets/base";
 import { JUPYTER_CONTROLS_VERSION } from "@jupyter-widgets/controls/lib/version";
 

@@ -5,6 +5,7 @@
 // from a file still loads them.
 import { Panel } from "@lumino/widgets";
 import { atRoot } from "./root.js";
+import { hasFormula } from "../../formula.js";
 
 const loading = new Map(); // name → Promise of what its script registered
 
@@ -77,10 +78,6 @@ export function loadStyle(name) {
   }
 }
 
-// What MathJax, as JupyterLab configures it, reads as the start of a
-// formula: $, \( and \[, and \begin of an environment.
-const formula = /\$|\\[([]|\\begin\{/;
-
 // A LazyTypesetter is a LaTeX typesetter whose real typesetter comes from
 // the script lazy-NAME.js, loaded when a node first has a formula.
 export class LazyTypesetter {
@@ -89,7 +86,7 @@ export class LazyTypesetter {
   }
 
   typeset(node) {
-    if (!formula.test(node.textContent)) {
+    if (!hasFormula(node)) {
       return Promise.resolve();
     }
     return load(this.name).then((typesetter) => typesetter.typeset(node));
