@@ -125,9 +125,9 @@ func Write(moduleDir, siteDir, src string, notebooks []string) error {
 		return err
 	}
 	page := struct {
-		Config       template.JS
-		WorkerOption string
-	}{template.JS(config), WorkerURLOption}
+		Config, EarlyEngine template.JS
+		WorkerOption        string
+	}{template.JS(config), EarlyEngine, WorkerURLOption}
 	if err := pageTemplate.Execute(f, page); err != nil {
 		f.Close()
 		return err
@@ -343,6 +343,25 @@ func NotebookURL(rel string) string {
 	return Dir + "/index.html?path=" + url.QueryEscape(rel)
 }
 
+// EarlyEngine is a page's script that defines startEarlyEngine(url): it
+// starts the engine's worker from url while the page's own script loads,
+// and keeps the messages it sends meanwhile, with their times, in
+// window.tnbEarlyEngine, for the script to adopt (engine.js). Where a
+// worker cannot start, it leaves nothing: the script tries again and
+// says why. The site's pages and JupyterLite's both run it.
+const EarlyEngine template.JS = `function startEarlyEngine(url) {
+  try {
+    var worker = new Worker(url), messages = [], times = [];
+    worker.onmessage = function (e) { messages.push(e.data); times.push(performance.now()); };
+    worker.onerror = function (e) {
+      e.preventDefault();
+      messages.push({type: "error", message: e.message || "worker.js failed to load"});
+      times.push(performance.now());
+    };
+    window.tnbEarlyEngine = {worker: worker, started: performance.now(), messages: messages, times: times};
+  } catch (e) {}
+}`
+
 // The page: no icon (the browser would ask the site for /favicon.ico),
 // the configuration, made absolute where it is relative (the app reads
 // it through PageConfig, which caches it on first use, so this runs
@@ -369,20 +388,9 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
   }
   node.textContent = JSON.stringify(config);
   // The engine starts loading now, while JupyterLab's script loads and
-  // starts: the first tensornb kernel adopts this worker and the messages
-  // it sent meanwhile (engine.js), as a site's page does.
-  try {
-    var worker = new Worker(config[{{.WorkerOption}}]), messages = [], times = [];
-    worker.onmessage = function (e) { messages.push(e.data); times.push(performance.now()); };
-    worker.onerror = function (e) {
-      e.preventDefault();
-      messages.push({type: "error", message: e.message || "worker.js failed to load"});
-      times.push(performance.now());
-    };
-    window.tnbEarlyEngine = {worker: worker, started: performance.now(), messages: messages, times: times};
-  } catch (e) {
-    // The kernel tries again, and says why it cannot start.
-  }
+  // starts: the first tensornb kernel adopts it (engine.js).
+  {{.EarlyEngine}}
+  startEarlyEngine(config[{{.WorkerOption}}]);
 })();
 </script>
 <link rel="stylesheet" href="build/lab.css">

@@ -222,7 +222,7 @@ func TestPagesOfAFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`<title>Strides, week 1 — tensornb</title>`, `href="../page.css"`, `<script src="../page.js">`, `new Worker("../" + "worker.js")`} {
+	for _, want := range []string{`<title>Strides, week 1 — tensornb</title>`, `href="../page.css"`, `<script src="../page.js">`, `startEarlyEngine("../" + "worker.js")`} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("week1/strides.html lacks %s", want)
 		}
@@ -231,7 +231,7 @@ func TestPagesOfAFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(top), `<script src="page.js">`) || !strings.Contains(string(top), `new Worker("" + "worker.js")`) {
+	if !strings.Contains(string(top), `<script src="page.js">`) || !strings.Contains(string(top), `startEarlyEngine("" + "worker.js")`) {
 		t.Errorf("intro.html does not load page.js and worker.js beside it")
 	}
 	index, err := os.ReadFile(filepath.Join(site, "index.html"))

@@ -132,9 +132,9 @@ func writePages(dir, src string, notebooks []string, opts Options) error {
 		}
 		var b bytes.Buffer
 		if err := pageTemplate.Execute(&b, struct {
-			Title, Root string
-			Notebook    template.JS
-		}{e.Title, strings.Repeat("../", strings.Count(rel, "/")), template.JS(nb.raw)}); err != nil {
+			Title, Root           string
+			Notebook, EarlyEngine template.JS
+		}{e.Title, strings.Repeat("../", strings.Count(rel, "/")), template.JS(nb.raw), lite.EarlyEngine}); err != nil {
 			return err
 		}
 		page := filepath.Join(dir, filepath.FromSlash(e.Page))
@@ -342,21 +342,10 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <link rel="stylesheet" href="{{.Root}}page.css">
 <script>
 // The engine starts loading now, while the page script loads; page.js
-// adopts the worker and the messages it sent meanwhile. A page in a
-// sub-folder of the site finds the site's files in the folders above it;
-// page.js finds them beside itself.
-try {
-  var worker = new Worker({{.Root}} + "worker.js"), messages = [], times = [];
-  worker.onmessage = function (e) { messages.push(e.data); times.push(performance.now()); };
-  worker.onerror = function (e) {
-    e.preventDefault();
-    messages.push({type: "error", message: e.message || "worker.js failed to load"});
-    times.push(performance.now());
-  };
-  window.tnbEarlyEngine = {worker: worker, started: performance.now(), messages: messages, times: times};
-} catch (e) {
-  // page.js tries again, and says why it cannot start.
-}
+// adopts it. A page in a sub-folder of the site finds the site's files
+// in the folders above it; page.js finds them beside itself.
+{{.EarlyEngine}}
+startEarlyEngine({{.Root}} + "worker.js");
 </script>
 <script src="{{.Root}}page.js"></script>
 </head>
