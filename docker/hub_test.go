@@ -143,7 +143,18 @@ type hubUser struct {
 func (h *hub) login(name string) (*hubUser, error) {
 	step := "hub: " + name + " logs in"
 	jar, _ := cookiejar.New(nil)
-	u := &hubUser{h: h, name: name, client: &http.Client{Jar: jar, Timeout: 60 * time.Second}}
+	// The client follows the hub's own redirects (login, spawn, spawn
+	// pending) but not the last one, into the user's server: whether that
+	// server is ready is waitReady's question, and a server that the hub
+	// has just routed may answer its first request before JupyterLab's
+	// pages are there (CI once saw a 404 there).
+	stayInHub := func(req *http.Request, _ []*http.Request) error {
+		if !strings.HasPrefix(req.URL.Path, "/hub/") {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}
+	u := &hubUser{h: h, name: name, client: &http.Client{Jar: jar, Timeout: 60 * time.Second, CheckRedirect: stayInHub}}
 	resp, err := u.client.Get(h.public + "/hub/login")
 	if err != nil {
 		return nil, &failure{step: step, command: "GET " + h.public + "/hub/login", problem: err.Error(), log: h.logs()}
