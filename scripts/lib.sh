@@ -1,8 +1,9 @@
 # Helpers the scripts share; source it after setting $name, the script's
 # name for messages.
 
-# step announces a stage of a long operation.
-step() { printf '\n== %s\n' "$*"; }
+# step announces a stage of a long operation, with the minutes and seconds
+# since the script started, so that a log says what each stage cost.
+step() { printf '\n== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 # die prints what went wrong (its first argument), then what to do (its
 # second, if any), and exits.
@@ -54,4 +55,23 @@ install_libzmq() {
 			as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${libzmq_packages[@]}"; } ||
 		die "apt-get install ${libzmq_packages[*]} failed (see above)" "install them by hand and run again"
 	need_libzmq
+}
+
+# The image test's tools: podman and what it runs containers with,
+# mmdebstrap for the stand-in bases, Debian's JupyterHub, and nbformat for
+# the notebooks' check.
+image_packages=(podman runc slirp4netns uidmap mmdebstrap jupyterhub python3-nbformat)
+
+# install_image_tools installs image_packages with apt-get unless they are
+# all there.
+install_image_tools() {
+	if command -v podman >/dev/null && command -v runc >/dev/null && command -v slirp4netns >/dev/null &&
+		command -v mmdebstrap >/dev/null && command -v jupyterhub >/dev/null && /usr/bin/python3 -c 'import nbformat' 2>/dev/null; then
+		return
+	fi
+	echo "installing Debian's ${image_packages[*]} (a minute or two)..."
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${image_packages[@]}" ||
+		{ as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+			as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${image_packages[@]}"; } ||
+		die "apt-get install ${image_packages[*]} failed (see above)" "install them by hand and run again"
 }
