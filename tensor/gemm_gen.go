@@ -41,6 +41,11 @@ type kernel struct {
 	elem    int // bytes of an element: 4 (float32) or 8 (float64)
 	rows    int // rows of the tile, each broadcast from a
 	regsRow int // vector registers of sums a row
+	// unroll, when above 1, is the steps of the shared dimension an
+	// iteration of the amd64 kernel's loop takes where a's step is one
+	// element or a packed column: fewer instructions that only count
+	// and advance, for a front end that issues four a cycle.
+	unroll int
 }
 
 // amd64 kernels: AVX-512 has 32 registers of 64 bytes, AVX2 16 of 32.
@@ -48,17 +53,17 @@ type kernel struct {
 // and two for the broadcast elements of a.
 var (
 	avx512 = []kernel{
-		{"sgemmTileAVX512", 4, 12, 2}, // 12×32
-		{"dgemmTileAVX512", 8, 12, 2}, // 12×16
+		{"sgemmTileAVX512", 4, 12, 2, 1}, // 12×32
+		{"dgemmTileAVX512", 8, 12, 2, 1}, // 12×16
 	}
 	avx2 = []kernel{
-		{"sgemmTileAVX2", 4, 6, 2}, // 6×16
-		{"dgemmTileAVX2", 8, 6, 2}, // 6×8
+		{"sgemmTileAVX2", 4, 6, 2, 4}, // 6×16
+		{"dgemmTileAVX2", 8, 6, 2, 4}, // 6×8
 	}
 	// NEON has 32 registers of 16 bytes.
 	neon = []kernel{
-		{"sgemmTileNEON", 4, 8, 3}, // 8×12
-		{"dgemmTileNEON", 8, 8, 3}, // 8×6
+		{"sgemmTileNEON", 4, 8, 3, 1}, // 8×12
+		{"dgemmTileNEON", 8, 8, 3, 1}, // 8×6
 	}
 )
 
@@ -130,17 +135,35 @@ func (w *writer) x86(k kernel, prefix string, width int) {
 	// as base, base+lda, base+2·lda and base+3·lda: SI, AX and BX, with
 	// R10 = lda and R11 = 3·lda in bytes; R12 is pa in bytes.
 	base := []string{"SI", "AX", "BX"}[:(k.rows+3)/4]
-	rowAddr := func(r int) string {
+	// rowAddr is the address of row r's element, disp bytes on.
+	rowAddr := func(r, disp int) string {
 		b := base[r/4]
+		d := ""
+		if disp != 0 {
+			d = fmt.Sprint(disp)
+		}
 		switch r % 4 {
 		case 1:
-			return fmt.Sprintf("(%s)(R10*1)", b)
+			return fmt.Sprintf("%s(%s)(R10*1)", d, b)
 		case 2:
-			return fmt.Sprintf("(%s)(R10*2)", b)
+			return fmt.Sprintf("%s(%s)(R10*2)", d, b)
 		case 3:
-			return fmt.Sprintf("(%s)(R11*1)", b)
+			return fmt.Sprintf("%s(%s)(R11*1)", d, b)
 		}
-		return fmt.Sprintf("(%s)", b)
+		return fmt.Sprintf("%s(%s)", d, b)
+	}
+	// step writes one step of the shared dimension: a row of b, disp
+	// bytes into it, and each row's element of a, adisp bytes on.
+	step := func(disp, adisp int) {
+		for c := range k.regsRow {
+			w.p("\tVMOVUP%s %d(DI), %s", ps[1:], disp+width*c, bReg(c))
+		}
+		for r := range k.rows {
+			w.p("\t%s %s, %s", bcast, rowAddr(r, adisp), aReg(r))
+			for c := range k.regsRow {
+				w.p("\tVFMADD231%s %s, %s, %s", ps, bReg(c), aReg(r), acc(r, c))
+			}
+		}
 	}
 	shift := map[int]int{4: 2, 8: 3}[k.elem]
 	w.signature(k, true)
@@ -163,22 +186,51 @@ func (w *writer) x86(k kernel, prefix string, width int) {
 			w.p("\t%s %[2]s, %[2]s, %[2]s", zero, acc(r, c))
 		}
 	}
-	w.p("%s:", label("loop"))
-	for c := range k.regsRow {
-		w.p("\tVMOVUP%s %d(DI), %s", ps[1:], width*c, bReg(c))
-	}
-	for r := range k.rows {
-		w.p("\t%s %s, %s", bcast, rowAddr(r), aReg(r))
-		for c := range k.regsRow {
-			w.p("\tVFMADD231%s %s, %s, %s", ps, bReg(c), aReg(r), acc(r, c))
+	if k.unroll > 1 {
+		// Where a's step is one element (rows in place) or a packed
+		// column (rows elements), the steps of an unrolled loop reach
+		// their elements by displacement, with no register added to
+		// between them; the loop of one step below takes what is left,
+		// and every other step.
+		w.p("\tCMPQ R12, $%d", k.elem)
+		w.p("\tJEQ %s", label("unit"))
+		w.p("\tCMPQ R12, $%d", k.elem*k.rows)
+		w.p("\tJEQ %s", label("packed"))
+		w.p("\tJMP %s", label("loop"))
+		for _, v := range []struct {
+			name string
+			pa   int
+		}{{"unit", k.elem}, {"packed", k.elem * k.rows}} {
+			w.p("%s:", label(v.name))
+			w.p("\tCMPQ CX, $%d", k.unroll)
+			w.p("\tJLT %s", label("loop"))
+			w.p("%s:", label(v.name+"4"))
+			for j := range k.unroll {
+				step(j*k.elem*cols, j*v.pa)
+			}
+			for _, b := range base {
+				w.p("\tADDQ $%d, %s", k.unroll*v.pa, b)
+			}
+			w.p("\tADDQ $%d, DI", k.unroll*k.elem*cols)
+			w.p("\tSUBQ $%d, CX", k.unroll)
+			w.p("\tCMPQ CX, $%d", k.unroll)
+			w.p("\tJGE %s", label(v.name+"4"))
+			w.p("\tTESTQ CX, CX")
+			w.p("\tJEQ %s", label("summed"))
+			w.p("\tJMP %s", label("loop"))
 		}
 	}
+	w.p("%s:", label("loop"))
+	step(0, 0)
 	for _, b := range base {
 		w.p("\tADDQ R12, %s", b)
 	}
 	w.p("\tADDQ $%d, DI", k.elem*cols)
 	w.p("\tDECQ CX")
 	w.p("\tJNZ %s", label("loop"))
+	if k.unroll > 1 {
+		w.p("%s:", label("summed"))
+	}
 	w.p("\tCMPQ add+56(FP), $0")
 	w.p("\tJEQ %s", label("overwrite"))
 	// Each row of sums is added to c's row (or, from overwrite:, written

@@ -32,7 +32,7 @@ func testTile[T float32 | float64](t *testing.T, kern gemmKernel[T], u float64) 
 	r := rand.New(rand.NewPCG(3, 4))
 	rows, cols := kern.rows, kern.cols
 	ldc := cols + 3
-	for _, k := range []int{1, 2, 7, 256} {
+	for _, k := range []int{1, 2, 4, 7, 256} {
 		a, b := make([]T, k*rows), make([]T, k*cols)
 		for i := range a {
 			a[i] = T(r.NormFloat64())
@@ -55,15 +55,29 @@ func testTile[T float32 | float64](t *testing.T, kern gemmKernel[T], u float64) 
 				inPlace[r*lda+p] = a[p*rows+r]
 			}
 		}
+		// And as the columns of a transposed matrix, pa apart: a step
+		// that is neither one element nor a packed column, which the
+		// unrolled loops of the AVX2 kernels leave to the plain one.
+		pa := rows + 1
+		columns := make([]T, k*pa)
+		for p := range k {
+			for r := range rows {
+				columns[p*pa+r] = a[p*rows+r]
+			}
+		}
 		for _, add := range []bool{false, true} {
 			before := append([]T{}, c...)
 			if kern.strided != nil {
-				c2 := append([]T{}, c...)
+				c2, c3 := append([]T{}, c...), append([]T{}, c...)
 				kern.strided(k, inPlace, lda, 1, b, c2, ldc, add)
+				kern.strided(k, columns, 1, pa, b, c3, ldc, add)
 				kern.tile(k, a, b, c, ldc, add)
 				for i := range c {
 					if c2[i] != c[i] {
 						t.Fatalf("k=%d, add=%v: slot %d is %v from rows in place, %v from packed ones", k, add, i, c2[i], c[i])
+					}
+					if c3[i] != c[i] {
+						t.Fatalf("k=%d, add=%v: slot %d is %v from columns %d apart, %v from packed ones", k, add, i, c3[i], pa, c[i])
 					}
 				}
 			} else {
