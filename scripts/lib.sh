@@ -2,8 +2,17 @@
 # name for messages.
 
 # step announces a stage of a long operation, with the minutes and seconds
-# since the script started, so that a log says what each stage cost.
-step() { printf '\n== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
+# since the outermost script started (scripts/test's, when it runs
+# scripts/install and scripts/image), so that a log says what each stage
+# cost.
+if [ -z "${TENSORNB_STEPS_START:-}" ]; then
+	TENSORNB_STEPS_START=$(date +%s)
+	export TENSORNB_STEPS_START
+fi
+step() {
+	local t=$(($(date +%s) - TENSORNB_STEPS_START))
+	printf '\n== [%d:%02d] %s\n' $((t / 60)) $((t % 60)) "$*"
+}
 
 # die prints what went wrong (its first argument), then what to do (its
 # second, if any), and exits.
