@@ -35,6 +35,16 @@ as_root() {
 	fi
 }
 
+# apt_install installs Debian's packages with apt-get, updating the
+# package lists first only when the install fails without it, and stops
+# with what to do when it fails after that too.
+apt_install() {
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" ||
+		{ as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+			as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"; } ||
+		die "apt-get install $* failed (see above)" "install them by hand and run again"
+}
+
 # The kernel speaks ZeroMQ through the C libzmq, with cgo (see docs/dependencies.md):
 # building it needs a C compiler, pkg-config and libzmq's headers, and
 # running it needs libzmq. These are Debian's and Ubuntu's packages for
@@ -59,10 +69,7 @@ need_libzmq() {
 install_libzmq() {
 	have_libzmq && return
 	echo "installing Debian's ${libzmq_packages[*]}..."
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${libzmq_packages[@]}" ||
-		{ as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
-			as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${libzmq_packages[@]}"; } ||
-		die "apt-get install ${libzmq_packages[*]} failed (see above)" "install them by hand and run again"
+	apt_install "${libzmq_packages[@]}"
 	need_libzmq
 }
 
@@ -79,8 +86,5 @@ install_image_tools() {
 		return
 	fi
 	echo "installing Debian's ${image_packages[*]} (a minute or two)..."
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${image_packages[@]}" ||
-		{ as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
-			as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${image_packages[@]}"; } ||
-		die "apt-get install ${image_packages[*]} failed (see above)" "install them by hand and run again"
+	apt_install "${image_packages[@]}"
 }
