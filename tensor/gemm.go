@@ -59,11 +59,14 @@ func panelBytes(l1 int) int {
 // lie, element (r, p) at a[r*lda+p*pa]: X's rows in place when they are
 // contiguous or X is a transposed contiguous matrix, which then need no
 // packing. (The tile sees each row of a as often as Y has panels; packed
-// or in place, those are the same few cache lines.)
+// or in place, those are the same few cache lines.) It computes tiles
+// tiles, one below the other, with the same b: tile i reads a from
+// a[i*astep] on and writes c from c[i*rows*ldc] on, so that one call
+// covers a column of tiles.
 type gemmKernel[T float32 | float64] struct {
 	rows, cols int
 	tile       func(k int, a, b, c []T, ldc int, add bool)
-	strided    func(k int, a []T, lda, pa int, b, c []T, ldc int, add bool)
+	strided    func(k, tiles int, a []T, lda, pa, astep int, b, c []T, ldc int, add bool)
 }
 
 // readsInPlace reports whether the kernel reads x's rows where they lie:
@@ -287,17 +290,34 @@ type tileRows[T float32 | float64] struct {
 	inPlace    bool
 }
 
-// multiply runs kern on the tile of X's rows from top: it writes, or adds
-// to when add is set, their product with the packed panel of Y into c.
-func (a tileRows[T]) multiply(kern gemmKernel[T], top int, panel, c []T, ldc int, add bool) {
-	if a.inPlace && top < a.packedFrom {
-		x := a.x
-		rows := x.data[x.offset+top*x.rowStride+a.p0*x.colStride:]
-		kern.strided(a.depth, rows, x.rowStride, x.colStride, panel, c, ldc, add)
-		return
+// multiply runs kern on the column of tiles tiles of X's rows from top
+// down: it writes, or adds to when add is set, their product with the
+// packed panel of Y into c.
+func (a tileRows[T]) multiply(kern gemmKernel[T], top, tiles int, panel, c []T, ldc int, add bool) {
+	tr := kern.rows
+	for tiles > 0 {
+		n := tiles
+		if a.inPlace && top < a.packedFrom {
+			n = min(n, (a.packedFrom-top)/tr)
+			x := a.x
+			rows := x.data[x.offset+top*x.rowStride+a.p0*x.colStride:]
+			kern.strided(a.depth, n, rows, x.rowStride, x.colStride, tr*x.rowStride, panel, c, ldc, add)
+		} else {
+			at := (top - a.packedFrom) * a.depth
+			if kern.strided != nil {
+				kern.strided(a.depth, n, a.packed[at:], 1, tr, tr*a.depth, panel, c, ldc, add)
+			} else {
+				for i := range n {
+					from := at + i*tr*a.depth
+					kern.tile(a.depth, a.packed[from:from+tr*a.depth], panel, c[i*tr*ldc:], ldc, add)
+				}
+			}
+		}
+		if tiles -= n; tiles > 0 {
+			top += n * tr
+			c = c[n*tr*ldc:]
+		}
 	}
-	at := (top - a.packedFrom) * a.depth
-	kern.tile(a.depth, a.packed[at:at+kern.rows*a.depth], panel, c, ldc, add)
 }
 
 // multiplyPanels multiplies the rows r0 to r1 of X, as a finds them, by
@@ -309,14 +329,18 @@ func multiplyPanels[T float32 | float64](kern gemmKernel[T], edge, c []T, ldc in
 	tr, tc, depth := kern.rows, kern.cols, a.depth
 	for j0 := 0; j0 < m; j0 += tc {
 		panel := ys[j0*depth : (j0+tc)*depth]
-		for top := r0; top < r1; top += tr {
-			if top+tr <= r1 && j0+tc <= m {
-				a.multiply(kern, top, panel, c[top*ldc+j0:], ldc, add)
-				continue
+		top := r0
+		if j0+tc <= m {
+			// The tiles that lie inside c, in one column.
+			if full := (r1 - r0) / tr; full > 0 {
+				a.multiply(kern, top, full, panel, c[top*ldc+j0:], ldc, add)
+				top += full * tr
 			}
+		}
+		for ; top < r1; top += tr {
 			// A tile past the edge of c is computed aside and its part
 			// inside c copied.
-			a.multiply(kern, top, panel, edge, tc, false)
+			a.multiply(kern, top, 1, panel, edge, tc, false)
 			for r := range min(tr, r1-top) {
 				src := edge[r*tc : r*tc+min(tc, m-j0)]
 				dst := c[(top+r)*ldc+j0:]

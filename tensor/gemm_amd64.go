@@ -22,23 +22,23 @@ func archKernels() []matmulKernels {
 }
 
 // asmKernel wraps an assembly kernel of a rows×cols tile, which reads the
-// tile's rows where they lie, as a gemmKernel: its strided tile checks
+// tile's rows where they lie, as a gemmKernel: its strided tiles check
 // the slots the kernel reads and writes, which the assembly does not, and
-// passes their first elements; its packed tile reads a packed panel.
-func asmKernel[T float32 | float64](rows, cols int, kernel func(k int, a *T, lda, pa int, b, c *T, ldc int, add int)) gemmKernel[T] {
-	strided := func(k int, a []T, lda, pa int, b, c []T, ldc int, add bool) {
-		_, _ = a[(rows-1)*lda+(k-1)*pa], b[k*cols-1]
-		_ = c[(rows-1)*ldc+cols-1]
+// pass their first elements; its packed tile reads a packed panel.
+func asmKernel[T float32 | float64](rows, cols int, kernel func(k int, a *T, lda, pa int, b, c *T, ldc int, add int, tiles, astep int)) gemmKernel[T] {
+	strided := func(k, tiles int, a []T, lda, pa, astep int, b, c []T, ldc int, add bool) {
+		_, _ = a[(tiles-1)*astep+(rows-1)*lda+(k-1)*pa], b[k*cols-1]
+		_ = c[(tiles*rows-1)*ldc+cols-1]
 		flag := 0
 		if add {
 			flag = 1
 		}
-		kernel(k, &a[0], lda, pa, &b[0], &c[0], ldc, flag)
+		kernel(k, &a[0], lda, pa, &b[0], &c[0], ldc, flag, tiles, astep)
 	}
 	return gemmKernel[T]{
 		rows: rows, cols: cols,
 		tile: func(k int, a, b, c []T, ldc int, add bool) {
-			strided(k, a, 1, rows, b, c, ldc, add)
+			strided(k, 1, a, 1, rows, 0, b, c, ldc, add)
 		},
 		strided: strided,
 	}
@@ -48,13 +48,13 @@ func asmKernel[T float32 | float64](rows, cols int, kernel func(k int, a *T, lda
 // as pointers to their first elements and add as 0 or 1.
 //
 //go:noescape
-func sgemmTileAVX512(k int, a *float32, lda, pa int, b, c *float32, ldc int, add int)
+func sgemmTileAVX512(k int, a *float32, lda, pa int, b, c *float32, ldc int, add int, tiles, astep int)
 
 //go:noescape
-func dgemmTileAVX512(k int, a *float64, lda, pa int, b, c *float64, ldc int, add int)
+func dgemmTileAVX512(k int, a *float64, lda, pa int, b, c *float64, ldc int, add int, tiles, astep int)
 
 //go:noescape
-func sgemmTileAVX2(k int, a *float32, lda, pa int, b, c *float32, ldc int, add int)
+func sgemmTileAVX2(k int, a *float32, lda, pa int, b, c *float32, ldc int, add int, tiles, astep int)
 
 //go:noescape
-func dgemmTileAVX2(k int, a *float64, lda, pa int, b, c *float64, ldc int, add int)
+func dgemmTileAVX2(k int, a *float64, lda, pa int, b, c *float64, ldc int, add int, tiles, astep int)

@@ -2,21 +2,27 @@
 
 #include "textflag.h"
 
-// func sgemmTileAVX512(k int, a *float32, lda, pa int, b, c *float32, ldc int, add int)
-TEXT ·sgemmTileAVX512(SB), NOSPLIT, $0-64
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
+// func sgemmTileAVX512(k int, a *float32, lda, pa int, b, c *float32, ldc int, add int, tiles, astep int)
+TEXT ·sgemmTileAVX512(SB), NOSPLIT, $0-80
+	MOVQ a+8(FP), DX
 	MOVQ lda+16(FP), R10
 	SHLQ $2, R10 // lda in bytes
 	LEAQ (R10)(R10*2), R11 // 3·lda
 	MOVQ pa+24(FP), R12
 	SHLQ $2, R12 // pa in bytes
+	MOVQ c+40(FP), R13
+	MOVQ ldc+48(FP), R9
+	SHLQ $2, R9 // ldc in bytes
+	MOVQ astep+72(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, astep+72(FP) // astep in bytes
+sgemmTileAVX512_tile:
+	MOVQ k+0(FP), CX
+	MOVQ DX, SI
 	LEAQ (SI)(R10*4), AX // row 4
 	LEAQ (AX)(R10*4), BX // row 8
 	MOVQ b+32(FP), DI
-	MOVQ c+40(FP), R8
-	MOVQ ldc+48(FP), R9
-	SHLQ $2, R9 // ldc in bytes
+	MOVQ R13, R8
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -147,8 +153,8 @@ sgemmTileAVX512_loop:
 	VMOVUPS Z22, 0(R8)
 	VADDPS 64(R8), Z23, Z23
 	VMOVUPS Z23, 64(R8)
-	VZEROUPPER
-	RET
+	ADDQ R9, R8
+	JMP sgemmTileAVX512_next
 sgemmTileAVX512_overwrite:
 	VMOVUPS Z0, 0(R8)
 	VMOVUPS Z1, 64(R8)
@@ -185,24 +191,36 @@ sgemmTileAVX512_overwrite:
 	ADDQ R9, R8
 	VMOVUPS Z22, 0(R8)
 	VMOVUPS Z23, 64(R8)
+	ADDQ R9, R8
+sgemmTileAVX512_next:
+	MOVQ R8, R13
+	ADDQ astep+72(FP), DX
+	DECQ tiles+64(FP)
+	JNZ sgemmTileAVX512_tile
 	VZEROUPPER
 	RET
 
-// func dgemmTileAVX512(k int, a *float64, lda, pa int, b, c *float64, ldc int, add int)
-TEXT ·dgemmTileAVX512(SB), NOSPLIT, $0-64
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
+// func dgemmTileAVX512(k int, a *float64, lda, pa int, b, c *float64, ldc int, add int, tiles, astep int)
+TEXT ·dgemmTileAVX512(SB), NOSPLIT, $0-80
+	MOVQ a+8(FP), DX
 	MOVQ lda+16(FP), R10
 	SHLQ $3, R10 // lda in bytes
 	LEAQ (R10)(R10*2), R11 // 3·lda
 	MOVQ pa+24(FP), R12
 	SHLQ $3, R12 // pa in bytes
+	MOVQ c+40(FP), R13
+	MOVQ ldc+48(FP), R9
+	SHLQ $3, R9 // ldc in bytes
+	MOVQ astep+72(FP), AX
+	SHLQ $3, AX
+	MOVQ AX, astep+72(FP) // astep in bytes
+dgemmTileAVX512_tile:
+	MOVQ k+0(FP), CX
+	MOVQ DX, SI
 	LEAQ (SI)(R10*4), AX // row 4
 	LEAQ (AX)(R10*4), BX // row 8
 	MOVQ b+32(FP), DI
-	MOVQ c+40(FP), R8
-	MOVQ ldc+48(FP), R9
-	SHLQ $3, R9 // ldc in bytes
+	MOVQ R13, R8
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -333,8 +351,8 @@ dgemmTileAVX512_loop:
 	VMOVUPD Z22, 0(R8)
 	VADDPD 64(R8), Z23, Z23
 	VMOVUPD Z23, 64(R8)
-	VZEROUPPER
-	RET
+	ADDQ R9, R8
+	JMP dgemmTileAVX512_next
 dgemmTileAVX512_overwrite:
 	VMOVUPD Z0, 0(R8)
 	VMOVUPD Z1, 64(R8)
@@ -371,23 +389,35 @@ dgemmTileAVX512_overwrite:
 	ADDQ R9, R8
 	VMOVUPD Z22, 0(R8)
 	VMOVUPD Z23, 64(R8)
+	ADDQ R9, R8
+dgemmTileAVX512_next:
+	MOVQ R8, R13
+	ADDQ astep+72(FP), DX
+	DECQ tiles+64(FP)
+	JNZ dgemmTileAVX512_tile
 	VZEROUPPER
 	RET
 
-// func sgemmTileAVX2(k int, a *float32, lda, pa int, b, c *float32, ldc int, add int)
-TEXT ·sgemmTileAVX2(SB), NOSPLIT, $0-64
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
+// func sgemmTileAVX2(k int, a *float32, lda, pa int, b, c *float32, ldc int, add int, tiles, astep int)
+TEXT ·sgemmTileAVX2(SB), NOSPLIT, $0-80
+	MOVQ a+8(FP), DX
 	MOVQ lda+16(FP), R10
 	SHLQ $2, R10 // lda in bytes
 	LEAQ (R10)(R10*2), R11 // 3·lda
 	MOVQ pa+24(FP), R12
 	SHLQ $2, R12 // pa in bytes
-	LEAQ (SI)(R10*4), AX // row 4
-	MOVQ b+32(FP), DI
-	MOVQ c+40(FP), R8
+	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), R9
 	SHLQ $2, R9 // ldc in bytes
+	MOVQ astep+72(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, astep+72(FP) // astep in bytes
+sgemmTileAVX2_tile:
+	MOVQ k+0(FP), CX
+	MOVQ DX, SI
+	LEAQ (SI)(R10*4), AX // row 4
+	MOVQ b+32(FP), DI
+	MOVQ R13, R8
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -649,8 +679,8 @@ sgemmTileAVX2_summed:
 	VMOVUPS Y10, 0(R8)
 	VADDPS 32(R8), Y11, Y11
 	VMOVUPS Y11, 32(R8)
-	VZEROUPPER
-	RET
+	ADDQ R9, R8
+	JMP sgemmTileAVX2_next
 sgemmTileAVX2_overwrite:
 	VMOVUPS Y0, 0(R8)
 	VMOVUPS Y1, 32(R8)
@@ -669,23 +699,35 @@ sgemmTileAVX2_overwrite:
 	ADDQ R9, R8
 	VMOVUPS Y10, 0(R8)
 	VMOVUPS Y11, 32(R8)
+	ADDQ R9, R8
+sgemmTileAVX2_next:
+	MOVQ R8, R13
+	ADDQ astep+72(FP), DX
+	DECQ tiles+64(FP)
+	JNZ sgemmTileAVX2_tile
 	VZEROUPPER
 	RET
 
-// func dgemmTileAVX2(k int, a *float64, lda, pa int, b, c *float64, ldc int, add int)
-TEXT ·dgemmTileAVX2(SB), NOSPLIT, $0-64
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), SI
+// func dgemmTileAVX2(k int, a *float64, lda, pa int, b, c *float64, ldc int, add int, tiles, astep int)
+TEXT ·dgemmTileAVX2(SB), NOSPLIT, $0-80
+	MOVQ a+8(FP), DX
 	MOVQ lda+16(FP), R10
 	SHLQ $3, R10 // lda in bytes
 	LEAQ (R10)(R10*2), R11 // 3·lda
 	MOVQ pa+24(FP), R12
 	SHLQ $3, R12 // pa in bytes
-	LEAQ (SI)(R10*4), AX // row 4
-	MOVQ b+32(FP), DI
-	MOVQ c+40(FP), R8
+	MOVQ c+40(FP), R13
 	MOVQ ldc+48(FP), R9
 	SHLQ $3, R9 // ldc in bytes
+	MOVQ astep+72(FP), AX
+	SHLQ $3, AX
+	MOVQ AX, astep+72(FP) // astep in bytes
+dgemmTileAVX2_tile:
+	MOVQ k+0(FP), CX
+	MOVQ DX, SI
+	LEAQ (SI)(R10*4), AX // row 4
+	MOVQ b+32(FP), DI
+	MOVQ R13, R8
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -947,8 +989,8 @@ dgemmTileAVX2_summed:
 	VMOVUPD Y10, 0(R8)
 	VADDPD 32(R8), Y11, Y11
 	VMOVUPD Y11, 32(R8)
-	VZEROUPPER
-	RET
+	ADDQ R9, R8
+	JMP dgemmTileAVX2_next
 dgemmTileAVX2_overwrite:
 	VMOVUPD Y0, 0(R8)
 	VMOVUPD Y1, 32(R8)
@@ -967,5 +1009,11 @@ dgemmTileAVX2_overwrite:
 	ADDQ R9, R8
 	VMOVUPD Y10, 0(R8)
 	VMOVUPD Y11, 32(R8)
+	ADDQ R9, R8
+dgemmTileAVX2_next:
+	MOVQ R8, R13
+	ADDQ astep+72(FP), DX
+	DECQ tiles+64(FP)
+	JNZ dgemmTileAVX2_tile
 	VZEROUPPER
 	RET

@@ -16,12 +16,15 @@
 // cols elements, and c's rows lie ldc elements apart. k is at least 1.
 // The amd64 kernels have the signature
 //
-//	func NAME(k int, a *T, lda, pa int, b, c *T, ldc int, add int)
+//	func NAME(k int, a *T, lda, pa int, b, c *T, ldc int, add int, tiles, astep int)
 //
 // and read a where it lies: element (r, p) of the tile's rows is
 // a[r*lda+p*pa], so that the same kernel takes a packed panel (lda 1, pa
 // rows) or a matrix's rows in place (lda its row stride, pa 1, or a
-// transposed matrix's: lda 1, pa its column stride).
+// transposed matrix's: lda 1, pa its column stride). They compute tiles
+// tiles (at least 1) of c, one below the other, with the same b: the
+// next tile's rows of a are astep elements on, its rows of c rows·ldc
+// elements on, so that a call covers a panel's column of tiles.
 // The sums stay in registers for the whole depth: one register of lanes
 // elements for each cols/lanes columns of each row.
 package main
@@ -103,8 +106,8 @@ func (w *writer) signature(k kernel, strided bool) {
 	typ := map[int]string{4: "float32", 8: "float64"}[k.elem]
 	w.p("")
 	if strided {
-		w.p("// func %s(k int, a *%s, lda, pa int, b, c *%s, ldc int, add int)", k.name, typ, typ)
-		w.p("TEXT ·%s(SB), NOSPLIT, $0-64", k.name)
+		w.p("// func %s(k int, a *%s, lda, pa int, b, c *%s, ldc int, add int, tiles, astep int)", k.name, typ, typ)
+		w.p("TEXT ·%s(SB), NOSPLIT, $0-80", k.name)
 		return
 	}
 	w.p("// func %s(k int, a, b, c *%s, ldc int, add int)", k.name, typ)
@@ -133,7 +136,8 @@ func (w *writer) x86(k kernel, prefix string, width int) {
 
 	// Rows of a are read from up to three bases, each four rows apart,
 	// as base, base+lda, base+2·lda and base+3·lda: SI, AX and BX, with
-	// R10 = lda and R11 = 3·lda in bytes; R12 is pa in bytes.
+	// R10 = lda and R11 = 3·lda in bytes; R12 is pa in bytes. DX is the
+	// current tile's a, R13 its c; astep is turned into bytes in place.
 	base := []string{"SI", "AX", "BX"}[:(k.rows+3)/4]
 	// rowAddr is the address of row r's element, disp bytes on.
 	rowAddr := func(r, disp int) string {
@@ -167,20 +171,26 @@ func (w *writer) x86(k kernel, prefix string, width int) {
 	}
 	shift := map[int]int{4: 2, 8: 3}[k.elem]
 	w.signature(k, true)
-	w.p("\tMOVQ k+0(FP), CX")
-	w.p("\tMOVQ a+8(FP), SI")
+	w.p("\tMOVQ a+8(FP), DX")
 	w.p("\tMOVQ lda+16(FP), R10")
 	w.p("\tSHLQ $%d, R10 // lda in bytes", shift)
 	w.p("\tLEAQ (R10)(R10*2), R11 // 3·lda")
 	w.p("\tMOVQ pa+24(FP), R12")
 	w.p("\tSHLQ $%d, R12 // pa in bytes", shift)
+	w.p("\tMOVQ c+40(FP), R13")
+	w.p("\tMOVQ ldc+48(FP), R9")
+	w.p("\tSHLQ $%d, R9 // ldc in bytes", shift)
+	w.p("\tMOVQ astep+72(FP), AX")
+	w.p("\tSHLQ $%d, AX", shift)
+	w.p("\tMOVQ AX, astep+72(FP) // astep in bytes")
+	w.p("%s:", label("tile"))
+	w.p("\tMOVQ k+0(FP), CX")
+	w.p("\tMOVQ DX, SI")
 	for i := 1; i < len(base); i++ {
 		w.p("\tLEAQ (%s)(R10*4), %s // row %d", base[i-1], base[i], 4*i)
 	}
 	w.p("\tMOVQ b+32(FP), DI")
-	w.p("\tMOVQ c+40(FP), R8")
-	w.p("\tMOVQ ldc+48(FP), R9")
-	w.p("\tSHLQ $%d, R9 // ldc in bytes", shift)
+	w.p("\tMOVQ R13, R8")
 	for r := range k.rows {
 		for c := range k.regsRow {
 			w.p("\t%s %[2]s, %[2]s, %[2]s", zero, acc(r, c))
@@ -246,13 +256,20 @@ func (w *writer) x86(k kernel, prefix string, width int) {
 				}
 				w.p("\tVMOVUP%s %s, %d(R8)", ps[1:], acc(r, c), width*c)
 			}
-			if r < k.rows-1 {
-				w.p("\tADDQ R9, R8")
-			}
+			w.p("\tADDQ R9, R8")
 		}
-		w.p("\tVZEROUPPER")
-		w.p("\tRET")
+		if add {
+			w.p("\tJMP %s", label("next"))
+		}
 	}
+	// R8 is now the next tile's c.
+	w.p("%s:", label("next"))
+	w.p("\tMOVQ R8, R13")
+	w.p("\tADDQ astep+72(FP), DX")
+	w.p("\tDECQ tiles+64(FP)")
+	w.p("\tJNZ %s", label("tile"))
+	w.p("\tVZEROUPPER")
+	w.p("\tRET")
 }
 
 // arm64 writes a NEON kernel. Go's arm64 assembler has no vector FADD,

@@ -69,8 +69,8 @@ func testTile[T float32 | float64](t *testing.T, kern gemmKernel[T], u float64) 
 			before := append([]T{}, c...)
 			if kern.strided != nil {
 				c2, c3 := append([]T{}, c...), append([]T{}, c...)
-				kern.strided(k, inPlace, lda, 1, b, c2, ldc, add)
-				kern.strided(k, columns, 1, pa, b, c3, ldc, add)
+				kern.strided(k, 1, inPlace, lda, 1, 0, b, c2, ldc, add)
+				kern.strided(k, 1, columns, 1, pa, 0, b, c3, ldc, add)
 				kern.tile(k, a, b, c, ldc, add)
 				for i := range c {
 					if c2[i] != c[i] {
@@ -102,6 +102,67 @@ func testTile[T float32 | float64](t *testing.T, kern gemmKernel[T], u float64) 
 				}
 				if math.Abs(float64(c[i])-want) > float64(k+2)*u*size {
 					t.Fatalf("k=%d, add=%v: c[%d][%d] = %v, want %v", k, add, row, col, c[i], want)
+				}
+			}
+		}
+	}
+}
+
+// A kernel that reads rows in place computes a column of tiles in one
+// call as it computes each tile alone, to the last bit, from rows in
+// place (a gap between the tiles' rows), from packed panels and from the
+// columns of a transposed matrix, and leaves the slots around them alone.
+func TestTileKernelsMultiplyColumns(t *testing.T) {
+	for _, ks := range archKernels() {
+		if ks.lacks != "" {
+			t.Logf("%s: not tested, %s", ks.name, ks.lacks)
+			continue
+		}
+		if ks.f32.strided == nil {
+			t.Logf("%s: not tested, its kernels compute one packed tile a call", ks.name)
+			continue
+		}
+		t.Run(ks.name+"/float32", func(t *testing.T) { testTileColumn(t, ks.f32) })
+		t.Run(ks.name+"/float64", func(t *testing.T) { testTileColumn(t, ks.f64) })
+	}
+}
+
+func testTileColumn[T float32 | float64](t *testing.T, kern gemmKernel[T]) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const tiles = 3
+	rows, cols := kern.rows, kern.cols
+	ldc := cols + 2
+	for _, k := range []int{1, 5, 64} {
+		b := make([]T, k*cols)
+		for i := range b {
+			b[i] = T(r.NormFloat64())
+		}
+		for _, layout := range []struct {
+			name           string
+			lda, pa, astep int
+		}{
+			{"in place", k + 1, 1, rows*(k+1) + 2},
+			{"packed", 1, rows, rows * k},
+			{"transposed", 1, tiles*rows + 3, rows},
+		} {
+			a := make([]T, (tiles-1)*layout.astep+(rows-1)*layout.lda+(k-1)*layout.pa+1)
+			for i := range a {
+				a[i] = T(r.NormFloat64())
+			}
+			for _, add := range []bool{false, true} {
+				c := make([]T, (tiles*rows+1)*ldc)
+				for i := range c {
+					c[i] = T(i % 7)
+				}
+				want := append([]T{}, c...)
+				for i := range tiles {
+					kern.strided(k, 1, a[i*layout.astep:], layout.lda, layout.pa, 0, b, want[i*rows*ldc:], ldc, add)
+				}
+				kern.strided(k, tiles, a, layout.lda, layout.pa, layout.astep, b, c, ldc, add)
+				for i := range c {
+					if c[i] != want[i] {
+						t.Fatalf("k=%d, %s, add=%v: slot %d (row %d, column %d) is %v in one call, %v tile by tile", k, layout.name, add, i, i/ldc, i%ldc, c[i], want[i])
+					}
 				}
 			}
 		}
