@@ -5,7 +5,8 @@ Run it with Debian's interpreter, which has python3-torch and python3-numpy:
     /usr/bin/python3 scripts/bench_reference.py [--reps N]
 
 Each workload is run twice to warm up, then timed N times (default 20) with
-time.perf_counter; the median is reported. PyTorch runs twice: with its
+time.perf_counter; the median is reported. --only NAME,... times only those
+NumPy workloads, for scripts/bench's rounds of Go and NumPy in turn. PyTorch runs twice: with its
 default number of threads, then with torch.set_num_threads(1). NumPy runs
 these operations on one thread, except matmul, which its BLAS (OpenBLAS)
 runs on as many threads as it picks. Every call allocates its result, as the Go
@@ -139,7 +140,17 @@ def run(label, threads, workloads, reps):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=20, help="timed runs per workload (default 20)")
+    parser.add_argument("--only", metavar="NAME,...",
+                        help="time only these NumPy workloads, and no PyTorch (scripts/bench's paired rounds)")
     args = parser.parse_args()
+    if args.only:
+        workloads = numpy_workloads()
+        names = args.only.split(",")
+        unknown = [n for n in names if n not in workloads]
+        if unknown:
+            sys.exit(f"bench_reference.py: --only: no workload {', '.join(unknown)} (known: {', '.join(workloads)})")
+        run("numpy", 1, {n: workloads[n] for n in names}, args.reps)
+        return
 
     default_threads = torch.get_num_threads()
     info = {"numpy": np.__version__, "torch": torch.__version__, "torch_threads": default_threads,

@@ -239,9 +239,9 @@ def student(i, args, cells, barrier, results, measured):
         barrier.wait()
         times, statuses = [], []
         for r in range(args.rounds):
-            for c in cells:
+            for ci, c in enumerate(cells):
                 t, status = run_cell(kc, c)
-                times.append((r, t))
+                times.append((r, t, ci))
                 statuses.append(status)
                 if args.pause:
                     time.sleep(args.pause * (0.5 + rng.random()))
@@ -294,8 +294,8 @@ def class_run(args, cells):
     if again:
         print("kernels started again after dying before their first answer: %d (counted in their start)" % again)
     firsts = [r["times"][0][1] for r in got]
-    round1 = [t for r in got for (rd, t) in r["times"][1:] if rd == 0]
-    warm = [t for r in got for (rd, t) in r["times"] if rd > 0]
+    round1 = [t for r in got for (rd, t, _) in r["times"][1:] if rd == 0]
+    warm = [t for r in got for (rd, t, _) in r["times"] if rd > 0]
     errors = sum(s == "error" for r in got for s in r["statuses"])
     ms = lambda xs: "p50 %6.0f  p95 %6.0f  max %6.0f ms" % (
         percentile(xs, 50) * 1000, percentile(xs, 95) * 1000, max(xs) * 1000) if xs else "-"
@@ -303,6 +303,10 @@ def class_run(args, cells):
     print("first cell       %s" % ms(firsts))
     print("rest of round 1  %s" % ms(round1))
     print("warm (rounds 2+) %s   (%d cells)" % (ms(warm), len(warm)))
+    for i, c in enumerate(cells):
+        these = [t for r in got for (rd, t, ci) in r["times"] if rd > 0 and ci == i]
+        first = c.strip().split("\n")[-1].strip()
+        print("  cell %d  %s   %s" % (i + 1, ms(these), first[:48]))
     print("cells that failed: %d of %d (the error cell fails on purpose: %d expected)"
           % (errors, sum(len(r["statuses"]) for r in got), len(got) * args.rounds * sum("View(5, 5)" in c for c in cells)))
     print("memory after the cells (+%.0f s), MiB a kernel (mean over kernels), PSS / RSS:" % args.settle)
