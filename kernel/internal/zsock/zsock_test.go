@@ -172,3 +172,72 @@ func TestClose(t *testing.T) {
 		t.Fatalf("Send on a closed socket: %v", err)
 	}
 }
+
+// TestPostAndSendKeepOrder posts and sends from several goroutines at
+// once, more messages than a socket queues: all arrive, each sender's in
+// the order given, posted and sent alike.
+func TestPostAndSendKeepOrder(t *testing.T) {
+	ep := endpoint(t)
+	router := open(t, true, zsock.Router, ep, zsock.Options{})
+	dealer := open(t, false, zsock.Dealer, ep, zsock.Options{Identity: "d"})
+	const senders, each = 4, 500
+	var wg sync.WaitGroup
+	for i := range senders {
+		wg.Go(func() {
+			for j := range each {
+				m := [][]byte{[]byte(fmt.Sprint(i)), []byte(fmt.Sprint(j))}
+				send := dealer.Post
+				if j%5 == 4 {
+					send = dealer.Send
+				}
+				if err := send(m); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	next := make([]int, senders)
+	for range senders * each {
+		m := recv(t, router)
+		var i, j int
+		fmt.Sscan(string(m[1]), &i)
+		fmt.Sscan(string(m[2]), &j)
+		if j != next[i] {
+			t.Fatalf("sender %d: message %d came after %d", i, j, next[i]-1)
+		}
+		next[i]++
+	}
+	wg.Wait()
+}
+
+// TestCloseSendsWhatWasPosted closes a socket at once after posting to
+// it: every posted message still arrives, and a Post after Close fails.
+func TestCloseSendsWhatWasPosted(t *testing.T) {
+	ep := endpoint(t)
+	router := open(t, true, zsock.Router, ep, zsock.Options{})
+	dealer, err := zsock.Dial(zsock.Dealer, ep, zsock.Options{Identity: "d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One message there and back: the connection is up.
+	if err := dealer.Send([][]byte{[]byte("hello")}); err != nil {
+		t.Fatal(err)
+	}
+	recv(t, router)
+	const n = 300
+	for j := range n {
+		if err := dealer.Post([][]byte{[]byte(fmt.Sprint(j))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dealer.Close()
+	for j := range n {
+		if got := string(recv(t, router)[1]); got != fmt.Sprint(j) {
+			t.Fatalf("message %d after Close is %q", j, got)
+		}
+	}
+	if err := dealer.Post([][]byte{[]byte("x")}); !errors.Is(err, zsock.ErrClosed) {
+		t.Fatalf("Post on a closed socket: %v", err)
+	}
+}
