@@ -74,8 +74,29 @@ func TestManySendersAndBackPressure(t *testing.T) {
 	router := open(t, true, zsock.Router, ep, zsock.Options{})
 	dealer := open(t, false, zsock.Dealer, ep, zsock.Options{Identity: "d"})
 	const senders, each = 4, 200
-	sendFromMany(t, senders, each, func(int) func([][]byte) error { return dealer.Send }).Wait()
-	recvInOrder(t, router, senders, each)
+	var wg sync.WaitGroup
+	for i := range senders {
+		wg.Go(func() {
+			for j := range each {
+				if err := dealer.Send([][]byte{[]byte(fmt.Sprint(i)), []byte(fmt.Sprint(j))}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	next := make([]int, senders)
+	for range senders * each {
+		m := recv(t, router)
+		var i, j int
+		fmt.Sscan(string(m[1]), &i)
+		fmt.Sscan(string(m[2]), &j)
+		if j != next[i] {
+			t.Fatalf("sender %d: message %d came after %d", i, j, next[i]-1)
+		}
+		next[i]++
+	}
 }
 
 func TestPubSubAndHeartbeat(t *testing.T) {
@@ -136,41 +157,6 @@ func TestPubSubAndHeartbeat(t *testing.T) {
 	}
 }
 
-// sendFromMany starts senders goroutines that each give each messages,
-// numbered: sender i's message j is ["i", "j"], given to the function
-// that pick(j) returns.
-func sendFromMany(t *testing.T, senders, each int, pick func(j int) func([][]byte) error) *sync.WaitGroup {
-	var wg sync.WaitGroup
-	for i := range senders {
-		wg.Go(func() {
-			for j := range each {
-				if err := pick(j)([][]byte{[]byte(fmt.Sprint(i)), []byte(fmt.Sprint(j))}); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		})
-	}
-	return &wg
-}
-
-// recvInOrder receives each message of senders senders, each of whom
-// sent each numbered in turn, and fails if one's come out of order.
-func recvInOrder(t *testing.T, router *zsock.Socket, senders, each int) {
-	t.Helper()
-	next := make([]int, senders)
-	for range senders * each {
-		m := recv(t, router)
-		var i, j int
-		fmt.Sscan(string(m[1]), &i)
-		fmt.Sscan(string(m[2]), &j)
-		if j != next[i] {
-			t.Fatalf("sender %d: message %d came after %d", i, j, next[i]-1)
-		}
-		next[i]++
-	}
-}
-
 func TestClose(t *testing.T) {
 	s := open(t, true, zsock.Router, endpoint(t), zsock.Options{})
 	got := make(chan error, 1)
@@ -195,13 +181,33 @@ func TestPostAndSendKeepOrder(t *testing.T) {
 	router := open(t, true, zsock.Router, ep, zsock.Options{})
 	dealer := open(t, false, zsock.Dealer, ep, zsock.Options{Identity: "d"})
 	const senders, each = 4, 500
-	wg := sendFromMany(t, senders, each, func(j int) func([][]byte) error {
-		if j%5 == 4 {
-			return dealer.Send
+	var wg sync.WaitGroup
+	for i := range senders {
+		wg.Go(func() {
+			for j := range each {
+				m := [][]byte{[]byte(fmt.Sprint(i)), []byte(fmt.Sprint(j))}
+				send := dealer.Post
+				if j%5 == 4 {
+					send = dealer.Send
+				}
+				if err := send(m); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	next := make([]int, senders)
+	for range senders * each {
+		m := recv(t, router)
+		var i, j int
+		fmt.Sscan(string(m[1]), &i)
+		fmt.Sscan(string(m[2]), &j)
+		if j != next[i] {
+			t.Fatalf("sender %d: message %d came after %d", i, j, next[i]-1)
 		}
-		return dealer.Post
-	})
-	recvInOrder(t, router, senders, each)
+		next[i]++
+	}
 	wg.Wait()
 }
 
