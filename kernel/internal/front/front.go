@@ -195,15 +195,9 @@ func (k *Kernel) receive(s *zsock.Socket, handle func(*wire.Message)) {
 	}
 }
 
-// send signs a message and posts it on s, not waiting for libzmq to
-// take it: a cell's messages in a row then cost the socket's goroutine
-// one wake-up, not one each (zsock.Socket.Post).
+// send signs and sends a message on s.
 func (k *Kernel) send(s *zsock.Socket, m *wire.Message) {
-	frames, err := k.signer.Encode(m)
-	if err == nil {
-		err = s.Post(frames)
-	}
-	if err != nil {
+	if err := k.trySend(s, m); err != nil {
 		k.log.Printf("could not send %s: %v", m.Type(), err)
 	}
 }

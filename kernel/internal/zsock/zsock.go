@@ -79,10 +79,6 @@ type Socket struct {
 	// stalled is set while the owner does not read from the socket
 	// because in is full; Recv then wakes it once there is room.
 	stalled atomic.Bool
-	// woken is set while a wake-up is on its way to the owner, which
-	// clears it once it has read the wake-ups, before it looks at sends:
-	// further signals need not send another.
-	woken atomic.Bool
 
 	closeOnce sync.Once
 	closing   chan struct{} // closed by Close
@@ -92,18 +88,10 @@ type Socket struct {
 	wake   *zmq.Socket // the sending end of the pair; nil once closed
 }
 
-// A send is a message waiting for the owner, and where its result goes:
-// nowhere for a posted one.
+// A send is a message waiting for the owner, and where its result goes.
 type send struct {
 	frames [][]byte
 	result chan error
-}
-
-// report gives m's result to its sender, if it waits for one.
-func (m send) report(err error) {
-	if m.result != nil {
-		m.result <- err
-	}
 }
 
 // wakeIDs numbers the in-process endpoints of the sockets' wake pairs.
@@ -243,34 +231,6 @@ func (s *Socket) Send(frames [][]byte) error {
 	}
 }
 
-// Post queues a message of one or more frames for the socket, as Send
-// does, but returns once it is queued, without waiting for libzmq to
-// take it: a goroutine that posts several messages in a row wakes the
-// socket's owner once for all of them, not once each, and messages
-// posted and sent leave in the order they were given. libzmq's refusals
-// are not reported, so Post suits a Pub (which waits for room rather
-// than refuse) and a Router that is not Mandatory (which drops what has
-// no peer, as it would after Send). Close sends what was posted before
-// it closes. Post waits only while 64 messages wait already, and fails
-// only on a closed socket.
-func (s *Socket) Post(frames [][]byte) error {
-	if len(frames) == 0 {
-		return errors.New("zsock: a message needs a frame")
-	}
-	select {
-	case <-s.done:
-		return ErrClosed // not left to the select below, which picks either
-	default:
-	}
-	select {
-	case s.sends <- send{frames: frames}:
-	case <-s.done:
-		return ErrClosed
-	}
-	s.signal()
-	return nil
-}
-
 // Recv returns the next message, waiting for one until ctx ends or the
 // socket is closed.
 func (s *Socket) Recv(ctx context.Context) ([][]byte, error) {
@@ -302,11 +262,8 @@ func (s *Socket) Close() error {
 	return nil
 }
 
-// signal wakes the owner up, unless a wake-up is on its way already.
+// signal wakes the owner up.
 func (s *Socket) signal() {
-	if s.woken.Swap(true) {
-		return
-	}
 	s.wakeMu.Lock()
 	defer s.wakeMu.Unlock()
 	if s.wake != nil {
@@ -329,7 +286,7 @@ func (s *Socket) own(sock, wakeIn *zmq.Socket) {
 	var pending []send
 	defer func() {
 		for _, m := range pending {
-			m.report(ErrClosed)
+			m.result <- ErrClosed
 		}
 	}()
 	for {
@@ -341,11 +298,7 @@ func (s *Socket) own(sock, wakeIn *zmq.Socket) {
 			events |= zmq.POLLOUT
 		}
 		_, _ = poller.Update(1, events)
-		wait := time.Duration(-1)
-		if len(pending) < queued && len(s.sends) > 0 {
-			wait = 0 // messages left over from the last take: no sleeping
-		}
-		polled, err := poller.PollAll(wait)
+		polled, err := poller.PollAll(-1)
 		if err != nil {
 			return
 		}
@@ -355,17 +308,9 @@ func (s *Socket) own(sock, wakeIn *zmq.Socket) {
 					break
 				}
 			}
-			// Cleared after the wake-ups are read and before sends is:
-			// a signal from now on sends one that is not read yet.
-			s.woken.Store(false)
 		}
 		select {
 		case <-s.closing:
-			// What was posted before Close leaves, as far as libzmq
-			// takes it now; its linger sends it on.
-			for pending = flush(sock, s.take(pending)); len(pending) == 0 && len(s.sends) > 0; {
-				pending = flush(sock, s.take(pending))
-			}
 			return
 		default:
 		}
@@ -392,11 +337,9 @@ func (s *Socket) room() bool {
 	return false
 }
 
-// take appends the messages Send and Post have handed over to pending,
-// up to queued of them: past that, libzmq is not taking them, and Post
-// waits.
+// take appends the messages Send has handed over to pending.
 func (s *Socket) take(pending []send) []send {
-	for len(pending) < queued {
+	for {
 		select {
 		case m := <-s.sends:
 			pending = append(pending, m)
@@ -404,7 +347,6 @@ func (s *Socket) take(pending []send) []send {
 			return pending
 		}
 	}
-	return pending
 }
 
 // receive moves the messages that have arrived into s.in, while it has
@@ -430,7 +372,7 @@ func flush(sock *zmq.Socket, pending []send) []send {
 		case zmq.Errno(syscall.EHOSTUNREACH):
 			err = ErrNoPeer
 		}
-		pending[0].report(err)
+		pending[0].result <- err
 		pending = pending[1:]
 	}
 	return nil
