@@ -17,14 +17,30 @@ import (
 // own default.
 const DefaultTimeout = 30 * time.Second
 
+// DefaultStartLimit bounds an engine's start unless Options say otherwise:
+// a container's start on a loaded server can take many seconds.
+const DefaultStartLimit = 2 * time.Minute
+
 // Options say how to grade.
 type Options struct {
 	// Timeout bounds how long each cell may run (DefaultTimeout if 0).
 	Timeout time.Duration
+	// StartLimit bounds how long a submission's engine may take to start
+	// (DefaultStartLimit if 0), and to start again after a cell that
+	// timed out. Neither is any cell's time: an engine that can say when
+	// it is ready (a Readier) is made ready before each cell's timeout
+	// begins.
+	StartLimit time.Duration
 	// Engine returns a fresh engine for one submission, whose cells run
 	// with dir, an empty directory made for the submission, as their
 	// working directory.
 	Engine func(dir string) (front.Engine, error)
+}
+
+// A Readier is an engine that can start before its first cell and say
+// when it is ready for it, as interp.Engine does.
+type Readier interface {
+	Ready(ctx context.Context) error
 }
 
 // A Test is how one test cell of a submission did.
@@ -68,6 +84,9 @@ func New(teacher *notebook.Notebook, opts Options) (*Grader, error) {
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
+	}
+	if opts.StartLimit <= 0 {
+		opts.StartLimit = DefaultStartLimit
 	}
 	g := &Grader{teacher: teacher, opts: opts}
 	tests := 0
@@ -163,6 +182,9 @@ func (g *Grader) run(ctx context.Context, r *Result) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if err := g.ready(ctx, engine); err != nil {
+			return err
+		}
 		out := &outputs{count: count}
 		cellCtx, cancel := context.WithTimeout(front.WithExecutionCount(ctx, count), g.opts.Timeout)
 		err := engine.Execute(cellCtx, c.Source, out)
@@ -181,6 +203,28 @@ func (g *Grader) run(ctx context.Context, r *Result) error {
 		c.Outputs = out.final()
 		n := count
 		c.ExecutionCount = &n
+	}
+	return nil
+}
+
+// ready waits, if engine can say so, until it is ready for the next cell:
+// started, or restarted after a cell that timed out with the cells before
+// it replayed. That time is no cell's own.
+func (g *Grader) ready(ctx context.Context, engine front.Engine) error {
+	r, ok := engine.(Readier)
+	if !ok {
+		return nil
+	}
+	startCtx, cancel := context.WithTimeout(ctx, g.opts.StartLimit)
+	defer cancel()
+	err := r.Ready(startCtx)
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("the engine did not start within %v: grade again when the machine is less busy, or with fewer submissions at a time (-jobs)", g.opts.StartLimit)
+	case err != nil:
+		return fmt.Errorf("starting an engine: %w", err)
 	}
 	return nil
 }

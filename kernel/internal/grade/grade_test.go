@@ -22,7 +22,9 @@ import (
 // The test binary is its own worker, sandboxed as tensornb grade's are:
 // with TENSORNB_TEST_WORKER set to the module's directory, it serves
 // instead of testing. With TENSORNB_TEST_DIAL set to an address, it
-// connects there and exits 0, or exits 1 if it cannot.
+// connects there and exits 0, or exits 1 if it cannot. With
+// TENSORNB_TEST_START_DELAY set to a duration, the worker waits that long
+// before it serves, as a container's start on a busy machine does.
 func TestMain(m *testing.M) {
 	if addr := os.Getenv("TENSORNB_TEST_DIAL"); addr != "" {
 		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
@@ -34,6 +36,9 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	if module := os.Getenv("TENSORNB_TEST_WORKER"); module != "" {
+		if delay, err := time.ParseDuration(os.Getenv("TENSORNB_TEST_START_DELAY")); err == nil {
+			time.Sleep(delay)
+		}
 		if err := interp.Serve(module, os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash"), interp.Sandboxed); err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
@@ -200,6 +205,51 @@ func TestGrade(t *testing.T) {
 
 // The feedback page shows the score, each test's verdict, the cells and
 // their pictures, and runs nothing a submission wrote.
+// TestSlowStart grades with engines that take longer to start than a
+// cell may run: neither the start nor the restart after a timeout is a
+// cell's time, and an engine
+// that does not start within the start limit leaves the submission not
+// graded, saying why.
+func TestSlowStart(t *testing.T) {
+	dir := t.TempDir()
+	right := write(t, dir, "right.ipynb", answered(t, "\treturn x.Permute(1, 0)", nil))
+	slow := func(delay string) func(string) (front.Engine, error) {
+		return func(dir string) (front.Engine, error) {
+			e, err := engine(dir)
+			if err != nil {
+				return nil, err
+			}
+			e.(*interp.Engine).Env = append(e.(*interp.Engine).Env, "TENSORNB_TEST_START_DELAY="+delay)
+			return e, nil
+		}
+	}
+	g, err := grade.New(assignment(), grade.Options{Engine: slow("2s"), Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := g.Grade(context.Background(), right)
+	if r.Error != "" || r.Score != 3 {
+		t.Errorf("a worker that took 2s to start, cells of 1s at most: score %g of %g, error %q, tests %+v; want 3 of 3", r.Score, r.MaxScore, r.Error, r.Tests)
+	}
+
+	// The first test's call loops; the second's calls run in a new
+	// worker, which again takes 2s to start and replays the cells before.
+	loop := write(t, dir, "loop.ipynb", answered(t, "\tif x.Size(0) == 2 {\n\t\tfor {\n\t\t}\n\t}\n\treturn x.Permute(1, 0)", nil))
+	r = g.Grade(context.Background(), loop)
+	if r.Error != "" || r.Score != 1 || len(r.Tests) != 2 || !strings.HasPrefix(r.Tests[0].Feedback, "Timeout:") || r.Tests[1].Feedback != "" {
+		t.Errorf("a loop in the first test, then a worker that took 2s to start again: score %g of %g, error %q, tests %+v; want 1 of 3, the first test timed out", r.Score, r.MaxScore, r.Error, r.Tests)
+	}
+
+	g, err = grade.New(assignment(), grade.Options{Engine: slow("1m"), Timeout: time.Second, StartLimit: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = g.Grade(context.Background(), right)
+	if want := "the engine did not start within 1s"; !strings.Contains(r.Error, want) || len(r.Tests) != 0 {
+		t.Errorf("a worker that did not start within the limit: error %q with %d tests, want one holding %q", r.Error, len(r.Tests), want)
+	}
+}
+
 func TestPage(t *testing.T) {
 	dir := t.TempDir()
 	sneaky := answered(t, "\treturn x.T().Contiguous()", func(nb *notebook.Notebook) {

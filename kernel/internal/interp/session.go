@@ -126,6 +126,10 @@ func (s *Session) Warm() {
 	}()
 }
 
+// Ready returns once what Warm started is done: the session's next cell
+// starts at once.
+func (s *Session) Ready() { <-s.ready }
+
 // hasPackage reports whether yaegi has the package at path compiled in.
 func hasPackage(path string) bool {
 	_, ok := compiledIn()[path]

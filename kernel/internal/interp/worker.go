@@ -36,7 +36,9 @@ import (
 // offset) in Code. With Type "input" it answers the running cell's input
 // event: the line typed (Value), or why there is none (Error, and the
 // error's Name). With Type "comm" it delivers a comm message from the
-// front end to the session's widgets, whose callbacks run then.
+// front end to the session's widgets, whose callbacks run then. With Type
+// "ready" it runs nothing and answers once the session is ready for its
+// first cell.
 type request struct {
 	Type   string `json:"type,omitempty"`
 	Code   string `json:"code,omitempty"`
@@ -167,6 +169,12 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err 
 	session.Warm()
 	for req := range requests {
 		switch req.Type {
+		case "ready":
+			session.Ready()
+			if err := ev.send(event{Type: "done"}); err != nil {
+				return err
+			}
+			continue
 		case "complete":
 			c := session.Complete(req.Code, req.Cursor)
 			if err := ev.send(event{Type: "done", Completion: &c}); err != nil {
