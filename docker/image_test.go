@@ -57,6 +57,9 @@ type imageTest struct {
 
 	mu  sync.Mutex
 	sum summary
+	// failed are the names of the tests whose failure it.fail recorded
+	// in sum.
+	failed map[string]bool
 }
 
 // summary is what the last line of the test says.
@@ -118,8 +121,35 @@ func (it *imageTest) fail(t *testing.T, err error) {
 	}
 	it.mu.Lock()
 	it.sum.failures = append(it.sum.failures, step)
+	if it.failed == nil {
+		it.failed = map[string]bool{}
+	}
+	it.failed[t.Name()] = true
 	it.mu.Unlock()
 	t.Fatal(err)
+}
+
+// parallel runs part as the parallel subtest name of t. A subtest that
+// failed by t.Error, not through it.fail, is still counted in the
+// summary's failures, once.
+func (it *imageTest) parallel(t *testing.T, name string, part func(t *testing.T)) {
+	t.Run(name, func(t *testing.T) {
+		t.Parallel()
+		defer func() {
+			it.mu.Lock()
+			defer it.mu.Unlock()
+			if !t.Failed() {
+				return
+			}
+			for failed := range it.failed {
+				if failed == t.Name() || strings.HasPrefix(failed, t.Name()+"/") {
+					return
+				}
+			}
+			it.sum.failures = append(it.sum.failures, name+" (its errors are above)")
+		}()
+		part(t)
+	})
 }
 
 // TestImage builds docker/Dockerfile with podman, then runs the image as
@@ -175,10 +205,10 @@ func TestImage(t *testing.T) {
 		return
 	}
 	t.Run("at once", func(t *testing.T) {
-		t.Run("binder compiled", func(t *testing.T) { t.Parallel(); it.finishBinderRun(t, b) })
-		t.Run("broken", func(t *testing.T) { t.Parallel(); it.testBroken(t, image) })
-		t.Run("hub", func(t *testing.T) { t.Parallel(); it.testHub(t, image) })
-		t.Run("grade", func(t *testing.T) { t.Parallel(); it.testGrade(t, image) })
+		it.parallel(t, "binder compiled", func(t *testing.T) { it.finishBinderRun(t, b) })
+		it.parallel(t, "broken", func(t *testing.T) { it.testBroken(t, image) })
+		it.parallel(t, "hub", func(t *testing.T) { it.testHub(t, image) })
+		it.parallel(t, "grade", func(t *testing.T) { it.testGrade(t, image) })
 	})
 	if !t.Failed() {
 		it.prog.say("done")
