@@ -61,11 +61,11 @@ func (e *exportImporter) Import(path string) (*types.Package, error) {
 
 // list asks the go command, once, for the export data of the packages
 // at paths and of every package they depend on, and where their source
-// files are. Each run of the go command costs about a tenth of a second
-// of CPU, whatever it lists: a worker's start lists what Warm imports in
-// one.
+// files are, unless a worker before asked the same (see listDeps). Each
+// run of the go command costs about a tenth of a second of CPU, whatever
+// it lists: a worker's start lists what Warm imports in one.
 func (e *exportImporter) list(paths ...string) error {
-	listed, err := ListPackages(e.dir, e.env, append([]string{"-deps"}, paths...)...)
+	listed, err := listDeps(e.dir, e.env, paths...)
 	if err != nil {
 		return fmt.Errorf("package %s is not available: %w", strings.Join(paths, ", "), err)
 	}
@@ -82,17 +82,18 @@ func (e *exportImporter) list(paths ...string) error {
 
 // A ListedPackage is what `go list -export` says of a package: its import
 // path, the file of its export data (empty if it has none), its directory
-// and its Go files there.
+// and its Go files there, and whether it is in the standard library.
 type ListedPackage struct {
 	ImportPath, Export, Dir string
 	GoFiles                 []string
+	Standard                bool `json:",omitempty"`
 }
 
 // ListPackages runs `go list -export` in dir with the flags and packages
 // of args, in the environment env (the process's if nil), and returns
 // what it says of each package. Its error is what the go command wrote.
 func ListPackages(dir string, env []string, args ...string) ([]ListedPackage, error) {
-	cmd := exec.Command("go", append([]string{"list", "-export", "-json=ImportPath,Export,Dir,GoFiles"}, args...)...)
+	cmd := exec.Command("go", append([]string{"list", "-export", "-json=ImportPath,Export,Dir,GoFiles,Standard"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = env
 	var stderr bytes.Buffer
