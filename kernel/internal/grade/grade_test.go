@@ -328,6 +328,34 @@ func TestSandboxed(t *testing.T) {
 	}
 }
 
+// TestSandboxKeepsListings checks that a sandboxed worker, whose home is
+// a scratch one, keeps its listing of the packages' export data where
+// the teacher's kernels keep theirs, so that the next submission's
+// worker reads it rather than running the go command.
+func TestSandboxKeepsListings(t *testing.T) {
+	// The teacher's cache directory is a scratch one here; Go's build
+	// cache, by default in it, stays where it is.
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	listings := interp.ListingsDir()
+	g, err := grade.New(assignment(), grade.Options{Engine: engine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := g.Grade(context.Background(), write(t, t.TempDir(), "right.ipynb", answered(t, "\treturn x.Permute(1, 0)", nil)))
+	if r.Error != "" || r.Score != 3 {
+		t.Fatalf("score %g, error %q", r.Score, r.Error)
+	}
+	kept, err := filepath.Glob(filepath.Join(listings, "*.json"))
+	if err != nil || len(kept) == 0 {
+		t.Errorf("no listing kept in %s, the teacher's directory of them (%v)", listings, err)
+	}
+}
+
 // The worker's network namespace has no way out: even a compiled program
 // in it, which the interpreter's refusals do not bind, cannot connect to a
 // port of this machine.

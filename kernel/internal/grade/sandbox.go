@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/tensornb/tensornb/kernel/internal/interp"
 )
 
 // A Sandbox says how a submission's worker is kept from the teacher's
@@ -33,13 +35,15 @@ func (s Sandbox) Describe() string {
 // goEnv are the go command's variables the worker keeps from the
 // teacher's environment, so that its type checker finds the packages'
 // export data (go list -export) in the teacher's caches without the
-// network; everything else that names a place is the submission's own.
+// network, as it finds the listings of them the teacher's kernels kept
+// (interp.ListingsVar); everything else that names a place is the
+// submission's own.
 var goEnv = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"}
 
 // Prepare returns what readies a worker's command to grade in dir, an
 // empty directory: dir is its working directory, dir/home its home and
-// dir/tmp its temporary directory; the go command's caches stay the
-// teacher's, offline (GOPROXY=off); and where s says so, it runs in a
+// dir/tmp its temporary directory; the go command's caches, and the
+// listings of them, stay the teacher's, offline (GOPROXY=off); and where s says so, it runs in a
 // network namespace of its own.
 func (s Sandbox) Prepare(dir string) func(*exec.Cmd) {
 	return func(cmd *exec.Cmd) {
@@ -52,6 +56,9 @@ func (s Sandbox) Prepare(dir string) func(*exec.Cmd) {
 			if v := goValue(name); v != "" {
 				env = append(env, name+"="+v)
 			}
+		}
+		if listings := interp.ListingsDir(); listings != "" {
+			env = append(env, interp.ListingsVar+"="+listings)
 		}
 		cmd.Env = append(cmd.Env, env...) // later entries win
 		if !s.Network {

@@ -68,11 +68,30 @@ func listDeps(dir string, env []string, paths ...string) ([]ListedPackage, error
 	return listed, nil
 }
 
+// ListingsVar names the directory of the kept listings, if set. The
+// grader sets it for its sandboxed workers, whose home is a scratch one,
+// to the teacher's: they read the listings the teacher's kernels kept.
+const ListingsVar = "TENSORNB_LISTINGS"
+
+// ListingsDir returns the directory where listings are kept: the one
+// ListingsVar names, else tensornb/listings in the user's cache
+// directory; "" if there is none.
+func ListingsDir() string {
+	if dir := os.Getenv(ListingsVar); dir != "" {
+		return dir
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(cache, "tensornb", "listings")
+}
+
 // listingFile returns the path of the listing file for paths listed in
 // dir with env, or "" if there is no cache directory or no go command.
 func listingFile(dir string, env []string, paths []string) string {
-	cache, err := os.UserCacheDir()
-	if err != nil {
+	listings := ListingsDir()
+	if listings == "" {
 		return ""
 	}
 	goCmd, err := exec.LookPath("go")
@@ -104,7 +123,7 @@ func listingFile(dir string, env []string, paths []string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%s\n%s %d %d\n%s\n%s\n", listingVersion, abs, goCmd, info.Size(), info.ModTime().UnixNano(),
 		strings.Join(paths, " "), strings.Join(goEnv, "\n"))
-	return filepath.Join(cache, "tensornb", "listings", hex.EncodeToString(h.Sum(nil))[:32]+".json")
+	return filepath.Join(listings, hex.EncodeToString(h.Sum(nil))[:32]+".json")
 }
 
 // readListing returns the packages of the listing file, if every file it
