@@ -114,7 +114,7 @@ func (k *Kernel) Run(ctx context.Context) error {
 		{&k.shell, zsock.Router, k.conn.ShellPort},
 		{&k.control, zsock.Router, k.conn.ControlPort},
 		{&k.stdin, zsock.Router, k.conn.StdinPort},
-		{&k.iopub, zsock.Pub, k.conn.IOPubPort},
+		{&k.iopub, zsock.XPub, k.conn.IOPubPort},
 		{&k.hb, zsock.Router, k.conn.HBPort},
 	} {
 		o := opts
@@ -132,6 +132,7 @@ func (k *Kernel) Run(ctx context.Context) error {
 
 	queue := make(chan *wire.Message, 64)
 	go k.heartbeat()
+	go k.welcome()
 	go k.receive(k.control, func(m *wire.Message) { k.handleControl(ctx, m) })
 	go k.receive(k.stdin, func(m *wire.Message) {
 		if m.Type() == "input_reply" {
@@ -158,6 +159,31 @@ func (k *Kernel) Run(ctx context.Context) error {
 
 // linger is how long a kernel that shuts down keeps its sockets open.
 const linger = 250 * time.Millisecond
+
+// welcome publishes an iopub_welcome (Jupyter's JEP 65) each time a
+// client subscribes to iopub, so that the client knows its subscription
+// has arrived: from then on it sees everything the kernel publishes. A
+// subscription is made asynchronously, so the status messages of a
+// client's first request may be published before it arrives and be lost
+// to it: jupyter_client's start waits 0.2 s for an iopub message after
+// its first kernel_info_reply, and without one asks again, which cost
+// every kernel's start about 0.3 s.
+func (k *Kernel) welcome() {
+	for {
+		msg, err := k.iopub.Recv(context.Background())
+		if err != nil {
+			return
+		}
+		// A subscription's topic is echoed back, so a long one (from no
+		// Jupyter client: theirs subscribe to everything) is not.
+		if len(msg) == 1 && len(msg[0]) > 0 && msg[0][0] == 1 && len(msg[0]) <= 1+maxWelcomeTopic {
+			k.publish(nil, "iopub_welcome", map[string]any{"subscription": string(msg[0][1:])})
+		}
+	}
+}
+
+// maxWelcomeTopic is the longest subscription topic welcomed.
+const maxWelcomeTopic = 256
 
 // heartbeat echoes every ping. The socket is a Router that sends each
 // message back as it came, routing frames and all, which is what a REP

@@ -655,3 +655,42 @@ func TestOutputLimit(t *testing.T) {
 		t.Errorf("the next cell printed %d bytes and %q", len(stdout), stderr)
 	}
 }
+
+// TestIOPubWelcome checks that each client subscribing to iopub gets an
+// iopub_welcome (JEP 65) with no request made: how it knows it will see
+// what the kernel publishes next. jupyter_client waits 0.2 s for an iopub
+// message after its first kernel_info_reply, and asks again without one.
+func TestIOPubWelcome(t *testing.T) {
+	conn, _ := startKernel(t)
+	signer, err := conn.Signer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		sub, err := zsock.Dial(zsock.Sub, conn.Endpoint(conn.IOPubPort), zsock.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		for {
+			frames, err := sub.Recv(ctx)
+			if err != nil {
+				t.Fatalf("subscriber %d: no iopub_welcome (%v)", i+1, err)
+			}
+			m, err := signer.Decode(frames)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Type() != "iopub_welcome" {
+				continue // the starting status, for the first
+			}
+			var content map[string]any
+			if err := m.Decode(&content); err != nil || content["subscription"] != "" || string(m.ParentHeader) != "{}" {
+				t.Errorf("subscriber %d: welcome %s with parent %s (%v), want subscription \"\" and no parent", i+1, m.Content, m.ParentHeader, err)
+			}
+			break
+		}
+	}
+}

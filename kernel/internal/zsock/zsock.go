@@ -35,9 +35,14 @@ const (
 	Dealer             // a client's shell, control and stdin
 	Sub                // a client's iopub; it subscribes to everything
 	Req                // a client's heartbeat; it may send again before a reply came
+	// XPub is a Pub that tells of its subscribers: Recv returns each
+	// subscription as one frame, byte 1 and then the topic, every
+	// subscriber's, even to a topic another has already (and byte 0 and
+	// the topic when the last subscriber to it unsubscribes).
+	XPub
 )
 
-var zmqTypes = map[Type]zmq.Type{Router: zmq.ROUTER, Pub: zmq.PUB, Dealer: zmq.DEALER, Sub: zmq.SUB, Req: zmq.REQ}
+var zmqTypes = map[Type]zmq.Type{Router: zmq.ROUTER, Pub: zmq.PUB, Dealer: zmq.DEALER, Sub: zmq.SUB, Req: zmq.REQ, XPub: zmq.XPUB}
 
 // Options configure a socket.
 type Options struct {
@@ -182,7 +187,7 @@ func configure(s *zmq.Socket, t Type, o Options) error {
 	if o.Mandatory && t == Router {
 		errs = append(errs, s.SetRouterMandatory(1))
 	}
-	if t == Router || t == Pub {
+	if t == Router || t == Pub || t == XPub {
 		// A ZAP domain makes libzmq refuse peers that speak ZMTP 1.0 or
 		// 2.0 (Jupyter's clients speak 3.x). libzmq 4.3.4 aborts the
 		// whole process on an assertion when such a peer's routing id
@@ -191,6 +196,8 @@ func configure(s *zmq.Socket, t Type, o Options) error {
 		errs = append(errs, s.SetZapDomain("tensornb"))
 	}
 	switch t {
+	case XPub:
+		errs = append(errs, s.SetXpubVerbose(1), s.SetXpubNodrop(true))
 	case Pub:
 		// A subscriber that reads slowly slows the publisher down: Send
 		// waits for room rather than libzmq dropping the message, as it

@@ -124,6 +124,23 @@ func TestPubSubAndHeartbeat(t *testing.T) {
 		}
 	}
 
+	// An XPub tells of each subscriber, the second to the same topic
+	// too; once told, a message sent reaches the subscriber at once.
+	ep = endpoint(t)
+	xpub := open(t, true, zsock.XPub, ep, zsock.Options{})
+	for i := range 2 {
+		sub := open(t, false, zsock.Sub, ep, zsock.Options{})
+		if m := recv(t, xpub); len(m) != 1 || string(m[0]) != "\x01" {
+			t.Fatalf("subscriber %d: the XPub got %q, want one frame \\x01 (a subscription to everything)", i, m)
+		}
+		if err := xpub.Send([][]byte{[]byte("topic"), []byte("welcome")}); err != nil {
+			t.Fatal(err)
+		}
+		if m := recv(t, sub); string(m[1]) != "welcome" {
+			t.Fatalf("subscriber %d got %q", i, m)
+		}
+	}
+
 	// A Router that sends back what it got answers a Req, as a
 	// kernel's heartbeat does.
 	ep = endpoint(t)
