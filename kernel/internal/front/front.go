@@ -346,6 +346,9 @@ func (k *Kernel) kernelInfo() map[string]any {
 		"banner":                 k.info.Banner,
 		"help_links":             links,
 		"language_info":          LanguageInfo(k.info.GoVersion),
+		// Protocol 5.5's name for the welcome: a client that knows it
+		// waits for it rather than asking until a status arrives.
+		"supported_features": []string{"iopub_welcome"},
 	}
 }
 

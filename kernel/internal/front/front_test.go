@@ -219,7 +219,8 @@ func TestKernelInfo(t *testing.T) {
 		lang := info["language_info"].(map[string]any)
 		if info["implementation"] != "tensornb" || info["protocol_version"] != wire.ProtocolVersion ||
 			lang["name"] != "go" || lang["mimetype"] != "text/x-go" || lang["file_extension"] != ".go" ||
-			lang["pygments_lexer"] != "go" || lang["codemirror_mode"] != "go" {
+			lang["pygments_lexer"] != "go" || lang["codemirror_mode"] != "go" ||
+			fmt.Sprint(info["supported_features"]) != "[iopub_welcome]" {
 			t.Errorf("kernel_info: %v", info)
 		}
 	}
