@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tensornb/tensornb"
+	"github.com/tensornb/tensornb/kernel/internal/atomicfile"
 	"github.com/tensornb/tensornb/kernel/internal/tools"
 )
 
@@ -175,24 +176,7 @@ func copySelf(m *manifest, path string) error {
 	}
 	// Write beside path and rename: a kernel may be running the old
 	// binary, which cannot be written over.
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tensornb-*.new")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if closeErr := tmp.Close(); err == nil {
-		err = closeErr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o755)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.Write(path, data, 0o755)
 }
 
 // writeSource writes the module source embedded in the binary into dir,

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tensornb/tensornb/kernel/internal/atomicfile"
 	"github.com/tensornb/tensornb/kernel/internal/tools"
 )
 
@@ -104,24 +105,7 @@ func (m *manifest) save() error {
 	for _, path := range slices.Sorted(maps.Keys(m.created)) {
 		b.WriteString(path + "\n")
 	}
-	tmp, err := os.CreateTemp(m.l.Home, ".tensornb-manifest-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.WriteString(b.String()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), m.file())
+	return atomicfile.Write(m.file(), []byte(b.String()), 0o644)
 }
 
 // add records path as created. Install calls it before creating path, so

@@ -6,13 +6,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/tensornb/tensornb/kernel/internal/atomicfile"
 )
 
 // A worker's start needs to know where the go command keeps the export
@@ -185,20 +186,9 @@ func writeListing(file, dir string, listed []ListedPackage) {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return
 	}
-	// Written whole, then renamed: workers that start together read
-	// either no file or a whole one.
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".listing-*")
-	if err != nil {
-		return
-	}
-	_, err = tmp.Write(data)
-	if err := errors.Join(err, tmp.Close()); err != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	if os.Rename(tmp.Name(), file) != nil {
-		os.Remove(tmp.Name())
-	}
+	// Written whole: workers that start together read either no file or
+	// a whole one.
+	_ = atomicfile.Write(file, data, 0o600)
 }
 
 // stampOf stamps the file at path as it is now, with its modification
