@@ -113,10 +113,22 @@ def read_cells(path):
 
 
 def run_cell(kc, code, timeout=600):
-    """Runs code, returning its time in seconds and its status."""
+    """Runs code, returning its time in seconds, its status, and the
+    kernel's own time: from the date on its status busy message to the
+    date on its status idle (the kernel's clock, which on one machine is
+    the client's), or None if a date is missing."""
+    dates = {}
+
+    def hook(msg):
+        if msg["header"]["msg_type"] == "status":
+            dates[msg["content"]["execution_state"]] = msg["header"].get("date")
+
     start = time.perf_counter()
-    reply = kc.execute_interactive(code, timeout=timeout, output_hook=lambda msg: None)
-    return time.perf_counter() - start, reply["content"]["status"]
+    reply = kc.execute_interactive(code, timeout=timeout, output_hook=hook)
+    took = time.perf_counter() - start
+    busy, idle = dates.get("busy"), dates.get("idle")
+    kernel = (idle - busy).total_seconds() if hasattr(busy, "tzinfo") and hasattr(idle, "tzinfo") else None
+    return took, reply["content"]["status"], kernel
 
 
 # Memory, from /proc.
@@ -173,6 +185,29 @@ def mem_kib(pid):
 
 
 KINDS = ("kernel", "guard", "worker", "gonb", "gopls", "other")
+
+
+def cpu_seconds(pid):
+    """A process's user and system CPU time so far, with that of the
+    children it has waited for (a compiled cell's go build), in seconds
+    (0 if it is gone): fields 14 to 17 of /proc/PID/stat, in clock
+    ticks."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(pid):
+    """The CPU seconds of pid's process tree so far, by kind."""
+    by_kind = {k: 0.0 for k in KINDS}
+    for p in [pid] + children(pid):
+        k = kind(p)
+        if k != "gone":
+            by_kind[k] += cpu_seconds(p)
+    return by_kind
 
 
 def tree_memory(pid):
@@ -237,15 +272,22 @@ def student(i, args, cells, barrier, results, measured):
     pid = km.provisioner.process.pid
     try:
         barrier.wait()
-        times, statuses = [], []
+        cpu0, client0 = tree_cpu(pid), sum(os.times()[:2])
+        times, statuses, busy = [], [], []
         for r in range(args.rounds):
             for ci, c in enumerate(cells):
-                t, status = run_cell(kc, c)
+                t, status, kernel = run_cell(kc, c)
                 times.append((r, t, ci))
                 statuses.append(status)
+                if r > 0 and kernel is not None:
+                    busy.append(kernel)
                 if args.pause:
                     time.sleep(args.pause * (0.5 + rng.random()))
-        results.put({"i": i, "pid": pid, "started": started, "starts": starts, "times": times, "statuses": statuses})
+        cpu1, client1 = tree_cpu(pid), sum(os.times()[:2])
+        cpu = {k: cpu1[k] - cpu0[k] for k in KINDS}
+        cpu["client"] = client1 - client0
+        results.put({"i": i, "pid": pid, "started": started, "starts": starts, "times": times, "statuses": statuses,
+                     "cpu": cpu, "busy": busy})
         measured.wait()
     except BaseException as e:  # a kernel that fails still reports
         results.put({"i": i, "pid": pid, "error": repr(e)})
@@ -303,12 +345,21 @@ def class_run(args, cells):
     print("first cell       %s" % ms(firsts))
     print("rest of round 1  %s" % ms(round1))
     print("warm (rounds 2+) %s   (%d cells)" % (ms(warm), len(warm)))
+    busy = [t for r in got for t in r["busy"]]
+    print("warm, in the kernel %s   (status busy to idle, by the kernel's clock)" % ms(busy))
     for i, c in enumerate(cells):
         these = [t for r in got for (rd, t, ci) in r["times"] if rd > 0 and ci == i]
         first = c.strip().split("\n")[-1].strip()
         print("  cell %d  %s   %s" % (i + 1, ms(these), first[:48]))
     print("cells that failed: %d of %d (the error cell fails on purpose: %d expected)"
           % (errors, sum(len(r["statuses"]) for r in got), len(got) * args.rounds * sum("View(5, 5)" in c for c in cells)))
+    cells_run = sum(len(r["times"]) for r in got)
+    print("CPU a cell, mean over all %d cells (the kernel's processes, and the Python client that drives it):" % cells_run)
+    for k in KINDS + ("client",):
+        spent = sum(r["cpu"].get(k, 0) for r in got)
+        if spent:
+            print("  %-8s %6.2f ms" % (k, spent / cells_run * 1000))
+    print("  %-8s %6.2f ms" % ("all", sum(sum(r["cpu"].values()) for r in got) / cells_run * 1000))
     print("memory after the cells (+%.0f s), MiB a kernel (mean over kernels), PSS / RSS:" % args.settle)
     for k in KINDS:
         pss = statistics.mean(mems[r["i"]][1][k][0] for r in got)
@@ -331,7 +382,7 @@ def rerun(args, name, make_cell):
     try:
         times, marks = [], {}
         for i in range(n):
-            t, status = run_cell(kc, make_cell(i))
+            t, status, _ = run_cell(kc, make_cell(i))
             if status != "ok":
                 raise SystemExit("cell %d failed" % i)
             times.append(t)
