@@ -13,6 +13,7 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -102,17 +103,77 @@ func residentMemory() uint64 {
 }
 
 // watchMemory ends the process, with a report that starts with
-// memoryReport, when the memory it uses passes limit.
-func watchMemory(limit uint64, report io.Writer) {
+// memoryReport, when the memory it uses passes limit. It looks as often
+// as watch says.
+func watchMemory(limit uint64, report io.Writer, watch *memoryWatch) {
 	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	for range time.Tick(50 * time.Millisecond) {
-		if memoryUsed(samples) > limit {
+	timer := time.NewTimer(watchFast)
+	for {
+		select {
+		case <-timer.C:
+		case <-watch.wake:
+			timer.Stop()
+		}
+		used := memoryUsed(samples)
+		if used > limit {
 			if report != nil {
 				fmt.Fprintf(report, "%s%s)\n", memoryReport, sizeText(limit))
 			}
 			os.Exit(3)
 		}
+		timer.Reset(watch.next(used))
 	}
+}
+
+// How often a worker looks at its memory: every watchFast while it
+// serves a request or its memory grows by watchCalm or more between two
+// looks; otherwise each wait is twice the last, up to watchSlow. A worker
+// between cells then wakes once a second, not twenty times: each wake of
+// an idle worker cost about 0.3 ms of CPU, 6.5 ms a second for every
+// kernel of a class that sat idle (docs/capacity.md). A goroutine that a
+// cell left running and that starts to allocate is looked at again
+// within watchSlow, and every watchFast from then on.
+const (
+	watchFast = 50 * time.Millisecond
+	watchSlow = time.Second
+	watchCalm = 4 << 20
+)
+
+// A memoryWatch paces watchMemory: Busy says when the worker serves a
+// request, and next how long to wait after each look.
+type memoryWatch struct {
+	running atomic.Bool
+	wake    chan struct{}
+	wait    time.Duration // the last wait next gave
+	last    uint64        // the memory the last look found
+}
+
+func newMemoryWatch() *memoryWatch {
+	return &memoryWatch{wake: make(chan struct{}, 1), wait: watchFast}
+}
+
+// Busy records whether the worker is serving a request; one that starts
+// is looked at at once, and then every watchFast until it ends.
+func (w *memoryWatch) Busy(on bool) {
+	w.running.Store(on)
+	if on {
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// next returns how long to wait after a look that found used bytes.
+func (w *memoryWatch) next(used uint64) time.Duration {
+	grew := used >= w.last+watchCalm
+	w.last = used
+	if w.running.Load() || grew {
+		w.wait = watchFast
+	} else {
+		w.wait = min(2*w.wait, watchSlow)
+	}
+	return w.wait
 }
 
 // sizeText writes a number of bytes as people read it: 256 MiB, 1 GiB,

@@ -121,7 +121,8 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err 
 	_ = os.WriteFile("/proc/self/oom_score_adj", []byte("1000"), 0)
 	limit := memoryLimit(os.Getenv)
 	debug.SetMemoryLimit(int64(min(limit, math.MaxInt64)))
-	go watchMemory(limit, crash)
+	watch := newMemoryWatch()
+	go watchMemory(limit, crash, watch)
 
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false) // an SVG's < and > as they are, not six bytes each
@@ -167,7 +168,13 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*Session)) (err 
 		option(session)
 	}
 	session.Warm()
-	for req := range requests {
+	for {
+		watch.Busy(false)
+		req, ok := <-requests
+		if !ok {
+			break
+		}
+		watch.Busy(true)
 		switch req.Type {
 		case "ready":
 			session.Ready()
