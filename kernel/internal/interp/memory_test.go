@@ -3,6 +3,7 @@
 package interp
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ func TestMemoryWatchPace(t *testing.T) {
 	}
 	want := []time.Duration{watchFast, 2 * watchFast, 4 * watchFast, 8 * watchFast, 16 * watchFast, watchSlow, watchSlow}
 	// The first look finds the memory grown from nothing.
-	if got := waits; !equalDurations(got, want) {
+	if got := waits; !slices.Equal(got, want) {
 		t.Fatalf("idle waits %v, want %v", got, want)
 	}
 	if got := w.next(100<<20 + watchCalm); got != watchFast {
@@ -42,18 +43,6 @@ func TestMemoryWatchPace(t *testing.T) {
 	if got := w.next(100 << 20); got != 2*watchFast {
 		t.Errorf("after the request: %v, want %v", got, 2*watchFast)
 	}
-}
-
-func equalDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // A goroutine that a cell left running, and that passes the limit once
