@@ -263,6 +263,11 @@ async function runNotebook(kernels, path) {
   }
   stopWatching();
   await kernel.shutdown().catch(() => {});
+  // The shutdown makes the manager refresh its list of running kernels. A
+  // list that the server sends once the next notebook's kernel is asked
+  // for, but before the server has it, would make the manager declare that
+  // kernel dead as it starts: the refresh ends here, before the next start.
+  await kernels.refreshRunning().catch(() => {});
   writeFileSync(
     join(opts.out, basename(path)),
     JSON.stringify(nb, null, 1) + "\n",
