@@ -26,6 +26,7 @@ not wait for one another.
 """
 
 import argparse
+import datetime
 import json
 import multiprocessing
 import os
@@ -127,7 +128,9 @@ def run_cell(kc, code, timeout=600):
     reply = kc.execute_interactive(code, timeout=timeout, output_hook=hook)
     took = time.perf_counter() - start
     busy, idle = dates.get("busy"), dates.get("idle")
-    kernel = (idle - busy).total_seconds() if hasattr(busy, "tzinfo") and hasattr(idle, "tzinfo") else None
+    # jupyter_client parses a header's date into a datetime when it can.
+    dated = isinstance(busy, datetime.datetime) and isinstance(idle, datetime.datetime)
+    kernel = (idle - busy).total_seconds() if dated else None
     return took, reply["content"]["status"], kernel
 
 
@@ -200,23 +203,26 @@ def cpu_seconds(pid):
     return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def tree_cpu(pid):
-    """The CPU seconds of pid's process tree so far, by kind."""
-    by_kind = {k: 0.0 for k in KINDS}
+def tree(pid):
+    """The processes of pid's tree that are still there, with their kind."""
     for p in [pid] + children(pid):
         k = kind(p)
         if k != "gone":
-            by_kind[k] += cpu_seconds(p)
+            yield k, p
+
+
+def tree_cpu(pid):
+    """The CPU seconds of pid's process tree so far, by kind."""
+    by_kind = {k: 0.0 for k in KINDS}
+    for k, p in tree(pid):
+        by_kind[k] += cpu_seconds(p)
     return by_kind
 
 
 def tree_memory(pid):
     """The PSS and RSS (MiB) of pid's process tree, in all and by kind."""
     by_kind = {k: [0.0, 0.0] for k in KINDS}
-    for p in [pid] + children(pid):
-        k = kind(p)
-        if k == "gone":
-            continue
+    for k, p in tree(pid):
         pss, rss = mem_kib(p)
         by_kind[k][0] += pss / 1024
         by_kind[k][1] += rss / 1024

@@ -147,9 +147,8 @@ func kernelCmd(args []string) error {
 		// The kernel's process relays messages between the client and
 		// its worker (or GoNB), which run the cells: one processor's
 		// worth of goroutines keeps up with it, and a class's kernels
-		// then spend less CPU waking idle threads to look for work (a
-		// cell's CPU in the kernel, 20 kernels at once: 1.6 -> 0.95 ms,
-		// docs/capacity.md). The worker keeps every processor.
+		// then spend less CPU waking idle threads to look for work
+		// (docs/capacity.md). The worker keeps every processor.
 		runtime.GOMAXPROCS(1)
 	}
 	if len(args) != 1 || (*engineName != "instant" && *engineName != "gonb") {
