@@ -80,8 +80,9 @@ func (k *interactive) html(id string, data any, still string) string {
 }
 
 // expression is the function expression of a script file (interactive.js,
-// explorer.js, playground.js): the file without the space around it and
-// the semicolon that ends it as a statement, as Prettier writes it.
+// explorer.js, playground.js, playlayout.js): the file without the space
+// around it and the semicolon that ends it as a statement, as Prettier
+// writes it.
 func expression(file string) string {
 	return strings.TrimSuffix(strings.TrimSpace(file), ";")
 }

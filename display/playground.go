@@ -50,7 +50,8 @@ import (
 //
 // The layout arithmetic is done in Go for the text form, the still
 // picture and the tests, and again by the HTML form's script for the
-// controls; the tests check that the two agree. The HTML needs no network
+// controls; a table of settings that Go writes, which the script's test
+// replays, keeps the two equal. The HTML needs no network
 // and playgrounds on one page are independent. Until the script runs (a
 // notebook runs it only in an output it trusts), the HTML shows x's
 // layout as a still picture, which the SVG form draws too; the text form
@@ -72,10 +73,24 @@ type playground struct {
 }
 
 // playgroundJS drives a playground in the page: a function expression
-// that interactiveJS calls with the playground's element and its data.
+// that playScript calls with the playground's element, its data and
+// playlayoutJS.
 //
 //go:embed playground.js
 var playgroundJS string
+
+// playlayoutJS is playlayout.go's arithmetic for the page: a function
+// expression that takes x's playBase and returns classify, which is
+// playClassify. TestPlaygroundTable and TestPlaygroundTableInBrowser keep
+// the two equal (see the top of playlayout.js for why there are two).
+//
+//go:embed playlayout.js
+var playlayoutJS string
+
+// playScript is the playground's own script, which interactiveJS calls
+// with the element and the data: playgroundJS, given playlayoutJS too.
+var playScript = "function (root, ui, data, tools) {\n  return (" + expression(playgroundJS) +
+	")(root, ui, data, tools, " + expression(playlayoutJS) + ");\n}"
 
 // playData is what the script receives.
 type playData struct {
@@ -103,7 +118,7 @@ type playLimits struct {
 
 // playOutput is the playground's HTML form: its element, style and
 // script.
-var playOutput = &interactive{class: "tnb-playground", prefix: "tp", css: playCSS, script: playgroundJS}
+var playOutput = &interactive{class: "tnb-playground", prefix: "tp", css: playCSS, script: playScript}
 
 // called is what the playground calls x.
 func (p playground) called() string {

@@ -9,7 +9,18 @@ type (
 	PlayLayout = playLayout
 	PlayState  = playState
 	PlayPreset = playPreset
+	PlayBase   = playBase
 )
+
+// PlayBaseOf returns what the playground of x (nil for a blank one),
+// called name, tells its script of x.
+func PlayBaseOf(x *tensor.Tensor, name string) PlayBase {
+	return *playground{x: x, name: name}.base()
+}
+
+// PlayLayoutJS is playlayout.js's function expression, which takes a
+// PlayBase and returns classify.
+var PlayLayoutJS = expression(playlayoutJS)
 
 // PlayClassify works out what the playground of x (nil for a blank one),
 // called name, shows for layout l.

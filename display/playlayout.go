@@ -11,10 +11,15 @@ import (
 // controls (a storage length, an offset, and each dimension's size and
 // stride) it works out the slot every position reads, how often each slot
 // is read, what kind of layout it is, which view op of the starting
-// tensor makes it, and the Go line that makes it. playground.js does the
-// same arithmetic in the page, step for step, so that the controls answer
-// at once; the tests drive the page and check that it agrees with this
-// file, and check this file against package tensor.
+// tensor makes it, and the Go line that makes it. playlayout.js does the
+// same arithmetic in the page, function for function, so that the
+// controls answer at once without a kernel; its top says why Go cannot
+// answer for it beforehand. This file is the rule: the tests check it
+// against package tensor, and write what it says of many settings to
+// testdata/playground/table.json, which playlayout.js's test replays. The
+// directive below writes that table anew after a change here.
+
+//go:generate go test -run ^TestPlaygroundTable$DOLLAR -update
 
 // Bounds of the playground's controls.
 const (
