@@ -30,6 +30,15 @@ func BenchmarkLayout1000x1000(b *testing.B) {
 	benchLayout(b, tensor.Float32.Arange(1000*1000).View(1000, 1000))
 }
 
+// BenchmarkLineageLongLines draws the lineage of TestHostileLongLines's
+// largest case: 15,000 derivations, 10,000 of them of 1000-D tensors.
+func BenchmarkLineageLongLines(b *testing.B) {
+	l := longLinesLineage(5000)
+	for b.Loop() {
+		l.Bundle()
+	}
+}
+
 // BenchmarkHostile draws each picture of every hostile tensor (see
 // hostileTensors) and reports the worst: the mean time of the slowest
 // tensor (worst-ms) and the largest form drawn (worst-bytes). The slowest

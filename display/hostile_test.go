@@ -254,30 +254,39 @@ func TestHostileNames(t *testing.T) {
 	}
 }
 
-// A lineage whose boxes have very long lines (titles naming many parents
-// never recorded, layouts of 1000-D tensors), in markup that escapes to
-// five times its length, is drawn within the size bound, however few its
-// boxes, whose lines are wrapped rather than cut: its SVG form, and that
-// form in base64 as the HTML form's image holds it. (The text and Mermaid
-// forms write every line whole, so they can pass it.)
-func TestHostileLongLines(t *testing.T) {
+// longLinesLineage records n rounds of three derivations whose boxes have
+// very long lines: a tensor of 1000 dimensions of size 1 (a layout of
+// some 6000 characters) made from twelve parents never recorded, whose
+// names escape to five times their length in markup; a second such tensor
+// made from the first, its name and operation in Chinese characters of
+// three bytes each; and a nil tensor, a problem.
+func longLinesLineage(n int) *display.Lineage {
 	amp := strings.Repeat("&", 80)
 	var parents []string
 	for i := range 12 {
 		parents = append(parents, fmt.Sprint(i, amp))
 	}
-	// Mermaid escapes ":" and "{" as five and six characters; a Chinese
-	// character takes three bytes.
+	// Mermaid escapes ":" and "{" as five and six characters.
 	escaped := strings.Repeat(":{", 40)
 	wide := strings.Repeat("世", 80)
+	l := display.NewLineage()
+	for i := range n {
+		l.Derive(fmt.Sprint(i, amp), tensor.Scalar(1).View(ones(1000)...), escaped+amp, parents...)
+		l.Derive(fmt.Sprint(i, wide), tensor.Scalar(1).View(ones(1000)...), wide, fmt.Sprint(i, amp), wide)
+		l.Derive(fmt.Sprint(i, amp), nil, "a problem "+escaped)
+	}
+	return l
+}
+
+// A lineage whose boxes have very long lines (see longLinesLineage) is
+// drawn within the size bound, however few its boxes, whose lines are
+// wrapped rather than cut: its SVG form, and that form in base64 as the
+// HTML form's image holds it. (The text and Mermaid forms write every
+// line whole, so they can pass it.)
+func TestHostileLongLines(t *testing.T) {
 	for _, n := range []int{1, 3, 10, 40, 60, 500, 5000} {
 		t.Run(fmt.Sprint(n, " boxes"), func(t *testing.T) {
-			l := display.NewLineage()
-			for i := range n {
-				l.Derive(fmt.Sprint(i, amp), tensor.Scalar(1).View(ones(1000)...), escaped+amp, parents...)
-				l.Derive(fmt.Sprint(i, wide), tensor.Scalar(1).View(ones(1000)...), wide, fmt.Sprint(i, amp), wide)
-				l.Derive(fmt.Sprint(i, amp), nil, "a problem "+escaped)
-			}
+			l := longLinesLineage(n)
 			b, _ := drawOrHang(t, func() (display.Bundle, bool) { return l.Bundle(), true })
 			checkForms(t, "Lineage", b)
 			svg := b[display.MIMESVG]

@@ -33,6 +33,7 @@ import (
 // The zero Lineage is empty and ready to use.
 type Lineage struct {
 	nodes    []lineageNode
+	index    map[string]int // the index in nodes of each name recorded
 	problems []string
 }
 
@@ -79,16 +80,18 @@ func (l *Lineage) Derive(name string, x *tensor.Tensor, op string, parents ...st
 			l.problems = append(l.problems, fmt.Sprintf("%q, a parent of %q, was never recorded", nameText(p), nameText(name)))
 		}
 	}
+	if l.index == nil {
+		l.index = map[string]int{}
+	}
+	l.index[name] = len(l.nodes)
 	l.nodes = append(l.nodes, n)
 	return x
 }
 
 // find returns the index of the tensor recorded under name, or -1.
 func (l *Lineage) find(name string) int {
-	for i, n := range l.nodes {
-		if n.name == name {
-			return i
-		}
+	if i, ok := l.index[name]; ok {
+		return i
 	}
 	return -1
 }
@@ -172,7 +175,11 @@ func (l *Lineage) Bundle() Bundle {
 
 // graph returns the lineage as boxes and arrows: a group per storage, a
 // box per tensor with the lines the Mermaid form gives it, and an arrow
-// from each recorded parent; the problems are its notes.
+// from each recorded parent; the problems are its notes. Only the first
+// flowMaxNodes boxes, and the arrows into them, are ever drawn (see
+// flowGraph.bounded): the boxes and arrows past them are only counted, so
+// they are left without lines or labels, which would cost the most (the
+// layout of a 1000-D tensor is some 6000 characters).
 func (l *Lineage) graph() flowGraph {
 	list, names := l.storages()
 	g := flowGraph{empty: "no tensors recorded"}
@@ -182,10 +189,19 @@ func (l *Lineage) graph() flowGraph {
 		g.groups = append(g.groups, storageTitle(names[s], s))
 	}
 	for i, n := range l.nodes {
-		g.nodes = append(g.nodes, flowNode{group: group[n.x.Storage()], lines: []string{n.title(), lineageLayout(n.x)}})
+		drawn := i < flowMaxNodes
+		node := flowNode{group: group[n.x.Storage()]}
+		if drawn {
+			node.lines = []string{n.title(), lineageLayout(n.x)}
+		}
+		g.nodes = append(g.nodes, node)
 		for _, p := range n.from {
-			view := n.x.SharesStorage(l.nodes[p].x)
-			g.edges = append(g.edges, flowEdge{from: p, to: i, label: n.arrowLabel(view), view: view})
+			e := flowEdge{from: p, to: i}
+			if drawn {
+				e.view = n.x.SharesStorage(l.nodes[p].x)
+				e.label = n.arrowLabel(e.view)
+			}
+			g.edges = append(g.edges, e)
 		}
 	}
 	if len(l.problems) > 0 {
