@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/tensornb/tensornb/display"
@@ -731,7 +730,7 @@ func TestPlaygroundWithoutScript(t *testing.T) {
 	}
 	checkNoJSErrors(t, errs)
 
-	ctx, errs = openLab(t, 2*time.Minute)
+	ctx, errs = openLab(t)
 	bundle, _ := json.Marshal(b)
 	type shown struct {
 		MIME   string `json:"mimeType"`

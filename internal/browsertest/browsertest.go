@@ -58,6 +58,35 @@ func Require(t *testing.T) string {
 // timeout. Without a browser, the test fails or is skipped (Require).
 func Start(t *testing.T, timeout time.Duration) context.Context {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	return startIn(t, ctx)
+}
+
+// reportTime is how long before go test's -timeout a session of
+// StartUntilDeadline ends: time for its test to fail and say why.
+const reportTime = 30 * time.Second
+
+// StartUntilDeadline starts Chromium as Start does, for a session with no
+// bound of its own: it lasts until reportTime before go test's -timeout
+// ends the run (with no -timeout, until the test ends). A page that never
+// answers is a hang, which fails the test that waits for it, saying what
+// it waited for, however long the run may still take; a loaded machine
+// that only makes Chromium slow fails nothing. A bound of a test's own,
+// such as 90 seconds, is a timing assertion on such a machine.
+func StartUntilDeadline(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.Background(), func() {}
+	if deadline, ok := t.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-reportTime))
+	}
+	t.Cleanup(cancel)
+	return startIn(t, ctx)
+}
+
+// startIn starts Chromium for the test, its session bounded by ctx.
+func startIn(t *testing.T, ctx context.Context) context.Context {
+	t.Helper()
 	path := Require(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
@@ -73,8 +102,6 @@ func Start(t *testing.T, timeout time.Duration) context.Context {
 		chromedp.Flag("disable-sync", true),
 		chromedp.WindowSize(1280, 1000),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	t.Cleanup(cancel)
 	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	t.Cleanup(cancelAlloc)
 	ctx, cancelTab := chromedp.NewContext(ctx)
