@@ -75,10 +75,11 @@ func (k *Kernel) SetOutputLimit(bytes int64) { k.outputLimit = bytes }
 // one announced frame cannot make the kernel reserve more. A handshake
 // on loopback takes milliseconds; 10 s leaves room for a loaded machine
 // and closes idle connections three times sooner than libzmq's 30 s.
-const (
-	maxMessageSize   = 256 << 20
-	handshakeTimeout = 10 * time.Second
-)
+const maxMessageSize = 256 << 20
+
+// handshakeTimeout is a variable only for the package's tests, which
+// lengthen it (see export_test.go).
+var handshakeTimeout = 10 * time.Second
 
 // New returns a kernel for the connection, running cells on engine.
 func New(conn *wire.Connection, engine Engine, info Info) (*Kernel, error) {

@@ -24,7 +24,7 @@ import (
 // lengths, unsigned messages, idle and half-closed connections, resets —
 // while a real client keeps executing cells, and a new client connects
 // each round and asks for kernel_info on shell and control and pings the
-// heartbeat: each must be answered within answerWithin. It runs for
+// heartbeat: each must be answered (see within). It runs for
 // TENSORNB_FUZZ_SECONDS (20 by default, 60 at most), with the seed in
 // TENSORNB_FUZZ_SEED if set, and logs what it tried.
 func TestProtocolFuzz(t *testing.T) {

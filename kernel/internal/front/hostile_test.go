@@ -17,11 +17,6 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/wire"
 )
 
-// answerWithin is how soon a kernel under attack must still answer, well
-// inside the time Jupyter gives a heartbeat before it declares the
-// kernel dead.
-const answerWithin = 5 * time.Second
-
 // greeting is a ZMTP 3.0 greeting for the NULL mechanism, as a client
 // sends it: signature, version 3.0, "NULL", as-server 0, filler.
 func greeting() []byte {
@@ -52,7 +47,7 @@ func ports(conn *wire.Connection) map[string]int {
 func rawConn(t *testing.T, conn *wire.Connection, port int) net.Conn {
 	t.Helper()
 	addr := net.JoinHostPort(conn.IP, fmt.Sprint(port))
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(hangAfter)
 	for {
 		nc, err := net.DialTimeout("tcp", addr, time.Second)
 		if err == nil {
@@ -67,12 +62,16 @@ func rawConn(t *testing.T, conn *wire.Connection, port int) net.Conn {
 }
 
 // within runs check and fails the test if it errs or takes longer than
-// answerWithin; it returns how long check took. A check that hangs is
-// left behind.
+// hangAfter; it returns how long check took. A check that hangs is left
+// behind. A kernel under attack must go on answering; how soon it does is
+// logged, not asserted, since a loaded machine under the race detector
+// takes seconds. Its tests lengthen the handshake timeout past hangAfter
+// (export_test.go), so a kernel locked out until an idle connection is
+// dropped fails here.
 func within(t *testing.T, what string, check func(ctx context.Context) error) time.Duration {
 	t.Helper()
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), answerWithin)
+	ctx, cancel := context.WithTimeout(context.Background(), hangAfter)
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- check(ctx) }()
@@ -81,8 +80,8 @@ func within(t *testing.T, what string, check func(ctx context.Context) error) ti
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-	case <-time.After(answerWithin + time.Second):
-		t.Fatalf("%s: no answer in %v", what, answerWithin)
+	case <-time.After(hangAfter + time.Second):
+		t.Fatalf("%s: no answer in %v", what, hangAfter)
 	}
 	return time.Since(start)
 }
@@ -166,7 +165,7 @@ func TestOldProtocolsOnEveryPort(t *testing.T) {
 	for name, port := range ports(conn) {
 		for k, g := range oldGreetings() {
 			nc := rawConn(t, conn, port)
-			_ = nc.SetDeadline(time.Now().Add(answerWithin))
+			_ = nc.SetDeadline(time.Now().Add(hangAfter))
 			_, _ = nc.Write(g)
 			// The kernel answers with its own greeting, then closes (or
 			// resets) the connection.
