@@ -25,6 +25,8 @@ func TestMain(m *testing.M) {
 
 // started runs script with sh under a new tag and waits until the
 // processes of the tag are those named in want (command names, sorted).
+// They start in milliseconds, in seconds on a loaded machine; it fails
+// after a minute, which only processes that never start take.
 func started(t *testing.T, script string, want ...string) (Tag, *exec.Cmd) {
 	t.Helper()
 	tag := New()
@@ -37,7 +39,7 @@ func started(t *testing.T, script string, want ...string) (Tag, *exec.Cmd) {
 		tag.Kill(nil)
 		_ = cmd.Wait()
 	})
-	for deadline := time.Now().Add(5 * time.Second); !slices.Equal(names(tag.find()), want); {
+	for deadline := time.Now().Add(time.Minute); !slices.Equal(names(tag.find()), want); {
 		if time.Now().After(deadline) {
 			t.Fatalf("the processes of the tag: %v, not %v", names(tag.find()), want)
 		}
