@@ -50,10 +50,21 @@ func Read(path string) (*Notebook, error) {
 
 // NotANotebook is the error of data that is not a notebook tensornb
 // reads: not JSON, or not of nbformat 4.
-type NotANotebook struct{ Reason string }
+type NotANotebook struct {
+	Reason string
+	// Format is the nbformat the data names: 0 if it names none or its
+	// JSON does not parse.
+	Format int
+	// JSON is the decoder's error when the JSON does not parse, nil
+	// otherwise.
+	JSON error
+}
 
 // Error says why.
 func (e *NotANotebook) Error() string { return "not a Jupyter notebook of nbformat 4: " + e.Reason }
+
+// Unwrap returns the decoder's error, if the JSON does not parse.
+func (e *NotANotebook) Unwrap() error { return e.JSON }
 
 // file is a notebook's JSON as read.
 type file struct {
@@ -77,13 +88,13 @@ type cellFile struct {
 func Parse(data []byte) (*Notebook, error) {
 	var f file
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, &NotANotebook{Reason: "its JSON does not parse (" + err.Error() + ")"}
+		return nil, &NotANotebook{Reason: "its JSON does not parse (" + err.Error() + ")", JSON: err}
 	}
 	switch {
 	case f.Format == nil:
 		return nil, &NotANotebook{Reason: "it has no nbformat field"}
 	case *f.Format != 4:
-		return nil, &NotANotebook{Reason: fmt.Sprintf("it is of nbformat %d (open and save it in Jupyter to convert it)", *f.Format)}
+		return nil, &NotANotebook{Reason: fmt.Sprintf("it is of nbformat %d (open and save it in Jupyter to convert it)", *f.Format), Format: *f.Format}
 	}
 	nb := &Notebook{Metadata: f.Metadata, Format: *f.Format, FormatMinor: f.FormatMinor}
 	if nb.Metadata == nil {
@@ -92,12 +103,12 @@ func Parse(data []byte) (*Notebook, error) {
 	for i, c := range f.Cells {
 		source, ok := joinLines(c.Source)
 		if !ok {
-			return nil, &NotANotebook{Reason: fmt.Sprintf("cell %d's source is neither a string nor a list of strings", i+1)}
+			return nil, &NotANotebook{Reason: fmt.Sprintf("cell %d's source is neither a string nor a list of strings", i+1), Format: nb.Format}
 		}
 		switch c.Type {
 		case "code", "markdown", "raw":
 		default:
-			return nil, &NotANotebook{Reason: fmt.Sprintf("cell %d has cell_type %q", i+1, c.Type)}
+			return nil, &NotANotebook{Reason: fmt.Sprintf("cell %d has cell_type %q", i+1, c.Type), Format: nb.Format}
 		}
 		cell := &Cell{Type: c.Type, ID: c.ID, Source: source, Metadata: c.Metadata, Outputs: c.Outputs, ExecutionCount: c.ExecutionCount, Attachments: c.Attachments}
 		if cell.Metadata == nil {

@@ -37,18 +37,29 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// Data that is not a notebook of nbformat 4 gives a NotANotebook, which
+// names the nbformat the data names and holds the decoder's error if the
+// JSON does not parse.
 func TestNotANotebook(t *testing.T) {
-	for name, data := range map[string]string{
-		"not JSON":     "print('hello')",
-		"no nbformat":  `{"cells": []}`,
-		"nbformat 3":   `{"nbformat": 3, "worksheets": []}`,
-		"bad source":   `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "source": 7}]}`,
-		"unknown type": `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "python", "source": ""}]}`,
+	for name, c := range map[string]struct {
+		data   string
+		format int
+		json   bool
+	}{
+		"not JSON":     {"print('hello')", 0, true},
+		"no nbformat":  {`{"cells": []}`, 0, false},
+		"nbformat 3":   {`{"nbformat": 3, "worksheets": []}`, 3, false},
+		"bad source":   {`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "source": 7}]}`, 4, false},
+		"bad line":     {`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "source": ["a", 7]}]}`, 4, false},
+		"unknown type": {`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "python", "source": ""}]}`, 4, false},
 	} {
-		_, err := notebook.Parse([]byte(data))
+		_, err := notebook.Parse([]byte(c.data))
 		var nan *notebook.NotANotebook
-		if !errors.As(err, &nan) {
+		switch {
+		case !errors.As(err, &nan):
 			t.Errorf("%s: got %v, want a NotANotebook", name, err)
+		case nan.Format != c.format || (nan.JSON != nil) != c.json:
+			t.Errorf("%s: Format %d and JSON %v, want %d and an error: %t", name, nan.Format, nan.JSON, c.format, c.json)
 		}
 	}
 }

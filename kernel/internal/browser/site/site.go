@@ -24,6 +24,7 @@ package site
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -35,6 +36,7 @@ import (
 
 	"github.com/tensornb/tensornb/kernel/internal/browser"
 	"github.com/tensornb/tensornb/kernel/internal/browser/lite"
+	ipynb "github.com/tensornb/tensornb/kernel/internal/notebook"
 )
 
 // The page script, its styles and the scripts it loads on first use
@@ -244,17 +246,8 @@ type Cell struct {
 	Outputs  []map[string]any `json:"outputs,omitempty"`
 }
 
-// Tags are the cell's tags.
-func (c Cell) Tags() []string {
-	var tags []string
-	list, _ := c.Metadata["tags"].([]any)
-	for _, t := range list {
-		if s, ok := t.(string); ok {
-			tags = append(tags, s)
-		}
-	}
-	return tags
-}
+// Tags are the cell's tags, as package notebook (ipynb) reads them.
+func (c Cell) Tags() []string { return (&ipynb.Cell{Metadata: c.Metadata}).Tags() }
 
 var heading = regexp.MustCompile(`(?m)^#+\s+(.+)$`)
 
@@ -283,29 +276,30 @@ func ReadNotebook(path string) (*Notebook, error) {
 	return nb, nil
 }
 
-// parseNotebook reads a notebook from its JSON.
+// parseNotebook reads a notebook from its JSON with package notebook and
+// keeps what the page needs, its outputs' texts joined. A notebook of an
+// nbformat before 4 (or of none) has only its Format, which Check
+// reports; JSON that does not parse gives the decoder's error.
 func parseNotebook(data []byte) (*Notebook, error) {
-	var file struct {
-		Format int `json:"nbformat"`
-		Cells  []struct {
-			Type     string           `json:"cell_type"`
-			Source   any              `json:"source"`
-			Metadata map[string]any   `json:"metadata"`
-			Count    any              `json:"execution_count"`
-			Outputs  []map[string]any `json:"outputs"`
-		} `json:"cells"`
-		Metadata struct {
-			Kernelspec *Kernelspec `json:"kernelspec"`
-		} `json:"metadata"`
-	}
-	if err := json.Unmarshal(data, &file); err != nil {
+	read, err := ipynb.Parse(data)
+	var bad *ipynb.NotANotebook
+	switch {
+	case errors.As(err, &bad) && bad.JSON != nil:
+		return nil, bad.JSON
+	case errors.As(err, &bad) && bad.Format < 4:
+		return &Notebook{Format: bad.Format}, nil
+	case err != nil:
 		return nil, err
 	}
-	nb := &Notebook{Kernel: file.Metadata.Kernelspec, Format: file.Format}
-	for _, c := range file.Cells {
-		cell := Cell{Type: c.Type, Source: text(c.Source), Metadata: c.Metadata, Count: c.Count}
-		if cell.Metadata == nil {
-			cell.Metadata = map[string]any{}
+	nb := &Notebook{Format: read.Format}
+	if _, ok := read.Metadata["kernelspec"].(map[string]any); ok {
+		name, display := read.Kernel()
+		nb.Kernel = &Kernelspec{Name: name, DisplayName: display}
+	}
+	for _, c := range read.Cells {
+		cell := Cell{Type: c.Type, Source: c.Source, Metadata: c.Metadata}
+		if c.ExecutionCount != nil {
+			cell.Count = *c.ExecutionCount
 		}
 		for _, o := range c.Outputs {
 			cell.Outputs = append(cell.Outputs, lite.JoinOutput(o))
@@ -318,12 +312,6 @@ func parseNotebook(data []byte) (*Notebook, error) {
 	}
 	nb.raw = raw
 	return nb, nil
-}
-
-// text is a multiline string as one string.
-func text(v any) string {
-	s, _ := lite.JoinLines(v).(string)
-	return s
 }
 
 // Handler serves the site in dir: net/http's file server, which sends
