@@ -41,23 +41,18 @@ func TestReadme(t *testing.T) {
 	if !ok || !regexp.MustCompile("(?s)```go\n.*?```").MatchString(section) {
 		t.Error(`README.md has no Go code block under "## A first notebook", which kernel/cmd/tensornb/testdata/test_cells.py runs`)
 	}
-	// The package map names every package of the module, and docker/'s.
-	out, err := exec.Command("go", "list", "-f", "{{.Dir}}", "./...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	root, err := filepath.Abs(".")
+	// The package map names every package of the module outside
+	// kernel/internal, and docker/'s; kernel/README.md's names those of
+	// kernel/, the private ones too.
+	kernelMap, err := os.ReadFile("kernel/README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs := []string{"docker/"}
-	for dir := range strings.Lines(strings.TrimSpace(string(out))) {
-		if rel, err := filepath.Rel(root, strings.TrimSpace(dir)); err == nil && rel != "." {
-			dirs = append(dirs, filepath.ToSlash(rel))
+	for _, dir := range append([]string{"docker/"}, packageDirs(t)...) {
+		if inKernel, ok := strings.CutPrefix(dir, "kernel/"); ok && !strings.Contains(string(kernelMap), "| `"+inKernel+"` |") {
+			t.Errorf("kernel/README.md's package map lacks `%s`: give it a row", inKernel)
 		}
-	}
-	for _, dir := range dirs {
-		if !strings.Contains(text, "`"+dir+"`") {
+		if !strings.HasPrefix(dir, "kernel/internal/") && !strings.Contains(text, "`"+dir+"`") {
 			t.Errorf("README.md's package map lacks `%s`: give it a line", dir)
 		}
 	}
@@ -66,6 +61,26 @@ func TestReadme(t *testing.T) {
 			t.Errorf("README.md:%d names %q, outside the repository (a clone does not have it): cite it by title, or add it to the repository", i+1, m[2])
 		}
 	}
+}
+
+// packageDirs are the directories of the module's packages, but its
+// root's, relative to it.
+func packageDirs(t *testing.T) []string {
+	out, err := exec.Command("go", "list", "-f", "{{.Dir}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for dir := range strings.Lines(strings.TrimSpace(string(out))) {
+		if rel, err := filepath.Rel(root, strings.TrimSpace(dir)); err == nil && rel != "." {
+			dirs = append(dirs, filepath.ToSlash(rel))
+		}
+	}
+	return dirs
 }
 
 // outsidePath finds a path that leaves the repository's root (where

@@ -18,7 +18,7 @@ import (
 
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/grade"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 	"github.com/tensornb/tensornb/kernel/internal/nbgrader"
 	"github.com/tensornb/tensornb/kernel/internal/notebook"
 )
@@ -148,7 +148,7 @@ func gradeCmd(args []string) error {
 	case *module != "":
 		why = "-module names this machine's tensornb source"
 	default:
-		container, err = grade.FindContainer(ctx, *engine, *image, scratch, interp.MemoryLimit())
+		container, err = grade.FindContainer(ctx, *engine, *image, scratch, worker.MemoryLimit())
 		if err != nil && *image != "auto" {
 			return fmt.Errorf("-image %s: %w", *image, err)
 		}
@@ -156,12 +156,12 @@ func gradeCmd(args []string) error {
 			why = err.Error()
 		}
 	}
-	var newEngine func(work string) *interp.Engine
+	var newEngine func(work string) *worker.Engine
 	if container != nil {
 		container.Log = os.Stderr
 		fmt.Fprintf(os.Stderr, "tensornb grade: sandbox: %s\n", container.Describe())
-		newEngine = func(string) *interp.Engine {
-			e := interp.NewEngine(container.Command()...)
+		newEngine = func(string) *worker.Engine {
+			e := worker.NewEngine(container.Command()...)
 			e.Prepare, e.Ended = container.Prepare, container.Remove
 			return e
 		}
@@ -175,8 +175,8 @@ func gradeCmd(args []string) error {
 		if sandbox.Network {
 			fmt.Fprintf(os.Stderr, "tensornb grade: warning: the submissions can reach the network: %s\n", sandbox.Why)
 		}
-		newEngine = func(work string) *interp.Engine {
-			e := interp.NewEngine(self, "worker", "-sandbox", dir)
+		newEngine = func(work string) *worker.Engine {
+			e := worker.NewEngine(self, "worker", "-sandbox", dir)
 			e.Prepare = sandbox.Prepare(work)
 			return e
 		}

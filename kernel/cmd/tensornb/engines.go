@@ -10,7 +10,7 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/gonb"
 	"github.com/tensornb/tensornb/kernel/internal/install"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 	"github.com/tensornb/tensornb/kernel/internal/tools"
 )
 
@@ -47,7 +47,7 @@ func warm(l install.Layout, log io.Writer) error {
 // Jupyter), and GoNB's own log goes to log (nil discards it).
 func newEngine(l install.Layout, kernelID string, log io.Writer) *dual.Engine {
 	return &dual.Engine{
-		Instant:  interp.NewEngine(l.Binary(), "worker", l.Source()),
+		Instant:  worker.NewEngine(l.Binary(), "worker", l.Source()),
 		Compiled: newCompiledEngine(l, kernelID, log),
 	}
 }

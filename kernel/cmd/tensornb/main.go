@@ -28,6 +28,7 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/install"
 	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 	"github.com/tensornb/tensornb/kernel/internal/procs"
 	"github.com/tensornb/tensornb/kernel/internal/wire"
 )
@@ -264,7 +265,7 @@ func workerCmd(args []string) error {
 	if *sandbox {
 		options = append(options, interp.Sandboxed)
 	}
-	return interp.Serve(fs.Arg(0), os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash"), options...)
+	return worker.Serve(fs.Arg(0), os.NewFile(worker.RequestsFD, "requests"), os.NewFile(worker.EventsFD, "events"), os.NewFile(worker.CrashFD, "crash"), options...)
 }
 
 // kernelID returns the id Jupyter gave the kernel, which it writes into

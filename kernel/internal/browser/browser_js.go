@@ -102,7 +102,8 @@ func (k *kernel) start(_ js.Value, args []js.Value) any {
 	k.once.Do(func() {
 		k.mu.Lock()
 		defer k.mu.Unlock()
-		k.engine = interp.NewLocal(func(path string) (io.ReadCloser, error) { return fetched(load, path, "the export data") }, docs)
+		exports := func(path string) (io.ReadCloser, error) { return fetched(load, path, "the export data") }
+		k.engine = interp.NewLocal(instantHost(exports, docs))
 		capture(1, k.engine.Stdout())
 		capture(2, k.engine.Stderr())
 		k.warm = make(chan struct{})

@@ -22,14 +22,15 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/tensornb/tensornb/internal/browsertest"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/compiled"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 )
 
 // The test binary is also the server engine's worker, for the reference
 // outputs: with TENSORNB_TEST_WORKER set, it serves instead of testing.
 func TestMain(m *testing.M) {
 	if os.Getenv("TENSORNB_TEST_WORKER") != "" {
-		if err := interp.Serve("../../..", os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash")); err != nil {
+		if err := worker.Serve("../../..", os.NewFile(worker.RequestsFD, "requests"), os.NewFile(worker.EventsFD, "events"), os.NewFile(worker.CrashFD, "crash")); err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
 		}
@@ -116,7 +117,7 @@ func TestCellsInABrowser(t *testing.T) {
 
 	// The server's engine runs the cells meanwhile, and is done before the
 	// browser starts, not to slow it down.
-	e := interp.NewEngine(os.Args[0], "-test.run=^$")
+	e := worker.NewEngine(os.Args[0], "-test.run=^$")
 	e.Env = []string{"TENSORNB_TEST_WORKER=1"}
 	t.Cleanup(func() { _ = e.Shutdown(false) })
 	reference := make(chan []cellRun, 1)
@@ -258,7 +259,7 @@ func checkOutputLimit(t *testing.T, ctx context.Context) {
 }
 
 // runOnServer runs the cells on the server's engine, a worker process.
-func runOnServer(e *interp.Engine) []cellRun {
+func runOnServer(e *worker.Engine) []cellRun {
 	var runs []cellRun
 	for i, code := range cells {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -273,7 +274,7 @@ func runOnServer(e *interp.Engine) []cellRun {
 }
 
 // askServer asks the queries of the server's engine, after the cells.
-func askServer(e *interp.Engine) []map[string]any {
+func askServer(e *worker.Engine) []map[string]any {
 	var replies []map[string]any
 	for _, q := range queries {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -339,7 +340,7 @@ func onlyBrowserPackages(t *testing.T, reply map[string]any) map[string]any {
 	if len(types) != len(matches) {
 		return reply
 	}
-	browserPackages := interp.BrowserPackages()
+	browserPackages := compiled.BrowserPackages()
 	var keptMatches, keptTypes []any
 	for i, m := range types {
 		mt, _ := m.(map[string]any)

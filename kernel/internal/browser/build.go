@@ -13,7 +13,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/compiled"
+	"github.com/tensornb/tensornb/kernel/internal/interp/complete"
+	"github.com/tensornb/tensornb/kernel/internal/interp/golist"
 )
 
 //go:embed worker.js
@@ -83,15 +85,15 @@ func supportScript(goroot string) ([]byte, error) {
 }
 
 // writeExports writes into dir the export data of every package compiled
-// into the browser's interpreter (interp.BrowserPackages), each as an
+// into the browser's interpreter (compiled.BrowserPackages), each as an
 // archive of its __.PKGDEF member alone, which is all the type checker
 // reads: the compiler's archive holds the package's code after it; and
-// into docsDir the doc comments of its Go files (interp.PackageDocs), as
+// into docsDir the doc comments of its Go files (complete.PackageDocs), as
 // JSON.
 func writeExports(moduleDir string, env []string, dir, docsDir string) error {
 	// -trimpath as the engine was built, so that the packages it compiled
 	// are not compiled again.
-	listed, err := interp.ListPackages(moduleDir, env, append([]string{"-trimpath"}, interp.BrowserPackages()...)...)
+	listed, err := golist.ListPackages(moduleDir, env, append([]string{"-trimpath"}, compiled.BrowserPackages()...)...)
 	if err != nil {
 		return fmt.Errorf("go list -export of the browser's packages: %w", err)
 	}
@@ -124,7 +126,7 @@ func writeExports(moduleDir string, env []string, dir, docsDir string) error {
 // writeDocs writes into dir, as PATH.json, the doc comments of the Go
 // files of the package at path, in srcDir.
 func writeDocs(dir, path, srcDir string, files []string) error {
-	data, err := json.Marshal(interp.PackageDocs(srcDir, files))
+	data, err := json.Marshal(complete.PackageDocs(srcDir, files))
 	if err != nil {
 		return err
 	}

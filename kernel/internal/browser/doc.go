@@ -13,7 +13,7 @@
 // ZeroMQ, with the same contents (Execute, Complete, Inspect).
 //
 // The engine has tensor, display and, of the standard library, only the
-// packages of symbols.BrowserStandard (see package interp): a cell that
+// packages of symbols.BrowserStandard (host_js.go): a cell that
 // uses another is refused, with an error that names it and says that the
 // kernel in Jupyter has it. Build writes the export data of those
 // packages alone.
@@ -72,7 +72,7 @@
 // engine.js is the page's side of worker.js, which the site's pages and
 // its JupyterLite kernel both bundle: it runs cells in order, ends the
 // worker to interrupt a cell, and then replays the cells that ran
-// without an error in the new one, as the server's engine (interp's
+// without an error in the new one, as the server's engine (worker's
 // Engine) does. Its words, and the other values the page's JavaScript
 // shares with Go, are in shared.js, which go generate makes from the Go
 // (TestSharedJS fails when it is out of date).

@@ -8,7 +8,7 @@
 // worker and starts a new one. Then the next cell first replays, with
 // outputs hidden, the cells that had run without an error, so that what
 // they declared is there again, and says so on its stderr, in the words
-// of the server's instant engine (kernel/internal/interp's Engine), which does the
+// of the server's instant engine (kernel/internal/interp/worker's Engine), which does the
 // same after an interrupt or a crash. Restart forgets the cells. Those
 // words, and the errors' names, come from Go, in shared.js.
 import {
@@ -399,7 +399,7 @@ export class Engine {
 
   // replayThen replays the cells of replay with their outputs hidden,
   // saying so on the stderr of the cell it is for, then runs that cell,
-  // as the server's engine does (kernel/internal/interp's Engine.ready).
+  // as the server's engine does (kernel/internal/interp/worker's Engine.ready).
   async replayThen(replay, code, count, future, allowStdin) {
     await Promise.resolve(); // the cell's output area takes the future
     const note = (text) =>

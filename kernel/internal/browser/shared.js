@@ -10,70 +10,70 @@ export const interrupted = "Interrupted";
 // front.EngineError(err).Name
 export const engineError = "EngineError";
 
-// interp.MemoryError
+// worker.MemoryError
 export const memoryError = "MemoryError";
 
-// interp.InterpreterDied
+// worker.InterpreterDied
 export const interpreterDied = "InterpreterDied";
 
-// interp.CellInterrupted
+// worker.CellInterrupted
 export const cellInterrupted = "the cell was interrupted; the interpreter was restarted, and the next cell first replays the cells that had run without an error, to rebuild what they declared";
 
-// interp.CellRanOut
+// worker.CellRanOut
 export const cellRanOut = "the cell ran %s";
 
-// interp.ReplayInterrupted
+// worker.ReplayInterrupted
 export const replayInterrupted = "the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again";
 
-// interp.RestartNote
+// worker.RestartNote
 export const restartNote = "The next cell starts a new interpreter and first replays the earlier cells that ran without an error (not this one), to rebuild what they declared.";
 
-// interp.LostInterrupt
+// worker.LostInterrupt
 export const lostInterrupt = "a cell was interrupted";
 
-// interp.LostRunning
+// worker.LostRunning
 export const lostRunning = "the interpreter ended while running a cell";
 
-// interp.LostBetween
+// worker.LostBetween
 export const lostBetween = "the interpreter ended between cells";
 
-// interp.LostBetweenReport
+// worker.LostBetweenReport
 export const lostBetweenReport = "the interpreter ended between cells (%s)";
 
-// interp.LostMemoryRunning
+// worker.LostMemoryRunning
 export const lostMemoryRunning = "the last cell ran %s";
 
-// interp.LostMemoryBetween
+// worker.LostMemoryBetween
 export const lostMemoryBetween = "the interpreter ran %s between cells";
 
-// interp.NothingToReplay
+// worker.NothingToReplay
 export const nothingToReplay = "tensornb: %s; the interpreter was restarted, and no earlier cell had run without an error, so there was nothing to replay.\n";
 
-// interp.Replaying
+// worker.Replaying
 export const replaying = "tensornb: %s; the interpreter was restarted. Replaying what had run without an error, %s, with outputs hidden%s… ";
 
-// interp.ReplayFailed
+// worker.ReplayFailed
 export const replayFailed = "stopped: %s failed when replayed (%s), so what %s declared is missing: run them again.\n";
 
-// interp.ReplayEnded
+// worker.ReplayEnded
 export const replayEnded = "stopped: %s ended the interpreter when replayed (%s), so what earlier cells declared is gone: run them again.\n";
 
-// interp.ReplayTooLong
+// worker.ReplayTooLong
 export const replayTooLong = "stopped: the replay took longer than %s, its limit, during %s, so what earlier cells declared is gone: run them again.\n";
 
-// interp.ReplayInterruptedDuring
+// worker.ReplayInterruptedDuring
 export const replayInterruptedDuring = "interrupted during %s.\n";
 
-// interp.ReplayDone
+// worker.ReplayDone
 export const replayDone = "done in %s s.\n";
 
-// interp.ReplayDoneSlowest
+// worker.ReplayDoneSlowest
 export const replayDoneSlowest = "done in %s s, %s s of it in %s: a replay runs everything again, sleeps and long loops too.\n";
 
-// interp.DefaultReplayLimit.Milliseconds()
+// worker.DefaultReplayLimit.Milliseconds()
 export const replayLimitMS = 60000;
 
-// interp.DefaultReplayLimit.String()
+// worker.DefaultReplayLimit.String()
 export const replayLimitText = "1m0s";
 
 // browser.WorkerFile

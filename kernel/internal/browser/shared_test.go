@@ -18,7 +18,7 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/browser/lite"
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/install"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 	"github.com/tensornb/tensornb/kernel/internal/wire"
 )
 
@@ -34,32 +34,32 @@ var shared = []struct {
 	name, from string
 	value      any
 }{
-	// The errors of cells, and the notes of a replay (see package interp's
-	// notes.go): engine.js replays as interp's Engine does, in its words.
+	// The errors of cells, and the notes of a replay (see package worker's
+	// notes.go): engine.js replays as worker's Engine does, in its words.
 	{"interrupted", "front.Interrupted().Name", front.Interrupted().Name},
 	{"engineError", "front.EngineError(err).Name", front.EngineError(errors.New("")).Name},
-	{"memoryError", "interp.MemoryError", interp.MemoryError},
-	{"interpreterDied", "interp.InterpreterDied", interp.InterpreterDied},
-	{"cellInterrupted", "interp.CellInterrupted", interp.CellInterrupted},
-	{"cellRanOut", "interp.CellRanOut", interp.CellRanOut},
-	{"replayInterrupted", "interp.ReplayInterrupted", interp.ReplayInterrupted},
-	{"restartNote", "interp.RestartNote", interp.RestartNote},
-	{"lostInterrupt", "interp.LostInterrupt", interp.LostInterrupt},
-	{"lostRunning", "interp.LostRunning", interp.LostRunning},
-	{"lostBetween", "interp.LostBetween", interp.LostBetween},
-	{"lostBetweenReport", "interp.LostBetweenReport", interp.LostBetweenReport},
-	{"lostMemoryRunning", "interp.LostMemoryRunning", interp.LostMemoryRunning},
-	{"lostMemoryBetween", "interp.LostMemoryBetween", interp.LostMemoryBetween},
-	{"nothingToReplay", "interp.NothingToReplay", interp.NothingToReplay},
-	{"replaying", "interp.Replaying", interp.Replaying},
-	{"replayFailed", "interp.ReplayFailed", interp.ReplayFailed},
-	{"replayEnded", "interp.ReplayEnded", interp.ReplayEnded},
-	{"replayTooLong", "interp.ReplayTooLong", interp.ReplayTooLong},
-	{"replayInterruptedDuring", "interp.ReplayInterruptedDuring", interp.ReplayInterruptedDuring},
-	{"replayDone", "interp.ReplayDone", interp.ReplayDone},
-	{"replayDoneSlowest", "interp.ReplayDoneSlowest", interp.ReplayDoneSlowest},
-	{"replayLimitMS", "interp.DefaultReplayLimit.Milliseconds()", interp.DefaultReplayLimit.Milliseconds()},
-	{"replayLimitText", "interp.DefaultReplayLimit.String()", interp.DefaultReplayLimit.String()},
+	{"memoryError", "worker.MemoryError", worker.MemoryError},
+	{"interpreterDied", "worker.InterpreterDied", worker.InterpreterDied},
+	{"cellInterrupted", "worker.CellInterrupted", worker.CellInterrupted},
+	{"cellRanOut", "worker.CellRanOut", worker.CellRanOut},
+	{"replayInterrupted", "worker.ReplayInterrupted", worker.ReplayInterrupted},
+	{"restartNote", "worker.RestartNote", worker.RestartNote},
+	{"lostInterrupt", "worker.LostInterrupt", worker.LostInterrupt},
+	{"lostRunning", "worker.LostRunning", worker.LostRunning},
+	{"lostBetween", "worker.LostBetween", worker.LostBetween},
+	{"lostBetweenReport", "worker.LostBetweenReport", worker.LostBetweenReport},
+	{"lostMemoryRunning", "worker.LostMemoryRunning", worker.LostMemoryRunning},
+	{"lostMemoryBetween", "worker.LostMemoryBetween", worker.LostMemoryBetween},
+	{"nothingToReplay", "worker.NothingToReplay", worker.NothingToReplay},
+	{"replaying", "worker.Replaying", worker.Replaying},
+	{"replayFailed", "worker.ReplayFailed", worker.ReplayFailed},
+	{"replayEnded", "worker.ReplayEnded", worker.ReplayEnded},
+	{"replayTooLong", "worker.ReplayTooLong", worker.ReplayTooLong},
+	{"replayInterruptedDuring", "worker.ReplayInterruptedDuring", worker.ReplayInterruptedDuring},
+	{"replayDone", "worker.ReplayDone", worker.ReplayDone},
+	{"replayDoneSlowest", "worker.ReplayDoneSlowest", worker.ReplayDoneSlowest},
+	{"replayLimitMS", "worker.DefaultReplayLimit.Milliseconds()", worker.DefaultReplayLimit.Milliseconds()},
+	{"replayLimitText", "worker.DefaultReplayLimit.String()", worker.DefaultReplayLimit.String()},
 	// The file the page starts its worker from (see Build).
 	{"workerFile", "browser.WorkerFile", browser.WorkerFile},
 	// The JupyterLite kernel's spec and kernel_info, as the installed

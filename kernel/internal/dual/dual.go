@@ -23,7 +23,7 @@ import (
 
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/gonb"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 )
 
 // Magic is the first line that sends a cell to GoNB.
@@ -31,7 +31,7 @@ const Magic = "%%gonb"
 
 // An Engine runs cells on Instant, or on Compiled after %%gonb.
 type Engine struct {
-	Instant  *interp.Engine
+	Instant  *worker.Engine
 	Compiled *gonb.Engine
 
 	mu           sync.Mutex

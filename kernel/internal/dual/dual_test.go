@@ -12,7 +12,7 @@ import (
 
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/gonb"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 	"github.com/tensornb/tensornb/kernel/internal/tools"
 )
 
@@ -24,7 +24,7 @@ var toolsDir string
 // TENSORNB_TEST_WORKER set, it serves instead of testing.
 func TestMain(m *testing.M) {
 	if os.Getenv("TENSORNB_TEST_WORKER") != "" {
-		if err := interp.Serve("../../..", os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash")); err != nil {
+		if err := worker.Serve("../../..", os.NewFile(worker.RequestsFD, "requests"), os.NewFile(worker.EventsFD, "events"), os.NewFile(worker.CrashFD, "crash")); err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
 		}
@@ -96,7 +96,7 @@ func TestCursorsSkipTheMagicLine(t *testing.T) {
 // %%gonb line.
 func TestCompletionFollowsTheCell(t *testing.T) {
 	module, _ := filepath.Abs("../../..")
-	instant := interp.NewEngine(os.Args[0], "-test.run=^$")
+	instant := worker.NewEngine(os.Args[0], "-test.run=^$")
 	instant.Env = []string{"TENSORNB_TEST_WORKER=1"}
 	e := &Engine{Instant: instant, Compiled: gonb.New(gonb.Options{GoNB: tools.GoNB.Path(toolsDir), ToolsDir: toolsDir, Module: module})}
 	t.Cleanup(func() { _ = e.Shutdown(false) })

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/grade"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 	"github.com/tensornb/tensornb/kernel/internal/notebook"
 )
 
@@ -36,7 +36,7 @@ func BenchmarkGrade(b *testing.B) {
 		engine func(string) (front.Engine, error)
 	}{{"here", engine}}
 	if image := os.Getenv("TENSORNB_GRADE_IMAGE"); image != "" {
-		c, err := grade.FindContainer(context.Background(), "auto", image, b.TempDir(), interp.MemoryLimit())
+		c, err := grade.FindContainer(context.Background(), "auto", image, b.TempDir(), worker.MemoryLimit())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func BenchmarkGrade(b *testing.B) {
 			name   string
 			engine func(string) (front.Engine, error)
 		}{"in containers", func(string) (front.Engine, error) {
-			e := interp.NewEngine(c.Command()...)
+			e := worker.NewEngine(c.Command()...)
 			e.Prepare, e.Ended = c.Prepare, c.Remove
 			return e, nil
 		}})

@@ -16,7 +16,7 @@ import (
 
 	"github.com/tensornb/tensornb"
 	"github.com/tensornb/tensornb/internal/containers"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 )
 
 // Images are the local images of tensornb that FindContainer tries when
@@ -231,7 +231,7 @@ func (c *Container) runArgs(entrypoint string) []string {
 		"--env=TENSORNB_MEMORY_LIMIT=" + strconv.FormatUint(c.Memory, 10),
 	}
 	if c.Engine.Name == containers.Podman {
-		// The worker's three pipes (interp.EventsFD, CrashFD,
+		// The worker's three pipes (worker.EventsFD, CrashFD,
 		// RequestsFD) cross into the container as they are.
 		args = append(args, "--preserve-fds=3")
 	} else {
@@ -259,15 +259,15 @@ func (c *Container) Command() []string {
 // Prepare readies a worker's command (Command) to start: it names its
 // container, which Remove removes, and for docker passes the worker's
 // pipes as the engine's standard input and output. It is an
-// interp.Engine's Prepare.
+// worker.Engine's Prepare.
 func (c *Container) Prepare(cmd *exec.Cmd) {
 	cmd.Args = slices.Insert(cmd.Args, 2, "--name="+c.Name())
 	if c.Engine.Conf != "" {
 		cmd.Env = append(cmd.Env, "CONTAINERS_CONF="+c.Engine.Conf)
 	}
 	if c.Engine.Name != containers.Podman && len(cmd.ExtraFiles) == 3 {
-		cmd.Stdout = cmd.ExtraFiles[interp.EventsFD-3]
-		cmd.Stdin = cmd.ExtraFiles[interp.RequestsFD-3]
+		cmd.Stdout = cmd.ExtraFiles[worker.EventsFD-3]
+		cmd.Stdin = cmd.ExtraFiles[worker.RequestsFD-3]
 		cmd.ExtraFiles = nil
 	}
 }
@@ -280,7 +280,7 @@ func (c *Container) Name() string {
 // Remove removes the container of a worker that ended (its command, as
 // Prepare named it), and returns once it is gone: a worker killed on an
 // interrupt leaves its container running, as only the engine's client
-// was killed. It is an interp.Engine's Ended.
+// was killed. It is an worker.Engine's Ended.
 func (c *Container) Remove(cmd *exec.Cmd) {
 	var name string
 	for _, arg := range cmd.Args {

@@ -38,7 +38,7 @@ type Options struct {
 }
 
 // A Readier is an engine that can start before its first cell and say
-// when it is ready for it, as interp.Engine does.
+// when it is ready for it, as worker.Engine does.
 type Readier interface {
 	Ready(ctx context.Context) error
 }

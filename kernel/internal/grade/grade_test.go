@@ -15,6 +15,8 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/grade"
 	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/golist"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 	"github.com/tensornb/tensornb/kernel/internal/nbgrader"
 	"github.com/tensornb/tensornb/kernel/internal/notebook"
 )
@@ -39,7 +41,7 @@ func TestMain(m *testing.M) {
 		if delay, err := time.ParseDuration(os.Getenv("TENSORNB_TEST_START_DELAY")); err == nil {
 			time.Sleep(delay)
 		}
-		if err := interp.Serve(module, os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash"), interp.Sandboxed); err != nil {
+		if err := worker.Serve(module, os.NewFile(worker.RequestsFD, "requests"), os.NewFile(worker.EventsFD, "events"), os.NewFile(worker.CrashFD, "crash"), interp.Sandboxed); err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
 		}
@@ -54,7 +56,7 @@ func engine(dir string) (front.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := interp.NewEngine(os.Args[0], "-test.run=^$")
+	e := worker.NewEngine(os.Args[0], "-test.run=^$")
 	e.Env = []string{"TENSORNB_TEST_WORKER=" + module}
 	e.Prepare = grade.NewSandbox(os.Args[0], "-test.run=^$").Prepare(dir)
 	return e, nil
@@ -219,7 +221,7 @@ func TestSlowStart(t *testing.T) {
 			if err != nil {
 				return nil, err
 			}
-			e.(*interp.Engine).Env = append(e.(*interp.Engine).Env, "TENSORNB_TEST_START_DELAY="+delay)
+			e.(*worker.Engine).Env = append(e.(*worker.Engine).Env, "TENSORNB_TEST_START_DELAY="+delay)
 			return e, nil
 		}
 	}
@@ -341,7 +343,7 @@ func TestSandboxKeepsListings(t *testing.T) {
 	}
 	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	listings := interp.ListingsDir()
+	listings := golist.ListingsDir()
 	g, err := grade.New(assignment(), grade.Options{Engine: engine})
 	if err != nil {
 		t.Fatal(err)

@@ -6,13 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/golist"
 )
 
 // A Sandbox says how a submission's worker is kept from the teacher's
 // files and the network, beside what its interpreter refuses (the
 // packages that reach files, processes and the network: see package
-// interp's Sandboxed).
+// interp's Sandbox).
 type Sandbox struct {
 	// Network is false when the worker gets a network namespace of its
 	// own, with no interface but loopback: nothing it opens leaves the
@@ -36,7 +36,7 @@ func (s Sandbox) Describe() string {
 // teacher's environment, so that its type checker finds the packages'
 // export data (go list -export) in the teacher's caches without the
 // network, as it finds the listings of them the teacher's kernels kept
-// (interp.ListingsVar); everything else that names a place is the
+// (golist.ListingsVar); everything else that names a place is the
 // submission's own.
 var goEnv = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"}
 
@@ -57,8 +57,8 @@ func (s Sandbox) Prepare(dir string) func(*exec.Cmd) {
 				env = append(env, name+"="+v)
 			}
 		}
-		if listings := interp.ListingsDir(); listings != "" {
-			env = append(env, interp.ListingsVar+"="+listings)
+		if listings := golist.ListingsDir(); listings != "" {
+			env = append(env, golist.ListingsVar+"="+listings)
 		}
 		cmd.Env = append(cmd.Env, env...) // later entries win
 		if !s.Network {

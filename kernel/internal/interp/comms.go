@@ -9,8 +9,8 @@ import (
 )
 
 // Comms between the front end and the widgets of a session (package
-// widget). The widgets live where the cells run, in the worker or a
-// Local, so that their callbacks see and change the cells' state; a comm
+// widget). The widgets live where the cells run, in the worker (package
+// worker) or a Local, so that their callbacks see and change the cells' state; a comm
 // message from the front end is delivered between cells, as the kernel
 // handles shell messages one at a time, and what the callbacks print,
 // show and send goes out in reply to it.
@@ -27,8 +27,8 @@ type commContent struct {
 	Data   json.RawMessage `json:"data"`
 }
 
-// fromWidgets is the front's form of a message the widgets send.
-func fromWidgets(m widget.Message) front.CommMessage {
+// FromWidgets is the front's form of a message the widgets send.
+func FromWidgets(m widget.Message) front.CommMessage {
 	data := m.Data
 	if len(data) == 0 {
 		data = json.RawMessage("{}")
@@ -46,8 +46,8 @@ func toWidgets(m front.CommMessage) (widget.Message, error) {
 	return widget.Message{Type: m.Type, CommID: c.CommID, Target: c.Target, Data: c.Data, Metadata: m.Metadata, Buffers: m.Buffers}, nil
 }
 
-// deliverComm hands a comm message from the front end to the widgets.
-func deliverComm(m front.CommMessage) error {
+// DeliverComm hands a comm message from the front end to the widgets.
+func DeliverComm(m front.CommMessage) error {
 	wm, err := toWidgets(m)
 	if err != nil {
 		return err

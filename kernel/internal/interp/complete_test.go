@@ -1,22 +1,19 @@
-//go:build !js
-
-package interp
+package interp_test
 
 import (
-	"context"
 	"go/ast"
 	"go/build"
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
+
+	"github.com/tensornb/tensornb/kernel/internal/interp"
 )
 
 // tensorDoc reads package tensor's documentation from its source with
@@ -87,7 +84,7 @@ func tensorMethods(p *doc.Package) []string {
 }
 
 // complete completes at the end of code.
-func complete(t *testing.T, s *Session, code string) []string {
+func complete(t *testing.T, s *interp.Session, code string) []string {
 	t.Helper()
 	c := s.Complete(code, utf8.RuneCountInString(code))
 	if c.CursorEnd != utf8.RuneCountInString(code) {
@@ -210,55 +207,4 @@ func TestCompleteFieldsErrorsCommentsStrings(t *testing.T) {
 			t.Errorf("%q: %v, want %v", code, c.Matches, want)
 		}
 	}
-}
-
-// Through the worker: the first completion after the start waits for the
-// packages to be imported rather than answering nothing, and a variable
-// from an earlier cell completes.
-func TestEngineCompletesFromTheStart(t *testing.T) {
-	e := newEngine(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	want := packageNames(tensorDoc(t))
-	c, err := e.Complete(ctx, "tensor.", 7)
-	if err != nil || !slices.Equal(c.Matches, want) {
-		t.Fatalf("first completion: %v %v", c.Matches, err)
-	}
-	if _, err := execute(t, e, "x := tensor.Zeros(2)"); err != nil {
-		t.Fatal(err)
-	}
-	c, err = e.Complete(ctx, "x.Vi", 4)
-	if err != nil || !slices.Equal(c.Matches, []string{"View"}) || c.CursorStart != 2 || len(c.Types) != 1 || c.Types[0].Signature != "func (x *Tensor) View(shape ...int) *Tensor" {
-		t.Errorf("x.Vi: %+v %v", c, err)
-	}
-	data, found, err := e.Inspect(ctx, "x.View", 4, 0)
-	if err != nil || !found || !strings.HasPrefix(data["text/plain"].(string), "func (x *Tensor) View(shape ...int) *Tensor\n\nView: View returns") {
-		t.Errorf("inspect x.View: %v %v %v", data, found, err)
-	}
-	if _, found, err := e.Inspect(ctx, "x.View", 1, 0); err != nil || !found {
-		t.Errorf("inspect x: %v %v", found, err)
-	}
-}
-
-// BenchmarkComplete measures a complete reply through the engine, the
-// worker's round trip included, for x. with x a tensor; it reports the
-// median too.
-func BenchmarkComplete(b *testing.B) {
-	e := NewEngine(os.Args[0], "-test.run=^$")
-	e.Env = []string{"TENSORNB_TEST_WORKER=1"}
-	defer func() { _ = e.Shutdown(false) }()
-	if err := e.Execute(context.Background(), "import \"github.com/tensornb/tensornb/tensor\"\nx := tensor.Zeros(2, 3)", &output{}); err != nil {
-		b.Fatal(err)
-	}
-	var times []time.Duration
-	for b.Loop() {
-		start := time.Now()
-		c, err := e.Complete(context.Background(), "y := x.View(3, 2).", 18)
-		if err != nil || len(c.Matches) == 0 {
-			b.Fatal(c, err)
-		}
-		times = append(times, time.Since(start))
-	}
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
 }

@@ -9,16 +9,16 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/front"
 )
 
-// displayIDs keeps the ids of the displays an engine has shown, for the
+// Displays keeps the ids of the displays an engine has shown, for the
 // rule that the first display of an id creates its output and each later
-// one replaces it (see Engine.deliver). Engine and Local keep it alike.
-type displayIDs struct {
+// one replaces it. worker.Engine and Local keep it alike.
+type Displays struct {
 	mu    sync.Mutex
 	shown map[string]bool
 }
 
-// show passes a cell's display, or its result, on to out.
-func (d *displayIDs) show(out front.Output, b display.Bundle, id string, result bool) {
+// Show passes a cell's display, or its result, on to out.
+func (d *Displays) Show(out front.Output, b display.Bundle, id string, result bool) {
 	data := make(map[string]any, len(b))
 	for k, v := range b {
 		data[k] = mimeValue(k, v)

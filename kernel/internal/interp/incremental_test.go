@@ -1,40 +1,12 @@
-//go:build !js
-
-package interp
+package interp_test
 
 import (
 	"context"
-	"fmt"
-	"slices"
 	"strings"
 	"testing"
-)
 
-// A cell is checked with the session's declarations it needs, not with
-// all of them: before, every cell parsed and type-checked every name the
-// session ever declared, and a long session's cells took longer and
-// longer. Here a cell that uses f7 and v3 of 200 names is checked with
-// f7, the v7 it reads, and v3 (the cell after a change is checked with
-// what uses the names changed as well: here the cell "0").
-func TestCellIsCheckedWithTheDeclarationsItNeeds(t *testing.T) {
-	s, _ := newSession(t)
-	for i := range 100 {
-		run(t, s, fmt.Sprintf("v%d := %d\nfunc f%d() int { return v%d }", i, i, i, i))
-	}
-	run(t, s, "0")
-	cc, err := s.check.read("f7() + v3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, sp := range cc.file.sessionSpans {
-		names = append(names, sp.name)
-	}
-	slices.Sort(names)
-	if got := strings.Join(names, " "); got != "f7 v3 v7" {
-		t.Fatalf("the cell is checked with the session's %s, want f7 v3 v7", got)
-	}
-}
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
+)
 
 // What a cell changes reaches the declarations that use it, and those
 // that use them in turn, though no cell names them: a variable defined
@@ -44,7 +16,7 @@ func TestCellIsCheckedWithTheDeclarationsItNeeds(t *testing.T) {
 // method is found by its name alone, as an interface's call finds it.
 func TestChangesReachTheDeclarationsThatUseThem(t *testing.T) {
 	var notes strings.Builder
-	s, err := NewSession("../../..", &notes, nil)
+	s, err := worker.NewSession("../../..", &notes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

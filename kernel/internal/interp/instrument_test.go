@@ -1,11 +1,12 @@
-//go:build !js
-
-package interp
+package interp_test
 
 import (
 	"context"
 	"io"
 	"testing"
+
+	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 )
 
 // What the marks of a panic's frames (instrument.go) and the guards of
@@ -25,10 +26,10 @@ func BenchmarkMarks(b *testing.B) {
 		"func both(s []int) int {\n\tt, u := 0, 0\n\tfor i := 0; i < len(s); i++ {\n\t\tt += s[i]\n\t\tu -= s[i]\n\t}\n\treturn t + u\n}\n" +
 		"var xs = make([]int, 100000)\nvar rows = make([][]int, 100000)"
 	const setup = "for i := 0; i < len(rows); i++ {\n\trows[i] = []int{i}\n}"
-	sessions := map[string]*Session{}
+	sessions := map[string]*interp.Session{}
 	versions := []string{"marked", "plain"}
 	for _, version := range versions {
-		s, err := NewSession("../../..", io.Discard, nil)
+		s, err := worker.NewSession("../../..", io.Discard, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -36,7 +37,7 @@ func BenchmarkMarks(b *testing.B) {
 			if version == "marked" {
 				err = s.Run(context.Background(), c)
 			} else {
-				_, err = s.in.Eval(c) // as written, by yaegi alone
+				_, err = interp.Eval(s, c) // as written, by yaegi alone
 			}
 			if err != nil {
 				b.Fatal(err)
@@ -55,7 +56,7 @@ func BenchmarkMarks(b *testing.B) {
 			s := sessions[version]
 			b.Run(call.name+"/"+version, func(b *testing.B) {
 				for b.Loop() {
-					if _, err := s.in.Eval(call.code); err != nil {
+					if _, err := interp.Eval(s, call.code); err != nil {
 						b.Fatal(err)
 					}
 				}

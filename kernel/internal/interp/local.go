@@ -3,7 +3,6 @@ package interp
 import (
 	"context"
 	"errors"
-	"go/token"
 	"io"
 	"sync"
 
@@ -31,10 +30,10 @@ var _ front.CommEngine = (*Local)(nil)
 // through Stdout and Stderr, which the host makes them (interpreted
 // fmt.Print calls write to Stdout directly).
 type Local struct {
-	newPackages func(*token.FileSet) packages
-	stdout      *streamWriter
-	stderr      *streamWriter
-	displays    displayIDs
+	host     Host
+	stdout   *streamWriter
+	stderr   *streamWriter
+	displays Displays
 
 	// exchange is held while a cell, a completion or an inspection runs
 	// on the session: one at a time.
@@ -50,23 +49,18 @@ type Local struct {
 	pending []func(front.Output)
 }
 
-// NewLocal returns an engine that runs cells in this process, with the
-// types of the packages they import from exports, and their doc comments,
-// for inspections, from docs, if it is not nil.
-func NewLocal(exports ExportData, docs DocData) *Local {
-	return newLocal(func(fset *token.FileSet) packages { return newExportDataPackages(fset, exports, docs) })
-}
-
-func newLocal(newPackages func(*token.FileSet) packages) *Local {
-	l := &Local{newPackages: newPackages}
+// NewLocal returns an engine that runs cells in this process, in a
+// session of host.
+func NewLocal(host Host) *Local {
+	l := &Local{host: host}
 	l.stdout = &streamWriter{l: l, name: "stdout"}
 	l.stderr = &streamWriter{l: l, name: "stderr"}
 	display.SetSink(display.SinkFunc(func(b display.Bundle, id string, result bool) error {
-		l.emit(func(out front.Output) { l.displays.show(out, b, id, result) })
+		l.emit(func(out front.Output) { l.displays.Show(out, b, id, result) })
 		return nil
 	}))
 	widget.SetTransport(func(m widget.Message) error {
-		c := fromWidgets(m)
+		c := FromWidgets(m)
 		l.emit(func(out front.Output) { out.Comm(c) })
 		return nil
 	})
@@ -94,7 +88,7 @@ func (l *Local) ready() (*Session, error) {
 		return nil, errShutDown
 	}
 	if l.session == nil {
-		s, err := openSession(l.newPackages, l.stdout, l.stderr, l.ask)
+		s, err := Open(l.host, l.stdout, l.stderr, l.ask)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +150,7 @@ func (l *Local) Comm(ctx context.Context, m front.CommMessage, out front.Output)
 	l.mu.Lock()
 	l.ctx = ctx
 	l.mu.Unlock()
-	if err := deliverComm(m); err != nil {
+	if err := DeliverComm(m); err != nil {
 		l.stdout.flush()
 		l.stderr.flush()
 		out.Stream("stderr", WidgetError+": "+err.Error()+"\n")

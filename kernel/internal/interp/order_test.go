@@ -1,6 +1,4 @@
-//go:build !js
-
-package interp
+package interp_test
 
 import (
 	"context"

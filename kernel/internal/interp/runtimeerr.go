@@ -2,7 +2,6 @@ package interp
 
 import (
 	"context"
-	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -10,6 +9,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+
+	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
 )
 
 // yaegi v0.16.1 runs an index, a slice expression or a field access
@@ -54,28 +55,28 @@ var yaegiPosition = regexp.MustCompile(`^\d+:\d+: (interface conversion: )`)
 // a statement of its own, so the values its expression read are the
 // session's variables, unless they are local to the statement (a loop's
 // counter), and then the message has none.
-func (s *Session) goWords(msg string, st step) (string, int) {
+func (s *Session) goWords(msg string, st cell.Step) (string, int) {
 	fault := faultOf(msg)
 	if fault == noFault || fault == nilFault {
-		return goWordsAlone(msg), 0
+		return GoWords(msg), 0
 	}
-	found, local := expressions(stripComments(st.text), fault)
+	found, local := expressions(cell.StripComments(st.Text), fault)
 	line := 0
 	if len(found) == 1 {
-		line = st.line + found[0].line - 1
+		line = st.Line + found[0].line - 1
 	}
 	for _, f := range found {
 		if detail, ok := s.outOfRange(f.expr, local); ok {
-			return "runtime error: " + detail, st.line + f.line - 1
+			return "runtime error: " + detail, st.Line + f.line - 1
 		}
 	}
-	return goWordsAlone(msg), line
+	return GoWords(msg), line
 }
 
-// goWordsAlone returns msg, the message of a panic in interpreted code, in
+// GoWords returns msg, the message of a panic in interpreted code, in
 // Go's words, without the numbers that only the code and the values
-// give.
-func goWordsAlone(msg string) string {
+// give: how a worker's crash report, which has neither, says it.
+func GoWords(msg string) string {
 	switch faultOf(msg) {
 	case indexFault:
 		return "runtime error: index out of range"
@@ -166,7 +167,7 @@ func expressions(code string, fault runtimeFault) ([]suspect, map[string]bool) {
 // local names.
 func (s *Session) outOfRange(x ast.Expr, local map[string]bool) (string, bool) {
 	value := func(e ast.Expr) (reflect.Value, bool) {
-		if e == nil || !pure(e, local) {
+		if e == nil || !cell.Pure(e, local) {
 			return reflect.Value{}, false
 		}
 		v, err := s.evalOnce(context.Background(), types.ExprString(e))
@@ -210,7 +211,7 @@ func (s *Session) outOfRange(x ast.Expr, local map[string]bool) (string, bool) {
 		if !ok || (i >= 0 && i < int64(v.Len())) {
 			return "", false
 		}
-		return boundsMessage(boundsIndex, i, int64(v.Len())), true
+		return cell.BoundsMessage(cell.BoundsIndex, i, int64(v.Len())), true
 	case *ast.SliceExpr:
 		v, ok := sequence(x.X)
 		if !ok {
@@ -223,9 +224,9 @@ func (s *Session) outOfRange(x ast.Expr, local map[string]bool) (string, bool) {
 			return number(e)
 		}
 		length, capacity := int64(v.Len()), int64(v.Len())
-		capCode, cap3Code := boundsSliceAlen, boundsSlice3Alen
+		capCode, cap3Code := cell.BoundsSliceAlen, cell.BoundsSlice3Alen
 		if v.Kind() == reflect.Slice {
-			capacity, capCode, cap3Code = int64(v.Cap()), boundsSliceAcap, boundsSlice3Acap
+			capacity, capCode, cap3Code = int64(v.Cap()), cell.BoundsSliceAcap, cell.BoundsSlice3Acap
 		}
 		lo, ok1 := bound(x.Low, 0)
 		hi, ok2 := bound(x.High, length)
@@ -239,97 +240,20 @@ func (s *Session) outOfRange(x ast.Expr, local map[string]bool) (string, bool) {
 			case !ok:
 				return "", false
 			case max < 0 || max > capacity:
-				return boundsMessage(cap3Code, max, capacity), true
+				return cell.BoundsMessage(cap3Code, max, capacity), true
 			case hi < 0 || hi > max:
-				return boundsMessage(boundsSlice3B, hi, max), true
+				return cell.BoundsMessage(cell.BoundsSlice3B, hi, max), true
 			case lo < 0 || lo > hi:
-				return boundsMessage(boundsSlice3C, lo, hi), true
+				return cell.BoundsMessage(cell.BoundsSlice3C, lo, hi), true
 			}
 			return "", false
 		}
 		switch {
 		case hi < 0 || hi > capacity:
-			return boundsMessage(capCode, hi, capacity), true
+			return cell.BoundsMessage(capCode, hi, capacity), true
 		case lo < 0 || lo > hi:
-			return boundsMessage(boundsSliceB, lo, hi), true
+			return cell.BoundsMessage(cell.BoundsSliceB, lo, hi), true
 		}
 	}
 	return "", false
-}
-
-// pure reports whether evaluating e again has no effect and reads only
-// the session's variables: names not in local, literals, operators,
-// selectors, indexes and len or cap, but no other call and no receive.
-func pure(e ast.Expr, local map[string]bool) bool {
-	ok := true
-	ast.Inspect(e, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case nil:
-		case *ast.Ident:
-			if local[n.Name] {
-				ok = false
-			}
-		case *ast.SelectorExpr:
-			ok = ok && pure(n.X, local)
-			return false // the field or method name is not a variable
-		case *ast.CallExpr:
-			if id, isIdent := n.Fun.(*ast.Ident); !isIdent || (id.Name != "len" && id.Name != "cap") || local[id.Name] {
-				ok = false
-			}
-			for _, a := range n.Args {
-				ok = ok && pure(a, local)
-			}
-			return false
-		case *ast.UnaryExpr:
-			if n.Op == token.ARROW {
-				ok = false
-			}
-		case *ast.BasicLit, *ast.ParenExpr, *ast.BinaryExpr, *ast.IndexExpr, *ast.StarExpr:
-		default:
-			ok = false
-		}
-		return ok
-	})
-	return ok
-}
-
-// The kinds of Go's bounds errors, and their messages with operands x and
-// y, as the runtime's boundsError writes them; with a negative x, y is
-// left out.
-type boundsCode int
-
-const (
-	boundsIndex boundsCode = iota
-	boundsSliceAlen
-	boundsSliceAcap
-	boundsSliceB
-	boundsSlice3Alen
-	boundsSlice3Acap
-	boundsSlice3B
-	boundsSlice3C
-)
-
-func boundsMessage(code boundsCode, x, y int64) string {
-	if x < 0 {
-		return fmt.Sprintf([...]string{
-			boundsIndex:      "index out of range [%d]",
-			boundsSliceAlen:  "slice bounds out of range [:%d]",
-			boundsSliceAcap:  "slice bounds out of range [:%d]",
-			boundsSliceB:     "slice bounds out of range [%d:]",
-			boundsSlice3Alen: "slice bounds out of range [::%d]",
-			boundsSlice3Acap: "slice bounds out of range [::%d]",
-			boundsSlice3B:    "slice bounds out of range [:%d:]",
-			boundsSlice3C:    "slice bounds out of range [%d::]",
-		}[code], x)
-	}
-	return fmt.Sprintf([...]string{
-		boundsIndex:      "index out of range [%d] with length %d",
-		boundsSliceAlen:  "slice bounds out of range [:%d] with length %d",
-		boundsSliceAcap:  "slice bounds out of range [:%d] with capacity %d",
-		boundsSliceB:     "slice bounds out of range [%d:%d]",
-		boundsSlice3Alen: "slice bounds out of range [::%d] with length %d",
-		boundsSlice3Acap: "slice bounds out of range [::%d] with capacity %d",
-		boundsSlice3B:    "slice bounds out of range [:%d:%d]",
-		boundsSlice3C:    "slice bounds out of range [%d:%d:]",
-	}[code], x, y)
 }

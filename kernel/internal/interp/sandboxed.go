@@ -1,53 +1,45 @@
 package interp
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/tensornb/tensornb/kernel/internal/interp/symbols"
+	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
+	"github.com/tensornb/tensornb/kernel/internal/interp/check"
 )
-
-// SandboxStandard are the standard packages a sandboxed session lets
-// cells use: the browser's (symbols.BrowserStandard) but os, so that none
-// of them reaches a file, a process, the environment or the network.
-var SandboxStandard = slices.DeleteFunc(slices.Clone(symbols.BrowserStandard), func(p string) bool { return p == "os" })
-
-// sandboxAllows reports whether a sandboxed session lets cells import the
-// package at path: one of SandboxStandard, or one of this module's
-// (tensor, display, check).
-func sandboxAllows(path string) bool {
-	return slices.Contains(SandboxStandard, path) || strings.HasPrefix(path, "github.com/tensornb/tensornb/")
-}
 
 // Sandbox restricts the session to what untrusted code may use: from now
 // on a cell that imports, or uses without importing, a package outside
-// SandboxStandard and this module's fails with a *NotInSandbox before
-// anything of it runs. tensornb grade's workers run submissions so
+// cell.SandboxStandard and this module's fails with a *cell.NotInSandbox
+// before anything of it runs. tensornb grade's workers run submissions so
 // (Sandboxed, the worker's option).
-func (s *Session) Sandbox() {
-	has := s.check.has
-	s.check.has = func(path string) bool { return sandboxAllows(path) && has(path) }
-	s.check.elsewhere = func(path string) bool {
-		return !sandboxAllows(path) && (has(path) || standard(path))
-	}
-	s.check.refused = func(line int, path string) error { return &NotInSandbox{Line: line, Path: path} }
-}
+func (s *Session) Sandbox() { s.check.Restrict(sandbox{s.lib}) }
 
-// Sandboxed is the option of Serve that sandboxes the worker's session
-// (Session.Sandbox).
+// Sandboxed is the option of worker.Serve that sandboxes the worker's
+// session (Session.Sandbox).
 func Sandboxed(s *Session) { s.Sandbox() }
 
-// A NotInSandbox is a cell of a sandboxed session that uses a package
-// the sandbox does not allow.
-type NotInSandbox struct {
-	Line int
-	Path string
+// sandbox is the library of a sandboxed session: what lib has, of the
+// packages the sandbox allows.
+type sandbox struct{ check.Library }
+
+// Has reports whether a cell may import the package at path.
+func (b sandbox) Has(path string) bool { return sandboxAllows(path) && b.Library.Has(path) }
+
+// Elsewhere reports whether the package at path is one the sandbox
+// refuses: compiled in or standard, and not allowed.
+func (b sandbox) Elsewhere(path string) bool {
+	return !sandboxAllows(path) && (b.Library.Has(path) || standard(path))
 }
 
-// Error names the package, what the sandbox allows, and why.
-func (n *NotInSandbox) Error() string {
-	return fmt.Sprintf("cell line %d: import %q: graded code cannot use it, for it could reach files, processes or the network (it has tensor, display, check and, of the standard library, %s)", n.Line, n.Path, strings.Join(SandboxStandard, ", "))
+// Refuse is the error of a cell that uses such a package.
+func (sandbox) Refuse(line int, path string) error { return &cell.NotInSandbox{Line: line, Path: path} }
+
+// sandboxAllows reports whether a sandboxed session lets cells import the
+// package at path: one of cell.SandboxStandard, or one of this module's
+// (tensor, display, check).
+func sandboxAllows(path string) bool {
+	return slices.Contains(cell.SandboxStandard, path) || strings.HasPrefix(path, "github.com/tensornb/tensornb/")
 }
 
 // standard reports whether path is a standard package's, as the go

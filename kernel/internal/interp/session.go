@@ -13,13 +13,17 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/internal/explain"
 	"github.com/tensornb/tensornb/kernel/internal/front"
+	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
+	"github.com/tensornb/tensornb/kernel/internal/interp/check"
+	"github.com/tensornb/tensornb/kernel/internal/interp/compiled"
+	"github.com/tensornb/tensornb/kernel/internal/interp/complete"
+	"github.com/tensornb/tensornb/kernel/internal/interp/rewrite"
 	"github.com/tensornb/tensornb/kernel/internal/interp/symbols"
 	"github.com/tensornb/tensornb/tensor"
 )
@@ -30,13 +34,17 @@ import (
 const statementFunc = "tensornbStatement"
 
 // A Session interprets cells one after another in one yaegi interpreter,
-// each first type-checked and rewritten by a checker.
+// each first type-checked (package check) and rewritten (package
+// rewrite).
 type Session struct {
-	in       *interp.Interpreter
-	check    *checker
-	docs     *docs
-	warmDocs bool // whether Warm reads tensor's doc comments (not fetched ones)
-	// genericDone is whether the interpreter has compiled deferredGeneric.
+	in        *interp.Interpreter
+	lib       *compiled.Library
+	check     *check.Checker
+	docs      *complete.Docs
+	warmDocs  bool   // whether Warm reads tensor's doc comments (not fetched ones)
+	otherwise string // how to run a refused cell otherwise (Host.Otherwise)
+	// genericDone is whether the interpreter has compiled the library's
+	// generic packages (compiled.Tables.Generic).
 	genericDone bool
 	// usedLazy are the packages whose lazy tables the interpreter has.
 	usedLazy map[string]bool
@@ -48,9 +56,13 @@ type Session struct {
 	// ready is closed once what Warm does is done.
 	ready chan struct{}
 	// recorder keeps the frames a panic unwinds (frames.go), and
-	// lineVars are the variables of frames declared so far.
+	// lineVars are the variables of frames declared so far; sites are
+	// the sites the rewrite marked in the cells' code, and source the
+	// cell that runs.
 	recorder *frameRecorder
 	lineVars map[string]bool
+	sites    cell.Sites
+	source   *cell.Source
 	// fset is yaegi's, from which eval drops the files it no longer
 	// needs (dropScratchFiles); nil if it could not be found.
 	fset *token.FileSet
@@ -59,33 +71,47 @@ type Session struct {
 // warmPackages are the packages Warm imports.
 var warmPackages = []string{"fmt", "github.com/tensornb/tensornb/tensor", "github.com/tensornb/tensornb/display"}
 
-// A lister finds several packages' export data at once, as cheaply as
-// one's: the exportImporter, which runs the go command for it.
-type lister interface {
-	list(paths ...string) error
-}
-
-// packages give the checker the types of the packages cells import, and
+// Packages give the checker the types of the packages cells import, and
 // the docs their doc comments, which the types lack.
-type packages interface {
+type Packages interface {
 	types.Importer
-	// docIndex returns the doc comments of the package at path, as
-	// PackageDocs indexes them, or nil if there are none.
-	docIndex(path string) map[string]string
-	// docsAtHand reports whether docIndex reads files at hand, rather
+	// DocIndex returns the doc comments of the package at path, as
+	// complete.PackageDocs indexes them, or nil if there are none.
+	DocIndex(path string) map[string]string
+	// DocsAtHand reports whether DocIndex reads files at hand, rather
 	// than fetching them, so that Warm may read tensor's before anyone
 	// asks.
-	docsAtHand() bool
+	DocsAtHand() bool
 }
 
-// openSession returns a session with the standard library, tensor and
-// display importable, whose checker takes their types from the packages
-// newPackages returns. Interpreted code's fmt.Print and friends write to
+// A lister finds several packages' export data at once, as cheaply as
+// one's: a golist.Importer, which runs the go command for it.
+type lister interface {
+	List(paths ...string) error
+}
+
+// A Host is what the place a session runs in gives it: a server's
+// worker process (package worker), or a browser's Web Worker.
+type Host struct {
+	// Library is what the interpreter has compiled in.
+	Library *compiled.Library
+	// Packages returns where the checker finds the types and doc
+	// comments of the packages cells import, adding their positions to
+	// the file set it is given.
+	Packages func(*token.FileSet) Packages
+	// Otherwise ends the message of a cell the engine cannot run
+	// (cell.Unsupported): how to run it another way.
+	Otherwise string
+}
+
+// Open returns a session of host, with the standard library, tensor and
+// display importable. Interpreted code's fmt.Print and friends write to
 // stdout, or to os.Stdout if it is nil; its os.Stderr, and yaegi's own
 // messages but those of a panic's frames, go to stderr. Its os.Stdin,
 // and what fmt.Scan and its kin read, asks for each line with ask (see
-// prompter); os.Stdin is an io.Reader there, not an *os.File.
-func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Writer, ask func() (string, error)) (*Session, error) {
+// prompter; nil: it has none, and a read fails); os.Stdin is an
+// io.Reader there, not an *os.File.
+func Open(host Host, stdout, stderr io.Writer, ask func() (string, error)) (*Session, error) {
 	rec := &frameRecorder{w: stderr}
 	if ask == nil {
 		ask = func() (string, error) { return "", errNoStdin }
@@ -93,7 +119,7 @@ func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Wr
 	stdin := &prompter{ask: ask}
 	var stdinReader io.Reader = stdin
 	in := interp.New(interp.Options{Stdin: stdin, Stdout: stdout, Stderr: rec})
-	for _, table := range []interp.Exports{standardSymbols, symbols.Symbols, runtimeSymbols(rec), {"os/os": {"Stdin": reflect.ValueOf(&stdinReader).Elem()}}} {
+	for _, table := range []interp.Exports{host.Library.Standard(), symbols.Symbols, runtimeSymbols(rec), {"os/os": {"Stdin": reflect.ValueOf(&stdinReader).Elem()}}} {
 		if err := in.Use(table); err != nil {
 			return nil, err
 		}
@@ -101,17 +127,18 @@ func openSession(newPackages func(*token.FileSet) packages, stdout, stderr io.Wr
 	// The session's own names for what showing results and tracing
 	// panics need, which no cell is likely to use.
 	for _, src := range []string{`import tensornbFmt "fmt"`, `import tensornbDisplay "github.com/tensornb/tensornb/display"`,
-		"import " + runtimeName + " " + strconv.Quote(runtimePath), "var " + lineVar("") + " int"} {
+		"import " + cell.RuntimeName + " " + strconv.Quote(cell.RuntimePath), "var " + cell.LineVar("") + " int"} {
 		if _, err := in.Eval(src); err != nil {
 			return nil, err
 		}
 	}
 	fset := token.NewFileSet()
-	imp := newPackages(fset)
+	pkgs := host.Packages(fset)
 	ready := make(chan struct{})
 	close(ready)
-	return &Session{in: in, check: newChecker(fset, imp, hasPackage, hasSymbol), docs: newDocs(imp.docIndex), warmDocs: imp.docsAtHand(), stderr: stderr, stdin: stdin, ready: ready,
-		recorder: rec, lineVars: map[string]bool{lineVar(""): true}, fset: yaegiFileSet(in), imported: map[string]bool{}}, nil
+	return &Session{in: in, lib: host.Library, check: check.New(fset, pkgs, host.Library), docs: complete.NewDocs(pkgs.DocIndex), warmDocs: pkgs.DocsAtHand(),
+		otherwise: host.Otherwise, stderr: stderr, stdin: stdin, ready: ready,
+		recorder: rec, lineVars: map[string]bool{cell.LineVar(""): true}, fset: yaegiFileSet(in), imported: map[string]bool{}}, nil
 }
 
 // Warm imports, in the background, the packages cells use most for
@@ -123,14 +150,15 @@ func (s *Session) Warm() {
 	s.ready = ready
 	go func() {
 		defer close(ready)
-		if l, ok := s.check.imp.(lister); ok {
-			_ = l.list(warmPackages...) // a failure is the cell's to report
+		imp := s.check.Importer()
+		if l, ok := imp.(lister); ok {
+			_ = l.List(warmPackages...) // a failure is the cell's to report
 		}
 		for _, p := range warmPackages {
-			_, _ = s.check.imp.Import(p) // a failure is the cell's to report
+			_, _ = imp.Import(p) // a failure is the cell's to report
 		}
 		if s.warmDocs {
-			s.docs.lookup(warmPackages[1], "")
+			s.docs.Lookup(warmPackages[1], "")
 		}
 	}()
 }
@@ -139,51 +167,21 @@ func (s *Session) Warm() {
 // starts at once.
 func (s *Session) Ready() { <-s.ready }
 
-// hasPackage reports whether yaegi has the package at path compiled in.
-func hasPackage(path string) bool {
-	_, ok := compiledIn()[path]
-	return ok
+// Complete returns the completions at cursor, a rune offset in code: the
+// members after a dot (of a package, of a value's or a type's type), or
+// the names in scope that start with the name before the cursor.
+func (s *Session) Complete(code string, cursor int) front.Completion {
+	<-s.ready
+	return complete.Complete(s.check, s.lib, code, cursor)
 }
 
-// hasSymbol reports whether yaegi has name in the package at path.
-func hasSymbol(path, name string) bool {
-	table, ok := compiledIn()[path]
-	if !ok {
-		return false
-	}
-	_, ok = table.symbols()[name]
-	return ok
+// Inspect returns the declaration and doc comment of the name at cursor,
+// a rune offset in code, as text/plain and text/markdown, or found =
+// false.
+func (s *Session) Inspect(code string, cursor int) (data map[string]any, found bool) {
+	<-s.ready
+	return complete.Inspect(s.check, s.docs, code, cursor)
 }
-
-// A compiledTable is yaegi's symbol table of a package: its key in
-// interp.Exports, and a function that returns it, made at the first call
-// if it is lazy (see lazySymbols).
-type compiledTable struct {
-	key     string
-	symbols func() map[string]reflect.Value
-	lazy    bool
-}
-
-// compiledIn indexes yaegi's symbol tables by import path: those a
-// session starts with, keyed "path/name", and the lazy ones.
-var compiledIn = sync.OnceValue(func() map[string]compiledTable {
-	index := map[string]compiledTable{}
-	add := func(key string, table compiledTable) {
-		if i := strings.LastIndex(key, "/"); i > 0 {
-			table.key = key
-			index[key[:i]] = table
-		}
-	}
-	for _, tables := range []interp.Exports{standardSymbols, symbols.Symbols} {
-		for key, syms := range tables {
-			add(key, compiledTable{symbols: func() map[string]reflect.Value { return syms }})
-		}
-	}
-	for key, build := range lazySymbols {
-		add(key, compiledTable{symbols: sync.OnceValue(build), lazy: true})
-	}
-	return index
-})
 
 // Run type-checks a cell against the session, then interprets it: its
 // pieces in the order written, what they declare kept for later cells. If
@@ -213,9 +211,9 @@ func (s *Session) Run(ctx context.Context, code string) error {
 // constants, types and functions.
 func (s *Session) Names() []string {
 	var names []string
-	for _, d := range s.check.decls {
-		if !strings.Contains(d.name, ".") { // not a method
-			names = append(names, d.name)
+	for _, d := range s.check.Decls() {
+		if !strings.Contains(d.Name, ".") { // not a method
+			names = append(names, d.Name)
 		}
 	}
 	return names
@@ -223,28 +221,28 @@ func (s *Session) Names() []string {
 
 // userNames writes the packages of messages as the person knows them:
 // iter.Seq, not the name the session imports iter under for a type only.
-func userNames(msg string) string { return strings.ReplaceAll(msg, typeAliasPrefix, "") }
+func userNames(msg string) string { return strings.ReplaceAll(msg, cell.TypeAliasPrefix, "") }
 
 // runCell does the work of Run.
 func (s *Session) runCell(ctx context.Context, code string) error {
 	<-s.ready
 	s.stdin.reset()
 	count, _ := front.ExecutionCount(ctx)
-	s.check.cell = newCellRecord(code, count)
-	defer s.check.sites.release()
-	steps, notes, err := s.check.check(code)
+	s.source = cell.NewSource(code, count)
+	defer s.sites.Release()
+	steps, notes, err := s.check.Check(code, func(cc *check.Cell) ([]cell.Step, error) { return rewrite.Steps(cc, &s.sites, s.source) })
 	for _, note := range notes {
 		fmt.Fprint(s.stderr, userNames(note))
 	}
 	if err != nil {
-		return checkError(err, code)
+		return s.checkError(err, code)
 	}
 	for _, st := range steps {
 		declared, err := s.run(ctx, st)
 		if err == nil || declared {
 			// A definition's variables exist in the interpreter, with
 			// their types, even if assigning their values failed.
-			s.check.commit(st)
+			s.check.Commit(st)
 		}
 		if code, ok := exitCode(err); ok {
 			if code == 0 {
@@ -277,8 +275,8 @@ var osExit = regexp.MustCompile(`^os\.Exit\((-?\d+)\)$`)
 
 // run interprets one step. declared reports whether a definition
 // declared its variables, even if it then failed.
-func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
-	for _, imports := range []map[string]string{st.imports, st.typeImports} {
+func (s *Session) run(ctx context.Context, st cell.Step) (declared bool, err error) {
+	for _, imports := range []map[string]string{st.Imports, st.TypeImports} {
 		paths := make([]string, 0, len(imports))
 		for p := range imports {
 			paths = append(paths, p)
@@ -301,11 +299,11 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 			s.imported[src] = true
 		}
 	}
-	if st.kind == importStep {
+	if st.Kind == cell.ImportStep {
 		return false, nil
 	}
 	var undeclared []string
-	for _, v := range st.lineVars {
+	for _, v := range st.LineVars {
 		if !s.lineVars[v] {
 			undeclared = append(undeclared, v)
 		}
@@ -319,17 +317,17 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		}
 	}
 	s.recorder.reset()
-	switch st.kind {
-	case resultStep:
-		value := "(" + st.text + ")"
-		if st.interpreted {
+	switch st.Kind {
+	case cell.ResultStep:
+		value := "(" + st.Text + ")"
+		if st.Interpreted {
 			// A value of a type the cells declared reaches compiled code
 			// as yaegi's internals; the interpreter prints it, as Go would.
 			value = `tensornbDisplay.Bundle{"text/plain": tensornbFmt.Sprint` + value + `}`
 		}
 		// The statement function returns the value, which the call's
 		// evaluation gives back: no session variable holds it.
-		v, err := s.runStatement(ctx, fmt.Sprintf("func %s() interface{} { %s = %d; return %s\n}", statementFunc, lineVar(""), st.site, value), value)
+		v, err := s.runStatement(ctx, fmt.Sprintf("func %s() interface{} { %s = %d; return %s\n}", statementFunc, cell.LineVar(""), st.Site, value), value)
 		if err != nil {
 			return false, err
 		}
@@ -341,11 +339,11 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		}
 		return false, nil
 	}
-	if st.texts != nil {
-		for _, text := range st.texts {
+	if st.Texts != nil {
+		for _, text := range st.Texts {
 			var err error
 			if zero, ok := s.declaredAlike(st, text); ok {
-				err = s.evalInFunc(ctx, st.site, zero)
+				err = s.evalInFunc(ctx, st.Site, zero)
 			} else if strings.HasPrefix(text, "var ") || plainDefine.MatchString(text) {
 				if mayLiveOn(text) {
 					_, err = s.eval(ctx, text)
@@ -353,7 +351,7 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 					_, err = s.evalOnce(ctx, text)
 				}
 			} else {
-				err = s.evalInFunc(ctx, st.site, text) // x = e
+				err = s.evalInFunc(ctx, st.Site, text) // x = e
 			}
 			if err != nil {
 				return declared, err
@@ -362,7 +360,7 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		}
 		return declared, nil
 	}
-	if st.kind == stmtStep {
+	if st.Kind == cell.StmtStep {
 		// A statement runs as the body of a function of its own, declared
 		// then called: yaegi v0.16.1 loses variables defined inside a
 		// top-level compound statement (a, err := f() in a for loop reads
@@ -372,10 +370,10 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 		// The statement's site is written first (frames.go), on the
 		// function's first line, so that the statement's lines stay
 		// where they were.
-		_, err := s.runStatement(ctx, fmt.Sprintf("func %s() { %s = %d\n%s\n}", statementFunc, lineVar(""), st.site, st.text), st.text)
+		_, err := s.runStatement(ctx, fmt.Sprintf("func %s() { %s = %d\n%s\n}", statementFunc, cell.LineVar(""), st.Site, st.Text), st.Text)
 		return false, err
 	}
-	_, err = s.eval(ctx, st.text)
+	_, err = s.eval(ctx, st.Text)
 	return false, err
 }
 
@@ -388,18 +386,18 @@ func (s *Session) run(ctx context.Context, st step) (declared bool, err error) {
 // tensor would keep one more each time it ran again. The functions of
 // earlier cells then see the new value, as they would in a Go program of
 // all the cells, which GoNB compiles.
-func (s *Session) declaredAlike(st step, text string) (string, bool) {
+func (s *Session) declaredAlike(st cell.Step, text string) (string, bool) {
 	rest, ok := strings.CutPrefix(text, "var ")
 	if !ok {
 		return "", false
 	}
 	name, typ, _ := strings.Cut(rest, " ")
-	old, ok := s.check.decl(name)
-	if !ok || !strings.HasPrefix(old.src, "var ") || typ == "" {
+	old, ok := s.check.Decl(name)
+	if !ok || !strings.HasPrefix(old.Src, "var ") || typ == "" {
 		return "", false
 	}
-	for _, d := range st.decls {
-		if d.name == name && d.src == old.src {
+	for _, d := range st.Decls {
+		if d.Name == name && d.Src == old.Src {
 			return name + " = *new(" + typ + ")", true
 		}
 	}
@@ -418,7 +416,7 @@ var plainDefine = regexp.MustCompile(`^[\pL_][\pL\pN_]*(?:, [\pL_][\pL\pN_]*)* :
 // computes on its way, of every cell, for as long as the session lives.
 // In a function they are the function's, and go with its frame.
 func (s *Session) evalInFunc(ctx context.Context, site int, text string) error {
-	_, err := s.runStatement(ctx, fmt.Sprintf("func %s() { %s = %d; %s\n}", statementFunc, lineVar(""), site, text), text)
+	_, err := s.runStatement(ctx, fmt.Sprintf("func %s() { %s = %d; %s\n}", statementFunc, cell.LineVar(""), site, text), text)
 	return err
 }
 
@@ -463,11 +461,11 @@ func (s *Session) eval(ctx context.Context, src string) (reflect.Value, error) {
 // useLazy gives the interpreter, before the first import of the package
 // at path, its lazy table, if it has one.
 func (s *Session) useLazy(path string) error {
-	table, ok := compiledIn()[path]
-	if !ok || !table.lazy || s.usedLazy[path] {
+	key, table, ok := s.lib.Lazy(path)
+	if !ok || s.usedLazy[path] {
 		return nil
 	}
-	if err := s.in.Use(interp.Exports{table.key: table.symbols()}); err != nil {
+	if err := s.in.Use(interp.Exports{key: table}); err != nil {
 		return err
 	}
 	if s.usedLazy == nil {
@@ -478,14 +476,15 @@ func (s *Session) useLazy(path string) error {
 }
 
 // compileGeneric compiles, before the first import of one of them, the
-// standard packages yaegi interprets from source (see deferredGeneric):
-// all of them at once, in their order, as yaegi's Use compiles them.
+// standard packages yaegi interprets from source, if the library defers
+// them (compiled.Tables.Generic): all of them at once, in their order, as
+// yaegi's Use compiles them.
 func (s *Session) compileGeneric(path string) error {
-	if s.genericDone || !slices.Contains(genericPackages, path) {
+	if s.genericDone || !slices.Contains(compiled.GenericPackages, path) {
 		return nil
 	}
 	s.genericDone = true
-	for _, src := range deferredGeneric {
+	for _, src := range s.lib.Generic() {
 		if _, err := s.in.Compile(src); err != nil {
 			return fmt.Errorf("compiling package %s's source: %w", path, err)
 		}
@@ -517,18 +516,9 @@ func (s *Session) evalDropping(ctx context.Context, src string, all bool) (v ref
 	return s.in.EvalWithContext(ctx, src)
 }
 
-// stripComments drops the comment lines a unit starts with.
-func stripComments(text string) string {
-	lines := strings.Split(text, "\n")
-	for len(lines) > 0 && (strings.HasPrefix(strings.TrimSpace(lines[0]), "//") || strings.TrimSpace(lines[0]) == "") {
-		lines = lines[1:]
-	}
-	return strings.Join(lines, "\n")
-}
-
 // checkError makes a checker's refusal of code the cell's error.
-func checkError(err error, code string) *front.CellError {
-	var ce *CompileError
+func (s *Session) checkError(err error, code string) *front.CellError {
+	var ce *cell.CompileError
 	if errors.As(err, &ce) {
 		messages := []string{ce.Error()}
 		if h := explain.IndexHint(ce.Msg, cellLine(code, ce.Line)); h != "" {
@@ -536,9 +526,9 @@ func checkError(err error, code string) *front.CellError {
 		}
 		return front.CompileError(ce.Error(), messages)
 	}
-	var nb *NotInBrowser
-	var ns *NotInSandbox
-	var un *Unsupported
+	var nb *cell.NotInBrowser
+	var ns *cell.NotInSandbox
+	var un *cell.Unsupported
 	msg := ""
 	switch {
 	case errors.As(err, &nb):
@@ -546,7 +536,7 @@ func checkError(err error, code string) *front.CellError {
 	case errors.As(err, &ns):
 		msg = ns.Error()
 	case errors.As(err, &un):
-		msg = un.Error()
+		msg = un.Error() + "; " + s.otherwise
 	}
 	if msg != "" {
 		return &front.CellError{Name: "Unsupported", Value: msg, Traceback: []string{"Unsupported: " + msg}}
@@ -554,20 +544,20 @@ func checkError(err error, code string) *front.CellError {
 	return front.EngineError(err)
 }
 
-// runError makes what failed while the step st ran the cell's error: a
+// runError makes what failed while the cell.Step st ran the cell's error: a
 // refused tensor operation is PyTorch's exception (see explain); another
 // panic keeps its value as a GoNB cell reports it (name "panic", value the
 // panic's message, a runtime error in Go's words: see goWords); anything
 // else is the interpreter's own failure. A panic's traceback names its
 // frames, innermost first (see frames).
-func (s *Session) runError(err error, st step) *front.CellError {
+func (s *Session) runError(err error, st cell.Step) *front.CellError {
 	var p interp.Panic
 	if errors.As(err, &p) {
 		frames := s.frames(st)
 		top := &frames[len(frames)-1]
-		own := top.site != nil && top.site == s.check.site(st.site) // the statement's, not one of its blocks'
+		own := top.site != nil && top.site == s.sites.At(st.Site) // the statement's, not one of its blocks'
 		if top.site == nil {
-			top.site, top.line = &codeSite{cell: s.check.cell, line: st.line}, st.line
+			top.site, top.line = &cell.Site{Cell: s.source, Line: st.Line}, st.Line
 			own = true
 		}
 		value := fmt.Sprint(p.Value)
@@ -591,19 +581,19 @@ func (s *Session) runError(err error, st step) *front.CellError {
 				top.line = at
 			}
 		} else {
-			value = goWordsAlone(value)
+			value = GoWords(value)
 		}
 		return &front.CellError{Name: "panic", Value: value, Traceback: append([]string{"panic: " + value}, s.traceback(frames)...)}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return front.Interrupted()
 	}
-	line, text := st.line, err.Error()
+	line, text := st.Line, err.Error()
 	if m := errorPosition.FindStringSubmatch(text); m != nil {
 		// The position is in the step's text: if that joins the cell's
 		// declarations, their cell line says it.
 		n, _ := strconv.Atoi(m[1])
-		if at := st.cellLine(n); at > 0 {
+		if at := st.CellLine(n); at > 0 {
 			line, text = at, m[2]
 		}
 	}
@@ -623,6 +613,3 @@ func cellLine(code string, n int) string {
 	}
 	return lines[n-1]
 }
-
-// genericPackages are the standard packages yaegi interprets from source.
-var genericPackages = []string{"cmp", "maps", "slices"}

@@ -1,6 +1,4 @@
-//go:build !js
-
-package interp
+package interp_test
 
 import (
 	"context"
@@ -13,6 +11,8 @@ import (
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/kernel/internal/front"
+	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 )
 
 // shown records what cells send to display.
@@ -33,9 +33,9 @@ func (s *shown) Display(b display.Bundle, _ string, result bool) error {
 	return nil
 }
 
-func newSession(t *testing.T) (*Session, *shown) {
+func newSession(t *testing.T) (*interp.Session, *shown) {
 	t.Helper()
-	s, err := NewSession("../../..", io.Discard, nil)
+	s, err := worker.NewSession("../../..", io.Discard, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func newSession(t *testing.T) (*Session, *shown) {
 	return s, out
 }
 
-func run(t *testing.T, s *Session, code string) {
+func run(t *testing.T, s *interp.Session, code string) {
 	t.Helper()
 	if err := s.Run(context.Background(), code); err != nil {
 		t.Fatalf("cell %q: %v", code, err)
@@ -123,7 +123,7 @@ func TestPanicIsTheCellsError(t *testing.T) {
 
 // runLast runs cells separated by a "%%" line, and returns the last one's
 // error; the cells before it must succeed.
-func runLast(t *testing.T, s *Session, cells string) error {
+func runLast(t *testing.T, s *interp.Session, cells string) error {
 	t.Helper()
 	parts := strings.Split(cells, "\n%%\n")
 	for _, c := range parts[:len(parts)-1] {

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/tensornb/tensornb/kernel/internal/browser/lite"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/browsercheck"
 )
 
 // Kernels are the names of the kernelspecs whose notebooks a site runs:
@@ -123,7 +123,7 @@ func Find(src string) ([]string, error) {
 // page takes the place of none of the site's own (index.html), if it is
 // a notebook (nbformat 4) of the tensornb kernel (Kernels), and if each of
 // its code cells, taken in order, passes the checks the browser's engine
-// makes before it runs a cell (interp.BrowserChecker): no %%gonb, no
+// makes before it runs a cell (browsercheck.Checker): no %%gonb, no
 // package the browser does not have, and, but for a cell tagged
 // raises-exception, no type error or refusal. No cell runs.
 func Check(moduleDir, src string) (good []string, problems []Problem, err error) {
@@ -134,16 +134,16 @@ func Check(moduleDir, src string) (good []string, problems []Problem, err error)
 	if len(notebooks) == 0 {
 		return nil, nil, fmt.Errorf("no notebooks (.ipynb files) in %s or its folders", src)
 	}
-	var checker *interp.BrowserChecker
+	var checker *browsercheck.Checker
 	for _, rel := range notebooks {
 		if page := PageName(rel); slices.Contains(sitePages, page) {
 			problems = append(problems, Problem{Notebook: rel, Msg: fmt.Sprintf("its page would be %s, which the site has for itself: rename the notebook", page)})
 			continue
 		}
-		found, err := checkNotebook(filepath.Join(src, filepath.FromSlash(rel)), func() (*interp.BrowserChecker, error) {
+		found, err := checkNotebook(filepath.Join(src, filepath.FromSlash(rel)), func() (*browsercheck.Checker, error) {
 			if checker == nil {
 				var err error
-				if checker, err = interp.NewBrowserChecker(moduleDir); err != nil {
+				if checker, err = browsercheck.New(moduleDir); err != nil {
 					return nil, err
 				}
 			}
@@ -165,7 +165,7 @@ func Check(moduleDir, src string) (good []string, problems []Problem, err error)
 
 // checkNotebook returns the problems of the notebook in file; checker
 // gives the checker of its cells.
-func checkNotebook(file string, checker func() (*interp.BrowserChecker, error)) ([]Problem, error) {
+func checkNotebook(file string, checker func() (*browsercheck.Checker, error)) ([]Problem, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
@@ -188,11 +188,11 @@ func checkNotebook(file string, checker func() (*interp.BrowserChecker, error)) 
 		}
 		return []Problem{{Msg: kernel + ": " + only}}, nil
 	}
-	var cells []interp.BrowserCell
+	var cells []browsercheck.Cell
 	var at []int // the notebook cell of each of cells
 	for i, c := range nb.Cells {
 		if c.Type == "code" {
-			cells = append(cells, interp.BrowserCell{Code: c.Source, MayFail: slices.Contains(c.Tags(), "raises-exception")})
+			cells = append(cells, browsercheck.Cell{Code: c.Source, MayFail: slices.Contains(c.Tags(), "raises-exception")})
 			at = append(at, i+1)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tensornb/tensornb/kernel/internal/install"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/browsercheck"
 )
 
 // A course is a teacher's folder of notebooks, outside the repository,
@@ -55,8 +55,8 @@ var courseProblems = []string{
 var courseGood = []string{"intro.ipynb", "week1/strides.ipynb"}
 
 // browserLacks ends the problem of a package the browser lacks: the
-// packages it has (interp's test checks the list).
-var browserLacks = interp.BrowserLacks()
+// packages it has (browsercheck's test checks the list).
+var browserLacks = browsercheck.Lacks()
 
 var tensornbKernel = map[string]any{"name": "tensornb", "display_name": "Go (tensornb)", "language": "go"}
 

@@ -17,7 +17,7 @@ import (
 
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/grade"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 	"github.com/tensornb/tensornb/kernel/internal/nbgrader"
 	ipynb "github.com/tensornb/tensornb/kernel/internal/notebook"
 )
@@ -126,7 +126,7 @@ func newExercise(src, siteDir, rel, work string) (*exercise, error) {
 // sandboxed: the test wrote the submissions).
 func (ex *exercise) grade(teacher *ipynb.Notebook, paths []string) error {
 	g, err := grade.New(teacher, grade.Options{Engine: func(string) (front.Engine, error) {
-		e := interp.NewEngine(os.Args[0], "-test.run=^$")
+		e := worker.NewEngine(os.Args[0], "-test.run=^$")
 		e.Env = []string{"TENSORNB_TEST_WORKER=1"}
 		return e, nil
 	}})

@@ -20,7 +20,7 @@ import (
 	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/kernel/internal/browser"
 	"github.com/tensornb/tensornb/kernel/internal/browser/lite"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 )
 
 // The timing report of a first visit to the site's JupyterLab (see
@@ -341,7 +341,7 @@ func engineOf(v labVisit) engineStart {
 // *labWarm times on the server's instant engine and returns the warm
 // cell's median, in ms.
 func serverWarm(first string) float64 {
-	e := interp.NewEngine(os.Args[0], "-test.run=^$")
+	e := worker.NewEngine(os.Args[0], "-test.run=^$")
 	e.Env = []string{"TENSORNB_TEST_WORKER=1"}
 	defer func() { _ = e.Shutdown(false) }()
 	var ms []float64

@@ -22,7 +22,7 @@ import (
 	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/kernel/internal/browser"
 	"github.com/tensornb/tensornb/kernel/internal/browser/lite"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 )
 
 const moduleDir = "../../../.."
@@ -32,7 +32,7 @@ const moduleDir = "../../../.."
 // instead of testing.
 func TestMain(m *testing.M) {
 	if os.Getenv("TENSORNB_TEST_WORKER") != "" {
-		if err := interp.Serve(moduleDir, os.NewFile(interp.RequestsFD, "requests"), os.NewFile(interp.EventsFD, "events"), os.NewFile(interp.CrashFD, "crash")); err != nil {
+		if err := worker.Serve(moduleDir, os.NewFile(worker.RequestsFD, "requests"), os.NewFile(worker.EventsFD, "events"), os.NewFile(worker.CrashFD, "crash")); err != nil {
 			os.Stderr.WriteString(err.Error())
 			os.Exit(1)
 		}
@@ -702,7 +702,7 @@ func checkLocal(t *testing.T, ctx context.Context, site string) {
 func serverTimes(notebooks []*Notebook) []float64 {
 	var ms []float64
 	for _, nb := range notebooks {
-		e := interp.NewEngine(os.Args[0], "-test.run=^$")
+		e := worker.NewEngine(os.Args[0], "-test.run=^$")
 		e.Env = []string{"TENSORNB_TEST_WORKER=1"}
 		count := 0
 		for _, c := range nb.Cells {

@@ -1,0 +1,144 @@
+package golist
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/importer"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"github.com/tensornb/tensornb/kernel/internal/interp/complete"
+)
+
+// An Importer gives the type checker the packages cells import, from
+// the export data the go command writes into its build cache: `go list
+// -export` compiles each package once (a warm cache answers at once), run
+// in dir, the tensornb module, so that tensor and display resolve.
+type Importer struct {
+	dir string
+	env []string // the go command's environment; nil for the process's
+
+	mu      sync.Mutex
+	files   map[string]string   // import path → export data file
+	sources map[string][]string // import path → its directory, then its Go files
+	gc      types.Importer
+}
+
+// New returns an Importer that runs the go command in dir, a directory of
+// the tensornb module, with the environment env (the process's if nil),
+// and adds the positions of the packages it imports to fset.
+func New(fset *token.FileSet, dir string, env []string) *Importer {
+	e := &Importer{dir: dir, env: env, files: map[string]string{}, sources: map[string][]string{}}
+	e.gc = importer.ForCompiler(fset, "gc", e.lookup)
+	return e
+}
+
+// Import imports path, listing its export data first if needed.
+func (e *Importer) Import(path string) (*types.Package, error) {
+	e.mu.Lock()
+	_, known := e.files[path]
+	e.mu.Unlock()
+	if !known {
+		if err := e.List(path); err != nil {
+			return nil, err
+		}
+	}
+	return e.gc.Import(path)
+}
+
+// List asks the go command, once, for the export data of the packages
+// at paths and of every package they depend on, and where their source
+// files are, unless a worker before asked the same (see listDeps). Each
+// run of the go command costs about a tenth of a second of CPU, whatever
+// it lists: a worker's start lists what Warm imports in one.
+func (e *Importer) List(paths ...string) error {
+	listed, err := listDeps(e.dir, e.env, paths...)
+	if err != nil {
+		return fmt.Errorf("package %s is not available: %w", strings.Join(paths, ", "), err)
+	}
+	e.Add(listed)
+	return nil
+}
+
+// Add takes what the go command said of packages: where their export
+// data and their sources are.
+func (e *Importer) Add(listed []ListedPackage) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, p := range listed {
+		if p.Export != "" {
+			e.files[p.ImportPath] = p.Export
+		}
+		e.sources[p.ImportPath] = append([]string{p.Dir}, p.GoFiles...)
+	}
+}
+
+// A ListedPackage is what `go list -export` says of a package: its import
+// path, the file of its export data (empty if it has none), its directory
+// and its Go files there, and whether it is in the standard library.
+type ListedPackage struct {
+	ImportPath, Export, Dir string
+	GoFiles                 []string
+	Standard                bool `json:",omitempty"`
+}
+
+// ListPackages runs `go list -export` in dir with the flags and packages
+// of args, in the environment env (the process's if nil), and returns
+// what it says of each package. Its error is what the go command wrote.
+func ListPackages(dir string, env []string, args ...string) ([]ListedPackage, error) {
+	cmd := exec.Command("go", append([]string{"list", "-export", "-json=ImportPath,Export,Dir,GoFiles,Standard"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, errors.New(msg)
+		}
+		return nil, err
+	}
+	var listed []ListedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p ListedPackage
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			return listed, nil
+		} else if err != nil {
+			return nil, err
+		}
+		listed = append(listed, p)
+	}
+}
+
+// DocIndex indexes the doc comments of the Go files of the package at
+// path, once the package was imported.
+func (e *Importer) DocIndex(path string) map[string]string {
+	e.mu.Lock()
+	s, ok := e.sources[path]
+	e.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return complete.PackageDocs(s[0], s[1:])
+}
+
+// DocsAtHand is true: the packages' sources are files at hand.
+func (e *Importer) DocsAtHand() bool { return true }
+
+func (e *Importer) lookup(path string) (io.ReadCloser, error) {
+	e.mu.Lock()
+	file, ok := e.files[path]
+	e.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("no export data for %s", path)
+	}
+	return os.Open(file)
+}

@@ -1,0 +1,388 @@
+package rewrite
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
+	"github.com/tensornb/tensornb/kernel/internal/interp/check"
+)
+
+// A rewriter turns what yaegi v0.16.1 would run differently from Go 1.22+
+// into code it runs right, as text edits of the checked file, and refuses
+// what it cannot rewrite faithfully:
+//
+//   - `for i := range n` over an integer becomes a three-clause loop;
+//   - min and max of ordered basic types become their constant value, or a
+//     call of a function literal with Go's rules for NaN and signed zeros;
+//   - a loop variable captured by a closure gets a copy per iteration (Go
+//     1.22's semantics; yaegi shares one variable, so closures would all
+//     see its last value), unless the loop body changes it: refused;
+//   - range over a function, generic declarations, and generic functions
+//     or types of compiled packages are refused.
+//
+// It also marks the code for the frames of a panic (instrument.go) and
+// guards constant indexes (bounds.go).
+type rewriter struct {
+	cc        *check.Cell
+	src       string    // the checked file
+	file      *ast.File // as parsed, the session's declarations too
+	info      *types.Info
+	fset      *token.FileSet
+	pkg       *types.Package
+	qualifier types.Qualifier
+
+	edits   []edit
+	temps   int
+	refusal *cell.Unsupported
+
+	// What instrument found: sites go to sites, in running, the cell.
+	sites   *cell.Sites
+	running *cell.Source
+	// litFuncs are the functions of the cell's function literals;
+	// unitSite the sites of its top-level statements and var
+	// declarations; lineVars the variables the marks write.
+	litFuncs map[*ast.FuncLit]*cell.Func
+	unitSite map[ast.Node]int
+	lineVars map[string]bool
+	// marked says, of each function the cell declares, whether its
+	// statements are marked (not if it runs on goroutines).
+	marked map[*ast.FuncDecl]bool
+	// concurrent are the functions go statements of the cell reach, and
+	// redeclare the session's among them, by cell.FuncName.
+	concurrent map[*ast.FuncDecl]bool
+	redeclare  []string
+}
+
+// Steps rewrites cc, a cell the checker passed, and returns the steps
+// that run it, or the refusal of what cannot be rewritten. The sites of
+// its code that the rewrite marks go to sites, naming source, the cell
+// as it ran.
+func Steps(cc *check.Cell, sites *cell.Sites, source *cell.Source) ([]cell.Step, error) {
+	r, err := rewrite(cc, sites, source)
+	if err != nil {
+		return nil, err
+	}
+	return r.steps(), nil
+}
+
+// rewrite finds, in the cell's declarations and statements, what yaegi
+// would run differently from Go, and returns the rewriter that holds the
+// edits that make it run as Go does, or the refusal of what cannot be
+// rewritten.
+func rewrite(cc *check.Cell, sites *cell.Sites, source *cell.Source) (*rewriter, error) {
+	r := &rewriter{cc: cc, src: cc.File.Src, file: cc.File.Parsed, info: cc.Info, fset: cc.FileSet(), pkg: cc.Pkg, qualifier: cc.Qualifier(),
+		sites: sites, running: source,
+		litFuncs: map[*ast.FuncLit]*cell.Func{}, unitSite: map[ast.Node]int{}, lineVars: map[string]bool{}, marked: map[*ast.FuncDecl]bool{}}
+	for _, s := range cc.File.Spans {
+		for _, n := range s.Nodes {
+			r.walk(n)
+		}
+	}
+	if r.refusal != nil {
+		return nil, r.refusal
+	}
+	r.sortEdits() // for the guards, which apply them
+	r.instrument(cc.File.Spans)
+	r.sortEdits()
+	return r, nil
+}
+
+// cellLine returns the cell line of pos, if it is in one of the cell's
+// units.
+func (r *rewriter) cellLine(pos token.Pos) (int, bool) { return r.cc.File.LineOf(pos) }
+
+// An edit replaces the file's bytes [from, to) with text. A mark is an
+// edit of instrument's that writes a site, which code that runs on
+// goroutines goes without.
+type edit struct {
+	from, to int
+	text     string
+	mark     bool
+}
+
+// refuse refuses what is at pos, unless an earlier refusal stands.
+func (r *rewriter) refuse(pos token.Pos, what string) {
+	if r.refusal == nil {
+		line, _ := r.cellLine(pos)
+		r.refusal = &cell.Unsupported{Line: line, What: what}
+	}
+}
+
+// offset is the byte offset of p in the checked file.
+func (r *rewriter) offset(p token.Pos) int { return r.fset.Position(p).Offset }
+
+// source is the text of n as written in the checked file.
+func (r *rewriter) source(n ast.Node) string { return r.src[r.offset(n.Pos()):r.offset(n.End())] }
+
+// temp returns a new name for a variable of the rewriter's own.
+func (r *rewriter) temp() string {
+	r.temps++
+	return fmt.Sprintf("tensornbN%d", r.temps)
+}
+
+// walk looks for what needs rewriting in n.
+func (r *rewriter) walk(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Type.TypeParams != nil {
+				r.refuse(n.Pos(), "the generic function "+n.Name.Name)
+			}
+		case *ast.TypeSpec:
+			if n.TypeParams != nil {
+				r.refuse(n.Pos(), "the generic type "+n.Name.Name)
+			}
+		case *ast.Ident:
+			if inst, ok := r.info.Instances[n]; ok {
+				if obj := r.info.Uses[n]; obj != nil && obj.Pkg() != nil && obj.Pkg() != r.pkg {
+					r.refuse(n.Pos(), fmt.Sprintf("%s.%s, a generic %s of a compiled package (instantiated as %s)", obj.Pkg().Name(), obj.Name(), kindOf(obj), types.TypeString(inst.Type, r.qualifier)))
+				}
+			}
+		case *ast.SelectorExpr:
+			// A name of a compiled package that yaegi's copy lacks: its
+			// standard library is Go 1.22's, go/types knows the newer one.
+			if x, ok := n.X.(*ast.Ident); ok {
+				if pkg, ok := r.info.Uses[x].(*types.PkgName); ok && !r.cc.HasSymbol(pkg.Imported().Path(), n.Sel.Name) {
+					if _, generic := r.info.Instances[n.Sel]; !generic {
+						r.refuse(n.Pos(), fmt.Sprintf("%s.%s, which the interpreter's copy of package %s lacks (it has Go 1.22's standard library)", x.Name, n.Sel.Name, pkg.Imported().Path()))
+					}
+				}
+			}
+		case *ast.RangeStmt:
+			r.rangeStmt(n)
+		case *ast.ForStmt:
+			if init, ok := n.Init.(*ast.AssignStmt); ok && init.Tok == token.DEFINE {
+				r.captured(n.Body, cell.Idents(init.Lhs))
+			}
+		case *ast.CallExpr:
+			r.minMax(n)
+		}
+		return true
+	})
+}
+
+// kindOf names the kind of a generic obj: a type or a function.
+func kindOf(obj types.Object) string {
+	if _, ok := obj.(*types.TypeName); ok {
+		return "type"
+	}
+	return "function"
+}
+
+// rangeStmt rewrites range over an integer and refuses range over a
+// function; both kinds of defined loop variables get per-iteration copies
+// when closures capture them.
+func (r *rewriter) rangeStmt(n *ast.RangeStmt) {
+	tv := r.info.Types[n.X]
+	under := tv.Type
+	if under != nil {
+		under = under.Underlying()
+	}
+	if _, ok := under.(*types.Signature); ok {
+		r.refuse(n.Pos(), "range over a function (an iterator)")
+		return
+	}
+	var defined []*ast.Ident
+	if n.Tok == token.DEFINE {
+		defined = cell.Idents([]ast.Expr{n.Key, n.Value})
+	}
+	if b, ok := under.(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+		if n.Tok == token.ASSIGN {
+			r.refuse(n.Pos(), "range over an integer into an existing variable (for i = range n)")
+			return
+		}
+		typ := "int"
+		if b.Info()&types.IsUntyped == 0 {
+			typ = types.TypeString(tv.Type, r.qualifier)
+		}
+		// A counter of our own, and the loop variable a copy of it made
+		// in the body: changes to the variable then leave the iteration
+		// alone, and closures get one per iteration, as in Go.
+		i, limit := r.temp(), r.temp()
+		r.edits = append(r.edits,
+			edit{r.offset(n.For), r.offset(n.X.Pos()), fmt.Sprintf("for %s, %s := %s(0), %s(", i, limit, typ, typ), false},
+			edit{r.offset(n.X.End()), r.offset(n.Body.Lbrace), fmt.Sprintf("); %s < %s; %s++ ", i, limit, i), false})
+		if len(defined) == 1 {
+			at := r.offset(n.Body.Lbrace) + 1
+			r.edits = append(r.edits, edit{at, at, fmt.Sprintf(" %s := %s; _ = %s;", defined[0].Name, i, defined[0].Name), false})
+		}
+		return
+	}
+	r.captured(n.Body, defined)
+}
+
+// captured gives the loop variables vars a copy per iteration if a closure
+// in body refers to one, and refuses if the body also changes it.
+func (r *rewriter) captured(body *ast.BlockStmt, vars []*ast.Ident) {
+	objs := map[types.Object]*ast.Ident{}
+	for _, v := range vars {
+		if obj := r.info.Defs[v]; obj != nil {
+			objs[obj] = v
+		}
+	}
+	if len(objs) == 0 {
+		return
+	}
+	// The uses of the loop variables inside closures, and their addresses
+	// taken: both outlive the iteration.
+	uses := map[types.Object][]*ast.Ident{}
+	use := func(e ast.Expr) {
+		if id, ok := e.(*ast.Ident); ok {
+			if obj := r.info.Uses[id]; obj != nil && objs[obj] != nil {
+				uses[obj] = append(uses[obj], id)
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ast.Inspect(n.Body, func(n ast.Node) bool {
+				if e, ok := n.(ast.Expr); ok {
+					use(e)
+				}
+				return true
+			})
+			return false
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				use(n.X)
+			}
+		}
+		return true
+	})
+	if len(uses) == 0 {
+		return
+	}
+	changed := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		var targets []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			targets = n.Lhs
+		case *ast.IncDecStmt:
+			targets = []ast.Expr{n.X}
+		}
+		for _, t := range targets {
+			if id, ok := t.(*ast.Ident); ok {
+				if obj := r.info.Uses[id]; obj != nil && uses[obj] != nil {
+					changed[obj] = true
+				}
+			}
+		}
+		return true
+	})
+	// Each captured variable gets a copy made at the top of the body, and
+	// the closures use the copy. (A copy under the same name, i := i, makes
+	// yaegi v0.16.1 loop forever or read wrong values.)
+	objsInOrder := make([]types.Object, 0, len(uses))
+	for obj := range uses {
+		objsInOrder = append(objsInOrder, obj)
+	}
+	sort.Slice(objsInOrder, func(i, j int) bool { return objsInOrder[i].Pos() < objsInOrder[j].Pos() })
+	var copies []string
+	for _, obj := range objsInOrder {
+		if changed[obj] {
+			r.refuse(objs[obj].Pos(), fmt.Sprintf("the loop variable %s, which a closure or a pointer captures and the loop body changes (Go gives each iteration its own copy; the interpreter shares one)", obj.Name()))
+			return
+		}
+		cp := r.temp()
+		copies = append(copies, fmt.Sprintf(" %s := %s;", cp, obj.Name()))
+		for _, id := range uses[obj] {
+			r.edits = append(r.edits, edit{r.offset(id.Pos()), r.offset(id.End()), cp, false})
+		}
+	}
+	at := r.offset(body.Lbrace) + 1
+	r.edits = append(r.edits, edit{at, at, strings.Join(copies, ""), false})
+}
+
+// minMax replaces a call of the builtin min or max.
+func (r *rewriter) minMax(call *ast.CallExpr) {
+	id, ok := call.Fun.(*ast.Ident)
+	if !ok {
+		return
+	}
+	if _, builtin := r.info.Uses[id].(*types.Builtin); !builtin || (id.Name != "min" && id.Name != "max") {
+		return
+	}
+	tv := r.info.Types[call]
+	typ := types.TypeString(tv.Type, r.qualifier)
+	if tv.Value != nil {
+		// A constant: its value, of its kind (min(1, 2.5) is the untyped
+		// float 1.0, not the integer 1).
+		text := "(" + cell.ConstLiteral(tv.Value, tv.Type) + ")"
+		if b, ok := tv.Type.(*types.Basic); !ok || b.Info()&types.IsUntyped == 0 {
+			text = typ + text
+		}
+		r.edits = append(r.edits, edit{r.offset(call.Pos()), r.offset(call.End()), text, false})
+		return
+	}
+	b, _ := tv.Type.Underlying().(*types.Basic)
+	if b == nil || b.Info()&types.IsOrdered == 0 {
+		r.refuse(call.Pos(), id.Name+" of "+typ)
+		return
+	}
+	better := "v < m"
+	if id.Name == "max" {
+		better = "v > m"
+	}
+	var body string
+	if b.Info()&types.IsFloat != 0 {
+		// Go's min and max: NaN wins; of two zeros, min is -0 and max +0.
+		zero := "1/v < 0"
+		if id.Name == "max" {
+			zero = "1/v > 0"
+		}
+		body = fmt.Sprintf("if m != m { return m }; for _, v := range vs { if v != v { return v }; if %s || (v == 0 && m == 0 && %s) { m = v } }; return m", better, zero)
+	} else {
+		body = fmt.Sprintf("for _, v := range vs { if %s { m = v } }; return m", better)
+	}
+	// Only the callee is replaced, so that edits inside the arguments stay.
+	text := fmt.Sprintf("func(m %s, vs ...%s) %s { %s }(", typ, typ, typ, body)
+	r.edits = append(r.edits, edit{r.offset(call.Fun.Pos()), r.offset(call.Lparen) + 1, text, false})
+}
+
+// sortEdits puts the edits in the order of where they start, insertions
+// before replacements that start at the same place (a mark before the
+// statement a rewrite replaces the start of), and otherwise in the order
+// they were made in; apply needs it.
+func (r *rewriter) sortEdits() {
+	sort.SliceStable(r.edits, func(i, j int) bool {
+		a, b := r.edits[i], r.edits[j]
+		if a.from != b.from {
+			return a.from < b.from
+		}
+		return a.from == a.to && b.from != b.to
+	})
+}
+
+// apply returns src[from:to] with the edits inside it made. An edit inside
+// one already made (an argument of a constant min) goes with it.
+func (r *rewriter) apply(src string, from, to int) string { return r.applyEdits(src, from, to, true) }
+
+// applyUnmarked is apply without the marks, for code that runs on
+// goroutines.
+func (r *rewriter) applyUnmarked(src string, from, to int) string {
+	return r.applyEdits(src, from, to, false)
+}
+
+// applyEdits is apply, with the marks or without them.
+func (r *rewriter) applyEdits(src string, from, to int, marks bool) string {
+	var b strings.Builder
+	at := from
+	for i := sort.Search(len(r.edits), func(i int) bool { return r.edits[i].from >= from }); i < len(r.edits) && r.edits[i].from <= to; i++ {
+		e := r.edits[i]
+		if e.from < at || e.to > to || e.mark && !marks {
+			continue // not inside, or inside an edit already made
+		}
+		b.WriteString(src[at:e.from])
+		b.WriteString(e.text)
+		at = e.to
+	}
+	b.WriteString(src[at:to])
+	return b.String()
+}
