@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/nbformat"
 )
 
 // An Output is an output area inside a widget: a list of outputs, as a
@@ -48,7 +49,7 @@ func (o *Output) Write(p []byte) (int, error) {
 		outs := slices.Clone(st.Outputs)
 		if n := len(outs); n > 0 {
 			if last, ok := outs[n-1].(map[string]any); ok && last["output_type"] == "stream" && last["name"] == "stdout" {
-				outs[n-1] = map[string]any{"output_type": "stream", "name": "stdout", "text": joined(last["text"]) + text}
+				outs[n-1] = map[string]any{"output_type": "stream", "name": "stdout", "text": nbformat.Text(last["text"]) + text}
 				st.Outputs = outs
 				return
 			}
@@ -89,23 +90,6 @@ func stream(name, text string) map[string]any {
 	return map[string]any{"output_type": "stream", "name": name, "text": text}
 }
 
-// joined returns a notebook's text, which is a string or a list of them.
-func joined(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []any:
-		var b strings.Builder
-		for _, s := range v {
-			if s, ok := s.(string); ok {
-				b.WriteString(s)
-			}
-		}
-		return b.String()
-	}
-	return ""
-}
-
 func (o *Output) fields() any { return &o.st }
 
 func (o *Output) check(any) error { return nil }
@@ -132,12 +116,12 @@ func outputText(out any) string {
 	m, _ := out.(map[string]any)
 	switch m["output_type"] {
 	case "stream":
-		return strings.TrimSuffix(joined(m["text"]), "\n")
+		return strings.TrimSuffix(nbformat.Text(m["text"]), "\n")
 	case "error":
 		return fmt.Sprintf("%v: %v", m["ename"], m["evalue"])
 	}
 	data, _ := m["data"].(map[string]any)
-	return joined(data[display.MIMEPlain])
+	return nbformat.Text(data[display.MIMEPlain])
 }
 
 // indent indents each line of text by two spaces.
@@ -170,17 +154,17 @@ func outputStill(out any) still {
 		return still{html: "<pre>" + html.EscapeString(text) + "</pre>", svg: textLines(text, color)}
 	}
 	data, _ := m["data"].(map[string]any)
-	text := joined(data[display.MIMEPlain])
+	text := nbformat.Text(data[display.MIMEPlain])
 	s := still{html: "<pre>" + html.EscapeString(text) + "</pre>"}
-	if png := joined(data[display.MIMEPNG]); png != "" {
+	if png := nbformat.Text(data[display.MIMEPNG]); png != "" {
 		s.html = fmt.Sprintf(`<img src="data:image/png;base64,%s" alt="%s">`, strings.TrimSpace(png), html.EscapeString(firstLine(text)))
 	}
-	svg := joined(data[display.MIMESVG])
+	svg := nbformat.Text(data[display.MIMESVG])
 	if svg != "" {
 		s.svg, _ = embedSVG(svg)
 		s.html = fmt.Sprintf(`<img src="data:image/svg+xml;base64,%s" alt="%s">`, base64.StdEncoding.EncodeToString([]byte(svg)), html.EscapeString(firstLine(text)))
 	}
-	if h := joined(data[display.MIMEHTML]); h != "" {
+	if h := nbformat.Text(data[display.MIMEHTML]); h != "" {
 		s.html = h
 	}
 	if s.svg == nil && len(data) == 1 && text != "" {

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tensornb/tensornb/internal/nbformat"
 	"github.com/tensornb/tensornb/kernel/internal/install"
 	"github.com/tensornb/tensornb/kernel/internal/tools"
 )
@@ -170,19 +171,5 @@ func JupyterPath(env []string) string {
 
 // Text joins a notebook's multi-line field (a cell's source, a stream's
 // text, a MIME value), which nbformat stores as a string or a list of
-// strings.
-func Text(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []any:
-		var b strings.Builder
-		for _, s := range v {
-			if s, ok := s.(string); ok {
-				b.WriteString(s)
-			}
-		}
-		return b.String()
-	}
-	return ""
-}
+// strings: nbformat.Text, by the name the tests call it.
+func Text(v any) string { return nbformat.Text(v) }

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/tensornb/tensornb/internal/nbformat"
 )
 
 // A Notebook is a notebook's cells and metadata.
@@ -101,7 +103,7 @@ func Parse(data []byte) (*Notebook, error) {
 		nb.Metadata = map[string]any{}
 	}
 	for i, c := range f.Cells {
-		source, ok := joinLines(c.Source)
+		source, ok := nbformat.Join(c.Source)
 		if !ok {
 			return nil, &NotANotebook{Reason: fmt.Sprintf("cell %d's source is neither a string nor a list of strings", i+1), Format: nb.Format}
 		}
@@ -117,28 +119,6 @@ func Parse(data []byte) (*Notebook, error) {
 		nb.Cells = append(nb.Cells, cell)
 	}
 	return nb, nil
-}
-
-// joinLines returns a multiline text, which nbformat stores as a string
-// or a list of lines, as one string.
-func joinLines(v any) (string, bool) {
-	switch v := v.(type) {
-	case nil:
-		return "", true
-	case string:
-		return v, true
-	case []any:
-		var b strings.Builder
-		for _, l := range v {
-			s, ok := l.(string)
-			if !ok {
-				return "", false
-			}
-			b.WriteString(s)
-		}
-		return b.String(), true
-	}
-	return "", false
 }
 
 // Lines splits a text into the list of lines nbformat stores it as, each

@@ -36,6 +36,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/tensornb/tensornb/internal/nbformat"
 )
 
 // bundleDir is the bundle's directory, relative to the module's.
@@ -224,7 +226,7 @@ func writeNotebook(file, dir, rel, built string) (contentModel, error) {
 			continue
 		}
 		if src, ok := cell["source"]; ok {
-			cell["source"] = JoinLines(src)
+			cell["source"] = joined(src)
 		}
 		if cell["cell_type"] != "code" {
 			continue
@@ -265,18 +267,18 @@ func JoinOutput(o map[string]any) map[string]any {
 		out[k] = v
 	}
 	if t, ok := out["text"]; ok {
-		out["text"] = JoinLines(t)
+		out["text"] = joined(t)
 	}
 	if data, ok := out["data"].(map[string]any); ok {
-		joined := make(map[string]any, len(data))
+		values := make(map[string]any, len(data))
 		for mime, v := range data {
 			if isJSONMime(mime) {
-				joined[mime] = v
+				values[mime] = v
 			} else {
-				joined[mime] = JoinLines(v)
+				values[mime] = joined(v)
 			}
 		}
-		out["data"] = joined
+		out["data"] = values
 	}
 	return out
 }
@@ -285,22 +287,14 @@ func isJSONMime(mime string) bool {
 	return mime == "application/json" || (strings.HasPrefix(mime, "application/") && strings.HasSuffix(mime, "+json"))
 }
 
-// JoinLines joins a list of strings (nbformat's multiline string); a
-// string is returned as it is.
-func JoinLines(v any) any {
-	list, ok := v.([]any)
-	if !ok {
-		if v == nil {
-			return ""
-		}
-		return v
+// joined returns v, nbformat's multiline string, as one string
+// (nbformat.Text); a value of another kind is returned as it is.
+func joined(v any) any {
+	switch v.(type) {
+	case nil, string, []any:
+		return nbformat.Text(v)
 	}
-	var b strings.Builder
-	for _, s := range list {
-		str, _ := s.(string)
-		b.WriteString(str)
-	}
-	return b.String()
+	return v
 }
 
 func writeJSON(path string, v any) error {
