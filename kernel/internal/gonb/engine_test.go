@@ -81,9 +81,14 @@ func newEngine(t *testing.T) *Engine {
 	return e
 }
 
+// hangAfter bounds a wait for what GoNB does in seconds on a loaded
+// machine, such as starting, or ending what it started: only a hang takes
+// minutes, so the bound is no timing assertion.
+const hangAfter = 2 * time.Minute
+
 func run(t *testing.T, e *Engine, code string) (*recorder, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), hangAfter)
 	defer cancel()
 	r := &recorder{}
 	return r, e.Execute(ctx, code, r)
@@ -202,11 +207,8 @@ func TestInterruptStopsAnInfiniteLoop(t *testing.T) {
 	if ce := cellError(t, err); ce.Name != "Interrupted" {
 		t.Fatalf("interrupt: %v", err)
 	}
-	// The latency script measures how quickly; here a bound that only a
-	// hang would pass keeps a shared, busy machine from failing the test.
-	if took := time.Since(start); took > 5*time.Second {
-		t.Fatalf("the interrupt took %v", took)
-	}
+	// The latency script measures how quickly; an interrupt that never
+	// stops the loop runs into go test's -timeout.
 	t.Logf("the interrupt took %v", time.Since(start))
 	if r, err := run(t, e, "fmt.Println(\"next\")"); err != nil || r.streams["stdout"] != "next\n" {
 		t.Fatalf("after the interrupt: %q %v", r.streams, err)
@@ -393,7 +395,7 @@ func TestCommsAreForwarded(t *testing.T) {
 	ping, _ := json.Marshal(map[string]any{"comm_id": "comm-1", "data": map[string]any{"address": "#heartbeat/ping"}})
 	want := []string{"comm_msg comm-1 #comm_open_ack", "comm_msg comm-1 #heartbeat/pong"}
 	var seen []string
-	timeout := time.After(20 * time.Second)
+	timeout := time.After(hangAfter) // GoNB starts first
 	for len(seen) < len(want) {
 		select {
 		case s := <-got:
@@ -548,7 +550,7 @@ for i := 0; i < 65536; i++ {
 func TestCompletionAfterAnEmoji(t *testing.T) {
 	e := newEngine(t)
 	code := "s := \"🎉\"\nfmt.Printl"
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), hangAfter)
 	defer cancel()
 	c, err := e.Complete(ctx, code, utf8.RuneCountInString(code))
 	if err != nil {

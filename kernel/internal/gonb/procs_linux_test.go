@@ -23,12 +23,12 @@ func markedEngine(t *testing.T) (*Engine, string) {
 	if _, err := run(t, e, "x := 1\n_ = x"); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), hangAfter) // gopls starts first
 	defer cancel()
 	if _, err := e.Complete(ctx, "import \"strings\"\nstrings.Fi", 21); err != nil {
 		t.Fatal(err)
 	}
-	if ps, ok := proctest.WaitFor(mark, 10*time.Second, func(ps []proctest.Process) bool { return len(proctest.Named(ps, "gopls")) > 0 }); !ok {
+	if ps, ok := proctest.WaitFor(mark, hangAfter, func(ps []proctest.Process) bool { return len(proctest.Named(ps, "gopls")) > 0 }); !ok {
 		t.Fatalf("gopls did not start: %v", ps)
 	}
 	return e, mark
@@ -63,7 +63,8 @@ func TestInterruptEndsCellProcesses(t *testing.T) {
 	if ce := cellError(t, <-done); ce.Name != "Interrupted" {
 		t.Fatalf("interrupt: %v", ce)
 	}
-	left, ok := proctest.WaitFor(mark, 2*time.Second, func(ps []proctest.Process) bool { return len(proctest.Named(ps, "sleep")) == 0 })
+	// The sleeps would run 1000 s: only the interrupt ends them in time.
+	left, ok := proctest.WaitFor(mark, hangAfter, func(ps []proctest.Process) bool { return len(proctest.Named(ps, "sleep")) == 0 })
 	if !ok {
 		t.Errorf("the cells' processes outlived the interrupt: %v", proctest.Named(left, "sleep"))
 	}
@@ -88,7 +89,7 @@ func TestShutdownEndsEveryProcess(t *testing.T) {
 	if err := e.Shutdown(true); err != nil {
 		t.Fatal(err)
 	}
-	proctest.WaitGone(t, mark, 2*time.Second)
+	proctest.WaitGone(t, mark, hangAfter)
 }
 
 // A GoNB that dies (killed, say by the OOM killer) takes gopls and what
@@ -103,13 +104,13 @@ func TestDeadGoNBLeavesNothing(t *testing.T) {
 	c := e.child
 	_ = c.cmd.Process.Kill()
 	e.mu.Unlock()
-	proctest.WaitGone(t, mark, 2*time.Second)
+	proctest.WaitGone(t, mark, hangAfter) // not with the next cell: there is none
 	// The engine learns of the death once it has killed what GoNB left;
 	// a cell sent before that meets the dead GoNB (and says the next cell
 	// restarts it), which is not what this test is about.
 	select {
 	case <-c.exited:
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangAfter):
 		t.Fatal("the engine did not notice that GoNB died")
 	}
 	if r, err := run(t, e, "fmt.Println(2)"); err != nil || r.streams["stdout"] != "2\n" {
