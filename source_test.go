@@ -14,7 +14,7 @@ import (
 // file left out with a build error.
 func TestSourceHoldsWhatCellsImport(t *testing.T) {
 	const module = "github.com/tensornb/tensornb"
-	roots := []string{module + "/tensor", module + "/display", module + "/widget", module + "/kernel/cellpanic"}
+	roots := []string{module + "/tensor", module + "/display", module + "/check", module + "/widget", module + "/kernel/cellpanic", module + "/kernel/cellstream"}
 	format := `{{.ImportPath}} {{join .GoFiles " "}} {{join .SFiles " "}} {{join .EmbedFiles " "}}`
 	out, err := exec.Command("go", append([]string{"list", "-deps", "-f", format}, roots...)...).Output()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tensornb/tensornb/check"
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/displaysink"
 	"github.com/tensornb/tensornb/tensor"
 )
 
@@ -14,11 +15,11 @@ import (
 // with.
 func outcome(t *testing.T, f func()) (pictures []display.Bundle, err *tensor.Error) {
 	t.Helper()
-	display.SetSink(display.SinkFunc(func(b display.Bundle, _ string, _ bool) error {
+	displaysink.Set(func(b map[string]string, _ string, _ bool) error {
 		pictures = append(pictures, b)
 		return nil
-	}))
-	defer display.SetSink(nil)
+	})
+	defer displaysink.Set(nil)
 	e := tensor.Try(f)
 	if e != nil && !errors.As(e, &err) {
 		t.Fatalf("not a *tensor.Error: %v", e)

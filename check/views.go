@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/storagecount"
 	"github.com/tensornb/tensornb/tensor"
 )
 
@@ -57,9 +58,9 @@ func View(got, input, want *tensor.Tensor) {
 //
 //	check.NoCopy(func() { y = Diagonal(x) })
 func NoCopy(f func()) {
-	before := tensor.StoragesAllocated()
+	before := storagecount.Allocated()
 	f()
-	if n := tensor.StoragesAllocated() - before; n > 0 {
+	if n := storagecount.Allocated() - before; n > 0 {
 		fail("NoCopy", nil, "your code allocated %s where only views were asked for (%s)", plural(n, "new storage"), makers)
 	}
 }

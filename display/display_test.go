@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/displaysink"
 	"github.com/tensornb/tensornb/tensor"
 )
 
@@ -181,15 +182,15 @@ type recorder struct {
 	err     error
 }
 
-func (r *recorder) Display(b display.Bundle, id string, _ bool) error {
-	r.bundles, r.ids = append(r.bundles, b), append(r.ids, id)
+func (r *recorder) Display(b map[string]string, id string, _ bool) error {
+	r.bundles, r.ids = append(r.bundles, display.Bundle(b)), append(r.ids, id)
 	return r.err
 }
 
 func TestShowAndUpdateUseTheSink(t *testing.T) {
 	rec := &recorder{}
-	display.SetSink(rec)
-	defer display.SetSink(nil)
+	displaysink.Set(rec.Display)
+	defer displaysink.Set(nil)
 	x := articleMatrix()
 	display.Show(display.Card(x))
 	display.Update("layout", display.Grid(x))
@@ -232,8 +233,8 @@ func TestShowPrintsTextOutsideANotebook(t *testing.T) {
 }
 
 func TestFailingSinkLosesNoOutput(t *testing.T) {
-	display.SetSink(&recorder{err: io.ErrClosedPipe})
-	defer display.SetSink(nil)
+	displaysink.Set((&recorder{err: io.ErrClosedPipe}).Display)
+	defer displaysink.Set(nil)
 	x := articleMatrix()
 	out := captureStdout(t, func() { display.Show(display.Grid(x)) })
 	if !strings.Contains(out, display.Grid(x).Bundle()[display.MIMEPlain]) {
@@ -264,8 +265,8 @@ func TestViewsBoundTheirWork(t *testing.T) {
 // Value gives the bundle Result sends for the same value.
 func TestValueIsWhatResultShows(t *testing.T) {
 	rec := &recorder{}
-	display.SetSink(rec)
-	defer display.SetSink(nil)
+	displaysink.Set(rec.Display)
+	defer displaysink.Set(nil)
 	x := articleMatrix()
 	for _, v := range []any{x, display.Card(x), "rows", 42, (*tensor.Tensor)(nil)} {
 		rec.bundles = nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/displaysink"
 	"github.com/tensornb/tensornb/tensor"
 )
 
@@ -93,8 +94,8 @@ func wholeAxis(n int) tensor.Contract {
 // resultBundle returns the bundle display.Result sends for v.
 func resultBundle(v any) display.Bundle {
 	rec := &recorder{}
-	display.SetSink(rec)
-	defer display.SetSink(nil)
+	displaysink.Set(rec.Display)
+	defer displaysink.Set(nil)
 	display.Result(v)
 	if len(rec.bundles) == 0 {
 		return nil

@@ -20,6 +20,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/displaysink"
 	"github.com/tensornb/tensornb/tensor"
 )
 
@@ -128,10 +129,10 @@ func labPictures(t *testing.T) []labCase {
 	add("explorer_article", display.Explorer(articleMatrix()))
 	add("explorer_refusal", display.Explorer(tensor.Zeros(17, 3)))
 	rec := &recorder{}
-	display.SetSink(rec)
+	displaysink.Set(rec.Display)
 	display.Result(tensor.Arange(6).View(2, 3).T())
 	display.Result("a string")
-	display.SetSink(nil)
+	displaysink.Set(nil)
 	cases = append(cases, labCase{"result_tensor", rec.bundles[0]}, labCase{"result_string", rec.bundles[1]})
 	return cases
 }

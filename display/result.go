@@ -5,18 +5,9 @@ import (
 	"html"
 	"strconv"
 
+	"github.com/tensornb/tensornb/internal/displaysink"
 	"github.com/tensornb/tensornb/tensor"
 )
-
-// ResultMetadata marks a bundle as the value of a cell's last expression:
-// a kernel that sees it shows the bundle as the cell's result, Out[n],
-// rather than as a display.
-const ResultMetadata = "tensornb/result"
-
-// JSONMetadata carries a bundle's Metadata, as JSON text, through GoNB's
-// pipe, which cannot send nested maps; the compiled kernel puts it back in
-// place before the display reaches the notebook.
-const JSONMetadata = "tensornb/metadata"
 
 // Result shows the value of a cell's last expression the way a notebook
 // shows the value a Python cell ends with. The tensornb kernel rewrites a
@@ -32,7 +23,7 @@ func Result(values ...any) {
 		return
 	}
 	b := resultBundle(values[0])
-	if err := currentSink().Display(b, "", true); err != nil {
+	if err := displaysink.Get()(b, "", true); err != nil {
 		fmt.Println(b[MIMEPlain])
 	}
 }

@@ -80,9 +80,8 @@
 // Operations that must move data — Contiguous on a non-contiguous tensor,
 // Clone, Repeat, IndexSelect, arithmetic — return tensors over a new
 // Storage. Reshape and Flatten return a view when the strides allow and a
-// copy otherwise, as in PyTorch; CanView and SharesStorage tell which,
-// and [StoragesAllocated], which counts the storages made, tells whether
-// any piece of code copied.
+// copy otherwise, as in PyTorch; CanView and SharesStorage tell which
+// (and package check's NoCopy whether a piece of code copied).
 // Rearrange does the same for an einops pattern such as
 // "b s (h r d) -> r b h s d". The calls that copy, or may:
 //

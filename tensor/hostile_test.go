@@ -140,7 +140,7 @@ var hostileFunctions = map[string]any{
 	"FusedQKV": tensor.FusedQKV, "PixelUnshuffleChannels": tensor.PixelUnshuffleChannels,
 	"New": tensor.New, "Scalar": tensor.Scalar, "Arange": tensor.Arange, "Zeros": tensor.Zeros, "Ones": tensor.Ones,
 	"Full": tensor.Full, "Empty": tensor.Empty, "Linspace": tensor.Linspace, "Rand": tensor.Rand, "Randn": tensor.Randn,
-	"ManualSeed": tensor.ManualSeed, "StoragesAllocated": tensor.StoragesAllocated, "Try": tensor.Try, "Cat": tensor.Cat, "Stack": tensor.Stack, "Rearrange": tensor.Rearrange,
+	"ManualSeed": tensor.ManualSeed, "Try": tensor.Try, "Cat": tensor.Cat, "Stack": tensor.Stack, "Rearrange": tensor.Rearrange,
 }
 
 // hostileCases lists the sweep: every method of *Tensor on every hostile

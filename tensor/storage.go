@@ -6,8 +6,9 @@ import (
 	"math/bits"
 	"runtime/debug"
 	"sync"
-	"sync/atomic"
 	"unsafe"
+
+	"github.com/tensornb/tensornb/internal/storagecount"
 )
 
 // memoryLimit is physicalMemory, read once.
@@ -67,23 +68,10 @@ func newStorage(dt DType, n int) *Storage { return allocate(dt, n, true) }
 // for a result whose every slot is written before it is read.
 func newUnfilledStorage(dt DType, n int) *Storage { return allocate(dt, n, false) }
 
-// allocated counts the storages allocate made, for StoragesAllocated.
-var allocated atomic.Int64
-
-// StoragesAllocated returns how many storages the package has allocated
-// since the program started, in any goroutine, as runtime.MemStats.Mallocs
-// counts the heap's objects. Views allocate none, so a call that leaves
-// the count where it was made no copy:
-//
-//	before := tensor.StoragesAllocated()
-//	y := x.Transpose(0, 1)
-//	copied := tensor.StoragesAllocated() != before // false
-func StoragesAllocated() int64 { return allocated.Load() }
-
 // allocate returns a storage of n slots, zeroed or not.
 func allocate(dt DType, n int, zeroed bool) *Storage {
 	checkAllocation("storage", n, dt.ItemSize())
-	allocated.Add(1)
+	storagecount.Add() // for package check, which tells copies from views
 	s := &Storage{dtype: dt, n: n}
 	switch dt {
 	case Float32:

@@ -9,19 +9,15 @@ import (
 	"os"
 	"sync"
 
+	"github.com/tensornb/tensornb/internal/widgetcomm"
 	"github.com/tensornb/tensornb/tensor"
 )
 
-// A Message is one comm message between the widgets of this process and a
-// front end, in either direction.
-type Message struct {
-	Type     string          `json:"type"`                  // "comm_open", "comm_msg" or "comm_close"
-	CommID   string          `json:"comm_id"`               // the comm, which is the widget's model id
-	Target   string          `json:"target_name,omitempty"` // comm_open only: "jupyter.widget" for a widget
-	Data     json.RawMessage `json:"data,omitempty"`        // the content's data
-	Metadata json.RawMessage `json:"metadata,omitempty"`    // the message's metadata: a widget's comm_open carries {"version":"2.1.0"}
-	Buffers  [][]byte        `json:"buffers,omitempty"`     // binary buffers, whose places in Data's state its buffer_paths give
-}
+// The messages of the widgets go to a front end, and come from it, as
+// widgetcomm.Messages, through the engine that runs cells (package
+// internal/widgetcomm): it sets the transport and delivers the front
+// end's messages between cells.
+func init() { widgetcomm.SetReceiver(deliver) }
 
 // The comm targets of the protocol, and its version.
 const (
@@ -30,30 +26,15 @@ const (
 	protocolVersion = "2.1.0"
 )
 
-// reg is everything the widgets of this process share: the transport, the
-// open widgets by comm id and the open control comms. Its lock is held
+// reg is everything the widgets of this process share: the open widgets
+// by comm id and the open control comms. Its lock is held
 // while a widget's state changes and its messages are sent, and never
 // while a callback runs.
 var reg = struct {
 	sync.Mutex
-	send    func(Message) error
 	models  map[string]*model
 	control map[string]bool
 }{models: map[string]*model{}, control: map[string]bool{}}
-
-// SetTransport makes send the destination of every message the widgets
-// send. The engine that runs cells sets it, as it sets display's sink;
-// SetTransport(nil) removes it. send is called with this package's lock
-// held, and so must not call into this package.
-//
-// With no transport set, creating a widget panics with a *tensor.Error
-// of class RuntimeError: widgets need a kernel that keeps the program
-// alive between cells.
-func SetTransport(send func(Message) error) {
-	reg.Lock()
-	reg.send = send
-	reg.Unlock()
-}
 
 // noTransport is the panic of a widget created where no front end listens.
 var noTransport = &tensor.Error{Op: "widget", Class: tensor.RuntimeError, Message: "widgets need a kernel that keeps the program alive between cells, " +
@@ -61,27 +42,9 @@ var noTransport = &tensor.Error{Op: "widget", Class: tensor.RuntimeError, Messag
 	"A %%gonb cell, or the compiled kernel, ends its program with the cell, so nothing would answer the controls; " +
 	"there, show still pictures with package display instead"}
 
-// Comms returns the comms the widgets hold open, by comm id, each with its
-// target name: what a kernel answers to a comm_info_request.
-func Comms() map[string]string {
-	reg.Lock()
-	defer reg.Unlock()
-	comms := make(map[string]string, len(reg.models)+len(reg.control))
-	for id := range reg.models {
-		comms[id] = widgetTarget
-	}
-	for id := range reg.control {
-		comms[id] = controlTarget
-	}
-	return comms
-}
-
-// Deliver hands m, a comm message from the front end, to the widgets, and
-// runs the callbacks it triggers in the caller's goroutine: the engine
-// calls it between cells, so that callbacks see and change the cells'
-// state. The messages the widgets send while Deliver runs answer m: a
-// kernel sends them with m's header as their parent header, which is how
-// a front end recognizes the echo of its own update.
+// deliver hands m, a comm message from the front end, to the widgets
+// (widgetcomm.Deliver), and runs the callbacks it triggers in the
+// caller's goroutine.
 //
 // It returns an error, and runs nothing, for a message to a comm the
 // widgets do not hold, a malformed message, an unknown method or a value
@@ -92,9 +55,9 @@ func Comms() map[string]string {
 // A comm_open to the control target, jupyter.widget.control, opens the
 // comm through which a front end asks for every widget's state at once. A
 // comm_open to any other target, jupyter.widget included (widgets created
-// by the front end are not supported), is refused: Deliver closes the
+// by the front end are not supported), is refused: deliver closes the
 // comm and returns an error. A comm_close forgets the widget.
-func Deliver(m Message) (err error) {
+func deliver(m widgetcomm.Message) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("widget: %s on comm %q: %v", m.Type, m.CommID, r)
@@ -117,21 +80,21 @@ func Deliver(m Message) (err error) {
 	return runCalls(calls)
 }
 
-func deliverOpen(m Message) error {
+func deliverOpen(m widgetcomm.Message) error {
 	reg.Lock()
 	defer reg.Unlock()
 	if m.Target == controlTarget {
 		reg.control[m.CommID] = true
 		return nil
 	}
-	sendLocked(Message{Type: "comm_close", CommID: m.CommID, Data: json.RawMessage(`{}`)})
+	sendLocked(widgetcomm.Message{Type: "comm_close", CommID: m.CommID, Data: json.RawMessage(`{}`)})
 	if m.Target == widgetTarget {
 		return fmt.Errorf("widget: comm_open %q to %s: widgets created by the front end are not supported; create them in Go", m.CommID, widgetTarget)
 	}
 	return fmt.Errorf("widget: comm_open %q to unknown target %q", m.CommID, m.Target)
 }
 
-func deliverClose(m Message) error {
+func deliverClose(m widgetcomm.Message) error {
 	reg.Lock()
 	defer reg.Unlock()
 	if reg.control[m.CommID] {
@@ -156,7 +119,7 @@ type commData struct {
 }
 
 // deliverMsg handles a comm_msg and returns the callbacks it triggers.
-func deliverMsg(m Message) ([]func(), error) {
+func deliverMsg(m widgetcomm.Message) ([]func(), error) {
 	var data commData
 	if err := json.Unmarshal(m.Data, &data); err != nil {
 		return nil, fmt.Errorf("widget: malformed comm_msg on comm %q: %v", m.CommID, err)
@@ -209,17 +172,18 @@ func sendStates(id string) {
 	}
 	states, paths, buffers := splitBuffers(states)
 	data := map[string]any{"method": "update_states", "states": states, "buffer_paths": nonNil(paths)}
-	sendLocked(Message{Type: "comm_msg", CommID: id, Data: mustJSON(data), Buffers: buffers})
+	sendLocked(widgetcomm.Message{Type: "comm_msg", CommID: id, Data: mustJSON(data), Buffers: buffers})
 }
 
 // sendLocked sends m; reg's lock is held. A failing transport loses the
 // message, and says so on standard error: the program goes on, as it
 // would if the front end had gone.
-func sendLocked(m Message) {
-	if reg.send == nil {
+func sendLocked(m widgetcomm.Message) {
+	send := widgetcomm.Transport()
+	if send == nil {
 		return
 	}
-	if err := reg.send(m); err != nil {
+	if err := send(m); err != nil {
 		fmt.Fprintf(os.Stderr, "widget: sending %s on comm %s: %v\n", m.Type, m.CommID, err)
 	}
 }

@@ -36,11 +36,10 @@
 //
 // Widgets need a program that stays alive between cells, so that the
 // front end's messages find it: the instant engine of the "Go (tensornb)"
-// kernel. The engine gives the package a transport with [SetTransport]
-// and hands it each comm message from the front end with [Deliver],
-// between cells; [Comms] lists the open comms for a comm_info_request.
-// A widget made with no transport set panics with a RuntimeError that
-// says so.
+// kernel. That engine carries the widgets' comm messages to the front
+// end, and hands them the front end's between cells, through a hook of
+// its own, which cells do not see. A widget made where no engine carries
+// them panics with a RuntimeError that says so.
 //
 // # Still pictures
 //

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/widgetcomm"
 	"github.com/tensornb/tensornb/tensor"
 	"github.com/tensornb/tensornb/widget"
 )
@@ -13,10 +14,10 @@ import (
 // printer returns a transport that prints each message it is given,
 // naming the comms w1, w2, … in the order they open (a model id is
 // random). A kernel's transport sends them to the front end instead.
-func printer() func(widget.Message) error {
+func printer() func(widgetcomm.Message) error {
 	names := map[string]string{}
 	var ids []string
-	return func(m widget.Message) error {
+	return func(m widgetcomm.Message) error {
 		if _, ok := names[m.CommID]; !ok {
 			names[m.CommID] = fmt.Sprintf("w%d", len(names)+1)
 			ids = append(ids, m.CommID)
@@ -40,14 +41,14 @@ func printer() func(widget.Message) error {
 // cells sets the transport and delivers the front end's messages; here
 // the example does both.
 func Example() {
-	widget.SetTransport(printer())
-	defer widget.SetTransport(nil)
+	widgetcomm.SetTransport(printer())
+	defer widgetcomm.SetTransport(nil)
 
 	rows := widget.NewIntSlider("rows", 3, 1, 8)
 	rows.OnChange(func(n int) { fmt.Println("rows is now", n) })
 
 	// The user drags the slider to 5.
-	widget.Deliver(widget.Message{Type: "comm_msg", CommID: rows.ModelID(),
+	widgetcomm.Deliver(widgetcomm.Message{Type: "comm_msg", CommID: rows.ModelID(),
 		Data: json.RawMessage(`{"method":"update","state":{"value":5}}`)})
 
 	// The program sets it past its maximum.
@@ -64,8 +65,8 @@ func Example() {
 
 // Interact redraws a view of a tensor as the slider moves.
 func ExampleInteract() {
-	widget.SetTransport(func(widget.Message) error { return nil })
-	defer widget.SetTransport(nil)
+	widgetcomm.SetTransport(func(widgetcomm.Message) error { return nil })
+	defer widgetcomm.SetTransport(nil)
 
 	x := tensor.Arange(12)
 	cols := widget.NewIntSlider("cols", 3, 1, 12)
@@ -98,12 +99,12 @@ func ExampleInteract() {
 
 // A click from the front end runs the button's functions.
 func ExampleButton_OnClick() {
-	widget.SetTransport(func(widget.Message) error { return nil })
-	defer widget.SetTransport(nil)
+	widgetcomm.SetTransport(func(widgetcomm.Message) error { return nil })
+	defer widgetcomm.SetTransport(nil)
 
 	b := widget.NewButton("Shuffle")
 	b.OnClick(func() { fmt.Println("clicked") })
-	err := widget.Deliver(widget.Message{Type: "comm_msg", CommID: b.ModelID(),
+	err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_msg", CommID: b.ModelID(),
 		Data: json.RawMessage(`{"method":"custom","content":{"event":"click"}}`)})
 	fmt.Println(err)
 	// Output:
@@ -114,8 +115,8 @@ func ExampleButton_OnClick() {
 // An output area holds pictures and text; its outputs are part of its
 // state, so each change is one update.
 func ExampleOutput() {
-	widget.SetTransport(printer())
-	defer widget.SetTransport(nil)
+	widgetcomm.SetTransport(printer())
+	defer widgetcomm.SetTransport(nil)
 
 	out := widget.NewOutput()
 	fmt.Fprintln(out, "strides:", tensor.Zeros(2, 3).Strides())

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/widgetcomm"
 )
 
 // MIMEWidgetView is the MIME type of a widget's live form: the model id
@@ -72,13 +73,13 @@ type model struct {
 func open(w syncer, k kind) *model {
 	reg.Lock()
 	defer reg.Unlock()
-	if reg.send == nil {
+	if widgetcomm.Transport() == nil {
 		panic(noTransport)
 	}
 	m := &model{id: newID(), kind: k, w: w}
 	reg.models[m.id] = m
 	state, paths, buffers := splitBuffers(m.state())
-	sendLocked(Message{
+	sendLocked(widgetcomm.Message{
 		Type:     "comm_open",
 		CommID:   m.id,
 		Target:   widgetTarget,
@@ -104,7 +105,7 @@ func (m *model) Close() {
 	}
 	m.closed = true
 	delete(reg.models, m.id)
-	sendLocked(Message{Type: "comm_close", CommID: m.id, Data: json.RawMessage(`{}`)})
+	sendLocked(widgetcomm.Message{Type: "comm_close", CommID: m.id, Data: json.RawMessage(`{}`)})
 }
 
 // Bundle returns the widget's forms: the live view for a front end with a
@@ -153,7 +154,7 @@ func (m *model) sendState(method string, state map[string]any) {
 	}
 	state, paths, buffers := splitBuffers(state)
 	data := map[string]any{"method": method, "state": state, "buffer_paths": nonNil(paths)}
-	sendLocked(Message{Type: "comm_msg", CommID: m.id, Data: mustJSON(data), Buffers: buffers})
+	sendLocked(widgetcomm.Message{Type: "comm_msg", CommID: m.id, Data: mustJSON(data), Buffers: buffers})
 }
 
 // sendAttrs sends an update of the attributes keys.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/widgetcomm"
 	"github.com/tensornb/tensornb/tensor"
 	"github.com/tensornb/tensornb/widget"
 )
@@ -17,10 +18,10 @@ import (
 // front is a fake front end: it records the messages the widgets send.
 type front struct {
 	mu   sync.Mutex
-	msgs []widget.Message
+	msgs []widgetcomm.Message
 }
 
-func (f *front) send(m widget.Message) error {
+func (f *front) send(m widgetcomm.Message) error {
 	f.mu.Lock()
 	f.msgs = append(f.msgs, m)
 	f.mu.Unlock()
@@ -28,7 +29,7 @@ func (f *front) send(m widget.Message) error {
 }
 
 // take returns the messages sent since the last take.
-func (f *front) take() []widget.Message {
+func (f *front) take() []widgetcomm.Message {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	m := f.msgs
@@ -45,13 +46,13 @@ func try(f func()) *tensor.Error {
 
 func newFront(t *testing.T) *front {
 	f := &front{}
-	widget.SetTransport(f.send)
-	t.Cleanup(func() { widget.SetTransport(nil) })
+	widgetcomm.SetTransport(f.send)
+	t.Cleanup(func() { widgetcomm.SetTransport(nil) })
 	return f
 }
 
 // data decodes a message's data.
-func data(t *testing.T, m widget.Message) map[string]any {
+func data(t *testing.T, m widgetcomm.Message) map[string]any {
 	t.Helper()
 	var d map[string]any
 	if err := json.Unmarshal(m.Data, &d); err != nil {
@@ -62,7 +63,7 @@ func data(t *testing.T, m widget.Message) map[string]any {
 
 // update sends a front end's update of state to w.
 func update(w widget.Widget, state string) error {
-	return widget.Deliver(widget.Message{Type: "comm_msg", CommID: w.ModelID(), Data: json.RawMessage(`{"method":"update","state":` + state + `}`)})
+	return widgetcomm.Deliver(widgetcomm.Message{Type: "comm_msg", CommID: w.ModelID(), Data: json.RawMessage(`{"method":"update","state":` + state + `}`)})
 }
 
 func TestOpenStates(t *testing.T) {
@@ -229,7 +230,7 @@ func TestRequestState(t *testing.T) {
 	f := newFront(t)
 	c := widget.NewCheckbox("on", false)
 	f.take()
-	if err := widget.Deliver(widget.Message{Type: "comm_msg", CommID: c.ModelID(), Data: json.RawMessage(`{"method":"request_state"}`)}); err != nil {
+	if err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_msg", CommID: c.ModelID(), Data: json.RawMessage(`{"method":"request_state"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	msgs := f.take()
@@ -256,7 +257,7 @@ func TestBuffers(t *testing.T) {
 		t.Error("the buffer is also in the state")
 	}
 	// From the front: the buffer goes back into the state at its path.
-	err := widget.Deliver(widget.Message{Type: "comm_msg", CommID: img.ModelID(),
+	err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_msg", CommID: img.ModelID(),
 		Data:    json.RawMessage(`{"method":"update","state":{},"buffer_paths":[["value"]]}`),
 		Buffers: [][]byte{[]byte("new")}})
 	if err != nil || string(img.Value()) != "new" {
@@ -268,13 +269,13 @@ func TestBuffers(t *testing.T) {
 	}
 	// A path that leads nowhere, or a missing buffer, is an error.
 	for _, bad := range []string{`[["value","x"]]`, `[["nothing",0]]`} {
-		err := widget.Deliver(widget.Message{Type: "comm_msg", CommID: img.ModelID(),
+		err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_msg", CommID: img.ModelID(),
 			Data: json.RawMessage(`{"method":"update","state":{},"buffer_paths":` + bad + `}`), Buffers: [][]byte{[]byte("x")}})
 		if err == nil {
 			t.Errorf("buffer path %s: no error", bad)
 		}
 	}
-	if err := widget.Deliver(widget.Message{Type: "comm_msg", CommID: img.ModelID(),
+	if err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_msg", CommID: img.ModelID(),
 		Data: json.RawMessage(`{"method":"update","state":{},"buffer_paths":[["value"]]}`)}); err == nil {
 		t.Error("a buffer path without its buffer: no error")
 	}
@@ -286,14 +287,14 @@ func TestClick(t *testing.T) {
 	clicks := 0
 	b.OnClick(func() { clicks++ })
 	for range 2 {
-		if err := widget.Deliver(widget.Message{Type: "comm_msg", CommID: b.ModelID(), Data: json.RawMessage(`{"method":"custom","content":{"event":"click"}}`)}); err != nil {
+		if err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_msg", CommID: b.ModelID(), Data: json.RawMessage(`{"method":"custom","content":{"event":"click"}}`)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if clicks != 2 {
 		t.Errorf("%d clicks, want 2", clicks)
 	}
-	if err := widget.Deliver(widget.Message{Type: "comm_msg", CommID: b.ModelID(), Data: json.RawMessage(`{"method":"custom","content":"boo"}`)}); err == nil {
+	if err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_msg", CommID: b.ModelID(), Data: json.RawMessage(`{"method":"custom","content":"boo"}`)}); err == nil {
 		t.Error("an unknown custom message: no error")
 	}
 }
@@ -304,13 +305,10 @@ func TestControlComm(t *testing.T) {
 	img := widget.NewImage([]byte("bytes"), "png")
 	f.take()
 	const ctl = "control-1"
-	if err := widget.Deliver(widget.Message{Type: "comm_open", CommID: ctl, Target: "jupyter.widget.control", Metadata: json.RawMessage(`{"version":"1.0.0"}`)}); err != nil {
+	if err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_open", CommID: ctl, Target: "jupyter.widget.control", Metadata: json.RawMessage(`{"version":"1.0.0"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if widget.Comms()[ctl] != "jupyter.widget.control" || widget.Comms()[s.ModelID()] != "jupyter.widget" {
-		t.Errorf("Comms() = %v", widget.Comms())
-	}
-	if err := widget.Deliver(widget.Message{Type: "comm_msg", CommID: ctl, Data: json.RawMessage(`{"method":"request_states"}`)}); err != nil {
+	if err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_msg", CommID: ctl, Data: json.RawMessage(`{"method":"request_states"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	msgs := f.take()
@@ -335,11 +333,11 @@ func TestControlComm(t *testing.T) {
 	if !found {
 		t.Errorf("buffer_paths %v lack %v", paths, want)
 	}
-	if err := widget.Deliver(widget.Message{Type: "comm_close", CommID: ctl}); err != nil {
+	if err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_close", CommID: ctl}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := widget.Comms()[ctl]; ok {
-		t.Error("the closed control comm is still listed")
+	if err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_msg", CommID: ctl, Data: json.RawMessage(`{"method":"request_states"}`)}); err == nil {
+		t.Error("the closed control comm still answers request_states")
 	}
 }
 
@@ -349,19 +347,19 @@ func TestDeliverErrors(t *testing.T) {
 	s.OnChange(func(int) { panic("boom") })
 	f.take()
 	for _, c := range []struct {
-		m    widget.Message
+		m    widgetcomm.Message
 		want string
 	}{
-		{widget.Message{Type: "comm_msg", CommID: "nope", Data: json.RawMessage(`{"method":"update","state":{}}`)}, "unknown comm"},
-		{widget.Message{Type: "comm_msg", CommID: s.ModelID(), Data: json.RawMessage(`{"method":`)}, "malformed"},
-		{widget.Message{Type: "comm_msg", CommID: s.ModelID(), Data: json.RawMessage(`{"method":"dance"}`)}, "unknown method"},
-		{widget.Message{Type: "comm_msg", CommID: s.ModelID(), Data: json.RawMessage(`{"method":"update","state":{"value":2}}`)}, "boom"},
-		{widget.Message{Type: "comm_close", CommID: "nope"}, "unknown comm"},
-		{widget.Message{Type: "comm_open", CommID: "w1", Target: "jupyter.widget", Data: json.RawMessage(`{"state":{}}`)}, "not supported"},
-		{widget.Message{Type: "comm_open", CommID: "x1", Target: "something.else"}, "unknown target"},
-		{widget.Message{Type: "shout", CommID: "x1"}, "unknown message type"},
+		{widgetcomm.Message{Type: "comm_msg", CommID: "nope", Data: json.RawMessage(`{"method":"update","state":{}}`)}, "unknown comm"},
+		{widgetcomm.Message{Type: "comm_msg", CommID: s.ModelID(), Data: json.RawMessage(`{"method":`)}, "malformed"},
+		{widgetcomm.Message{Type: "comm_msg", CommID: s.ModelID(), Data: json.RawMessage(`{"method":"dance"}`)}, "unknown method"},
+		{widgetcomm.Message{Type: "comm_msg", CommID: s.ModelID(), Data: json.RawMessage(`{"method":"update","state":{"value":2}}`)}, "boom"},
+		{widgetcomm.Message{Type: "comm_close", CommID: "nope"}, "unknown comm"},
+		{widgetcomm.Message{Type: "comm_open", CommID: "w1", Target: "jupyter.widget", Data: json.RawMessage(`{"state":{}}`)}, "not supported"},
+		{widgetcomm.Message{Type: "comm_open", CommID: "x1", Target: "something.else"}, "unknown target"},
+		{widgetcomm.Message{Type: "shout", CommID: "x1"}, "unknown message type"},
 	} {
-		err := widget.Deliver(c.m)
+		err := widgetcomm.Deliver(c.m)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %s: error %v, want one saying %q", c.m.Type, c.m.Data, err, c.want)
 		}
@@ -383,7 +381,7 @@ func TestDeliverErrors(t *testing.T) {
 func TestCommClose(t *testing.T) {
 	newFront(t)
 	s := widget.NewIntSlider("n", 1, 0, 5)
-	if err := widget.Deliver(widget.Message{Type: "comm_close", CommID: s.ModelID()}); err != nil {
+	if err := widgetcomm.Deliver(widgetcomm.Message{Type: "comm_close", CommID: s.ModelID()}); err != nil {
 		t.Fatal(err)
 	}
 	if err := update(s, `{"value":2}`); err == nil {
@@ -501,7 +499,7 @@ func TestInteractTypeErrors(t *testing.T) {
 }
 
 func TestNoTransport(t *testing.T) {
-	widget.SetTransport(nil)
+	widgetcomm.SetTransport(nil)
 	err := try(func() { widget.NewIntSlider("n", 0, 0, 1) })
 	if err == nil || err.Class != tensor.RuntimeError || !strings.Contains(err.Message, "keeps the program alive between cells") ||
 		!strings.Contains(err.Message, "%%gonb") || !strings.Contains(err.Message, "Go (tensornb)") {

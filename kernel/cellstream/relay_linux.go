@@ -12,7 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/janpfeifer/gonb/gonbui/protocol"
-	"github.com/tensornb/tensornb/display"
+	_ "github.com/tensornb/tensornb/display" // its default sink, set as it starts, sends to GoNB
+	"github.com/tensornb/tensornb/internal/displaysink"
 	"github.com/tensornb/tensornb/kernel/internal/textpipe"
 )
 
@@ -95,10 +96,11 @@ func start() error {
 		w.Close()
 	}
 	l := &link{req: ends[2][1], ans: ends[3][0]}
-	display.SetSink(display.SinkFunc(func(b display.Bundle, id string, result bool) error {
+	gonb := displaysink.Get() // display's default: GoNB's pipe
+	displaysink.Set(func(b map[string]string, id string, result bool) error {
 		l.sync()
-		return display.GoNBSink.Display(b, id, result)
-	}))
+		return gonb(b, id, result)
+	})
 	return nil
 }
 

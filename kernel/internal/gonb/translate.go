@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/displaysink"
 	"github.com/tensornb/tensornb/kernel/cellpanic"
 	"github.com/tensornb/tensornb/kernel/internal/explain"
 	"github.com/tensornb/tensornb/kernel/internal/front"
@@ -38,7 +38,8 @@ type translator struct {
 	// tensor operation, held back in reportText.
 	reporting  bool
 	reportText strings.Builder
-	exit       int // the program's exit status, if it said one other than 0
+	exit       int    // the program's exit status, if it said one other than 0
+	signal     string // the signal that ended the program, as Go names it ("killed")
 	compile    *front.CellError
 }
 
@@ -75,8 +76,8 @@ func (t *translator) iopub(m *wire.Message) {
 		t.out.Stream(c.Name, c.Text)
 	case "display_data":
 		unpackMetadata(c.Metadata)
-		if c.Metadata[display.ResultMetadata] == true {
-			delete(c.Metadata, display.ResultMetadata)
+		if c.Metadata[displaysink.ResultMetadata] == true {
+			delete(c.Metadata, displaysink.ResultMetadata)
 			t.out.Result(c.Data, c.Metadata)
 			return
 		}
@@ -89,20 +90,24 @@ func (t *translator) iopub(m *wire.Message) {
 	case "clear_output":
 		t.out.ClearOutput(c.Wait)
 	case "error":
+		if m := programEnd.FindStringSubmatch(c.EValue); m != nil {
+			t.ended(m)
+			return
+		}
 		t.compile = t.compileError(c.EValue, c.Traceback)
 	case "comm_open", "comm_msg", "comm_close":
 		t.out.Comm(front.CommMessage{Type: m.Type(), Content: m.Content, Metadata: m.Metadata, Buffers: m.Buffers})
 	}
 }
 
-// unpackMetadata puts the metadata a display sent as display.JSONMetadata
+// unpackMetadata puts the metadata a display sent as displaysink.JSONMetadata
 // in place.
 func unpackMetadata(md map[string]any) {
-	text, ok := md[display.JSONMetadata].(string)
+	text, ok := md[displaysink.JSONMetadata].(string)
 	if !ok {
 		return
 	}
-	delete(md, display.JSONMetadata)
+	delete(md, displaysink.JSONMetadata)
 	var unpacked map[string]any
 	if json.Unmarshal([]byte(text), &unpacked) == nil {
 		maps.Copy(md, unpacked)
@@ -111,9 +116,26 @@ func unpackMetadata(md map[string]any) {
 
 var exitStatus = regexp.MustCompile(`^exit status (\d+)\n?$`)
 
+// programEnd is how GoNB says that a cell's program failed, in Go's
+// exec package's words: a non-zero exit status, or the signal that ended
+// the program. GoNB writes it as a line of standard error and, since
+// v0.11.4, sends it as an error too, which is no compile error.
+var programEnd = regexp.MustCompile(`^(?:exit status (\d+)|signal: (.+))$`)
+
+// ended notes the program's end that GoNB's error m (of programEnd) says.
+func (t *translator) ended(m []string) {
+	if m[2] != "" {
+		t.signal = m[2]
+		return
+	}
+	if code, _ := strconv.Atoi(m[1]); code != 0 {
+		t.exit = code
+	}
+}
+
 // stderr forwards the program's standard error, except a panic's report,
-// cellpanic.Report's line and GoNB's "exit status" line, which become the
-// cell's error.
+// cellpanic.Report's line and GoNB's line of how the program ended ("exit
+// status 3", "signal: killed"), which become the cell's error.
 func (t *translator) stderr(text string) {
 	switch {
 	case t.panicking:
@@ -123,10 +145,8 @@ func (t *translator) stderr(text string) {
 		t.reportText.WriteString(text)
 		return
 	}
-	if m := exitStatus.FindStringSubmatch(text); m != nil {
-		if code, _ := strconv.Atoi(m[1]); code != 0 {
-			t.exit = code
-		}
+	if m := programEnd.FindStringSubmatch(strings.TrimSuffix(text, "\n")); m != nil {
+		t.ended(m)
 		return
 	}
 	for _, start := range []struct {
@@ -172,6 +192,8 @@ func (t *translator) outcome(reply *wire.Message) error {
 		return t.compile
 	case t.exit != 0:
 		return front.Exit(t.exit)
+	case t.signal != "":
+		return signalError(t.signal)
 	}
 	var r struct {
 		Status string `json:"status"`
@@ -182,6 +204,14 @@ func (t *translator) outcome(reply *wire.Message) error {
 		return &front.CellError{Name: r.EName, Value: r.EValue, Traceback: []string{r.EName + ": " + r.EValue}}
 	}
 	return nil
+}
+
+// signalError is the error of a cell whose program a signal ended, as
+// one named signal ("killed") ends it: the out-of-memory killer, or a
+// kill from outside.
+func signalError(signal string) *front.CellError {
+	value := "signal: " + signal
+	return &front.CellError{Name: "Exit", Value: value, Traceback: []string{"Exit: the program was ended by " + value}}
 }
 
 var (

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/tensornb/tensornb/internal/widgetcomm"
 	"github.com/tensornb/tensornb/kernel/internal/front"
-	"github.com/tensornb/tensornb/widget"
 )
 
 // Comms between the front end and the widgets of a session (package
-// widget). The widgets live where the cells run, in the worker (package
+// widget, through internal/widgetcomm). The widgets live where the cells run, in the worker (package
 // worker) or a Local, so that their callbacks see and change the cells' state; a comm
 // message from the front end is delivered between cells, as the kernel
 // handles shell messages one at a time, and what the callbacks print,
@@ -28,7 +28,7 @@ type commContent struct {
 }
 
 // FromWidgets is the front's form of a message the widgets send.
-func FromWidgets(m widget.Message) front.CommMessage {
+func FromWidgets(m widgetcomm.Message) front.CommMessage {
 	data := m.Data
 	if len(data) == 0 {
 		data = json.RawMessage("{}")
@@ -38,12 +38,12 @@ func FromWidgets(m widget.Message) front.CommMessage {
 }
 
 // toWidgets is the widgets' form of a comm message from the front end.
-func toWidgets(m front.CommMessage) (widget.Message, error) {
+func toWidgets(m front.CommMessage) (widgetcomm.Message, error) {
 	var c commContent
 	if err := json.Unmarshal(m.Content, &c); err != nil {
-		return widget.Message{}, fmt.Errorf("a %s whose content is not a comm message's: %w", m.Type, err)
+		return widgetcomm.Message{}, fmt.Errorf("a %s whose content is not a comm message's: %w", m.Type, err)
 	}
-	return widget.Message{Type: m.Type, CommID: c.CommID, Target: c.Target, Data: c.Data, Metadata: m.Metadata, Buffers: m.Buffers}, nil
+	return widgetcomm.Message{Type: m.Type, CommID: c.CommID, Target: c.Target, Data: c.Data, Metadata: m.Metadata, Buffers: m.Buffers}, nil
 }
 
 // DeliverComm hands a comm message from the front end to the widgets.
@@ -52,5 +52,5 @@ func DeliverComm(m front.CommMessage) error {
 	if err != nil {
 		return err
 	}
-	return widget.Deliver(wm)
+	return widgetcomm.Deliver(wm)
 }

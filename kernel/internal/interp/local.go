@@ -6,10 +6,10 @@ import (
 	"io"
 	"sync"
 
-	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/displaysink"
+	"github.com/tensornb/tensornb/internal/widgetcomm"
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/textpipe"
-	"github.com/tensornb/tensornb/widget"
 )
 
 var _ front.CommEngine = (*Local)(nil)
@@ -55,11 +55,11 @@ func NewLocal(host Host) *Local {
 	l := &Local{host: host}
 	l.stdout = &streamWriter{l: l, name: "stdout"}
 	l.stderr = &streamWriter{l: l, name: "stderr"}
-	display.SetSink(display.SinkFunc(func(b display.Bundle, id string, result bool) error {
+	displaysink.Set(func(b map[string]string, id string, result bool) error {
 		l.emit(func(out front.Output) { l.displays.Show(out, b, id, result) })
 		return nil
-	}))
-	widget.SetTransport(func(m widget.Message) error {
+	})
+	widgetcomm.SetTransport(func(m widgetcomm.Message) error {
 		c := FromWidgets(m)
 		l.emit(func(out front.Output) { out.Comm(c) })
 		return nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/displaysink"
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/interp"
 	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
@@ -22,7 +23,7 @@ type shown struct {
 	shows   []string // text/plain of each display
 }
 
-func (s *shown) Display(b display.Bundle, _ string, result bool) error {
+func (s *shown) Display(b map[string]string, _ string, result bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if result {
@@ -40,8 +41,8 @@ func newSession(t *testing.T) (*interp.Session, *shown) {
 		t.Fatal(err)
 	}
 	out := &shown{}
-	display.SetSink(out)
-	t.Cleanup(func() { display.SetSink(nil) })
+	displaysink.Set(out.Display)
+	t.Cleanup(func() { displaysink.Set(nil) })
 	return s, out
 }
 
@@ -406,5 +407,28 @@ func TestFunctionsUseTheCellsDefinitions(t *testing.T) {
 	var ce *front.CellError
 	if !errors.As(err, &ce) || ce.Value != "cell line 2: undefined: nope" {
 		t.Fatalf("an undefined name: %#v", err)
+	}
+}
+
+// The kernel's hooks are no part of what a cell can use: the destination
+// of display's pictures, the widgets' transport and the count of storages
+// live in the module's internal packages, of which the engine has no
+// table, and display, widget and tensor no longer export them. Before,
+// display.SetSink(nil) in a cell turned every later picture of the
+// session into plain text. (Package gonb's TestHooksAreOutOfCellsReach
+// checks the compiled kernelspec.)
+func TestHooksAreOutOfCellsReach(t *testing.T) {
+	s, _ := newSession(t)
+	for _, c := range []struct{ code, name, want string }{
+		{"import \"github.com/tensornb/tensornb/display\"\ndisplay.SetSink(nil)", "CompileError", "cell line 2: undefined: display.SetSink"},
+		{"import \"github.com/tensornb/tensornb/widget\"\nwidget.SetTransport(nil)", "CompileError", "cell line 2: undefined: widget.SetTransport"},
+		{"import \"github.com/tensornb/tensornb/tensor\"\ntensor.StoragesAllocated()", "CompileError", "cell line 2: undefined: tensor.StoragesAllocated"},
+		{"import \"github.com/tensornb/tensornb/internal/displaysink\"\ndisplaysink.Set(nil)", "Unsupported", "cell line 1: the instant engine cannot run package github.com/tensornb/tensornb/internal/displaysink, which it does not have compiled in"},
+	} {
+		err := s.Run(context.Background(), c.code)
+		var ce *front.CellError
+		if !errors.As(err, &ce) || ce.Name != c.name || !strings.HasPrefix(ce.Value, c.want) {
+			t.Errorf("%q: %v, want %s %q", c.code, err, c.name, c.want)
+		}
 	}
 }

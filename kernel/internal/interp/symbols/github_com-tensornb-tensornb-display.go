@@ -12,46 +12,39 @@ import (
 func init() {
 	Symbols["github.com/tensornb/tensornb/display/display"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Broadcast":      reflect.ValueOf(display.Broadcast),
-		"Card":           reflect.ValueOf(display.Card),
-		"Compare":        reflect.ValueOf(display.Compare),
-		"DecodeFlow":     reflect.ValueOf(display.DecodeFlow),
-		"Explorer":       reflect.ValueOf(display.Explorer),
-		"GoNBSink":       reflect.ValueOf(&display.GoNBSink).Elem(),
-		"Grid":           reflect.ValueOf(display.Grid),
-		"JSONMetadata":   reflect.ValueOf(constant.MakeFromLiteral("\"tensornb/metadata\"", token.STRING, 0)),
-		"Layout":         reflect.ValueOf(display.Layout),
-		"MIMEHTML":       reflect.ValueOf(constant.MakeFromLiteral("\"text/html\"", token.STRING, 0)),
-		"MIMEMermaid":    reflect.ValueOf(constant.MakeFromLiteral("\"text/vnd.mermaid\"", token.STRING, 0)),
-		"MIMEPNG":        reflect.ValueOf(constant.MakeFromLiteral("\"image/png\"", token.STRING, 0)),
-		"MIMEPlain":      reflect.ValueOf(constant.MakeFromLiteral("\"text/plain\"", token.STRING, 0)),
-		"MIMESVG":        reflect.ValueOf(constant.MakeFromLiteral("\"image/svg+xml\"", token.STRING, 0)),
-		"Mermaid":        reflect.ValueOf(display.Mermaid),
-		"NewLineage":     reflect.ValueOf(display.NewLineage),
-		"OffsetGrid":     reflect.ValueOf(display.OffsetGrid),
-		"Packing":        reflect.ValueOf(display.Packing),
-		"Playground":     reflect.ValueOf(display.Playground),
-		"Result":         reflect.ValueOf(display.Result),
-		"ResultMetadata": reflect.ValueOf(constant.MakeFromLiteral("\"tensornb/result\"", token.STRING, 0)),
-		"SetSink":        reflect.ValueOf(display.SetSink),
-		"Show":           reflect.ValueOf(display.Show),
-		"Strip":          reflect.ValueOf(display.Strip),
-		"Update":         reflect.ValueOf(display.Update),
-		"Value":          reflect.ValueOf(display.Value),
-		"ValueGrid":      reflect.ValueOf(display.ValueGrid),
-		"Views":          reflect.ValueOf(display.Views),
+		"Broadcast":   reflect.ValueOf(display.Broadcast),
+		"Card":        reflect.ValueOf(display.Card),
+		"Compare":     reflect.ValueOf(display.Compare),
+		"DecodeFlow":  reflect.ValueOf(display.DecodeFlow),
+		"Explorer":    reflect.ValueOf(display.Explorer),
+		"Grid":        reflect.ValueOf(display.Grid),
+		"Layout":      reflect.ValueOf(display.Layout),
+		"MIMEHTML":    reflect.ValueOf(constant.MakeFromLiteral("\"text/html\"", token.STRING, 0)),
+		"MIMEMermaid": reflect.ValueOf(constant.MakeFromLiteral("\"text/vnd.mermaid\"", token.STRING, 0)),
+		"MIMEPNG":     reflect.ValueOf(constant.MakeFromLiteral("\"image/png\"", token.STRING, 0)),
+		"MIMEPlain":   reflect.ValueOf(constant.MakeFromLiteral("\"text/plain\"", token.STRING, 0)),
+		"MIMESVG":     reflect.ValueOf(constant.MakeFromLiteral("\"image/svg+xml\"", token.STRING, 0)),
+		"Mermaid":     reflect.ValueOf(display.Mermaid),
+		"NewLineage":  reflect.ValueOf(display.NewLineage),
+		"OffsetGrid":  reflect.ValueOf(display.OffsetGrid),
+		"Packing":     reflect.ValueOf(display.Packing),
+		"Playground":  reflect.ValueOf(display.Playground),
+		"Result":      reflect.ValueOf(display.Result),
+		"Show":        reflect.ValueOf(display.Show),
+		"Strip":       reflect.ValueOf(display.Strip),
+		"Update":      reflect.ValueOf(display.Update),
+		"Value":       reflect.ValueOf(display.Value),
+		"ValueGrid":   reflect.ValueOf(display.ValueGrid),
+		"Views":       reflect.ValueOf(display.Views),
 
 		// type definitions
 		"Bundle":   reflect.ValueOf((*display.Bundle)(nil)),
 		"Lineage":  reflect.ValueOf((*display.Lineage)(nil)),
 		"Named":    reflect.ValueOf((*display.Named)(nil)),
 		"Renderer": reflect.ValueOf((*display.Renderer)(nil)),
-		"Sink":     reflect.ValueOf((*display.Sink)(nil)),
-		"SinkFunc": reflect.ValueOf((*display.SinkFunc)(nil)),
 
 		// interface wrapper definitions
 		"_Renderer": reflect.ValueOf((*_github_com_tensornb_tensornb_display_Renderer)(nil)),
-		"_Sink":     reflect.ValueOf((*_github_com_tensornb_tensornb_display_Sink)(nil)),
 	}
 }
 
@@ -63,14 +56,4 @@ type _github_com_tensornb_tensornb_display_Renderer struct {
 
 func (W _github_com_tensornb_tensornb_display_Renderer) Bundle() display.Bundle {
 	return W.WBundle()
-}
-
-// _github_com_tensornb_tensornb_display_Sink is an interface wrapper for Sink type
-type _github_com_tensornb_tensornb_display_Sink struct {
-	IValue   interface{}
-	WDisplay func(b display.Bundle, id string, result bool) error
-}
-
-func (W _github_com_tensornb_tensornb_display_Sink) Display(b display.Bundle, id string, result bool) error {
-	return W.WDisplay(b, id, result)
 }

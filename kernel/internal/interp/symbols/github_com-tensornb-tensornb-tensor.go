@@ -44,7 +44,6 @@ func init() {
 		"RuntimeError":           reflect.ValueOf(constant.MakeFromLiteral("\"RuntimeError\"", token.STRING, 0)),
 		"Scalar":                 reflect.ValueOf(tensor.Scalar),
 		"Stack":                  reflect.ValueOf(tensor.Stack),
-		"StoragesAllocated":      reflect.ValueOf(tensor.StoragesAllocated),
 		"Try":                    reflect.ValueOf(tensor.Try),
 		"TypeError":              reflect.ValueOf(constant.MakeFromLiteral("\"TypeError\"", token.STRING, 0)),
 		"Uint8":                  reflect.ValueOf(tensor.Uint8),

@@ -13,8 +13,6 @@ import (
 func init() {
 	Symbols["github.com/tensornb/tensornb/widget/widget"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Comms":          reflect.ValueOf(widget.Comms),
-		"Deliver":        reflect.ValueOf(widget.Deliver),
 		"Interact":       reflect.ValueOf(widget.Interact),
 		"MIMEWidgetView": reflect.ValueOf(constant.MakeFromLiteral("\"application/vnd.jupyter.widget-view+json\"", token.STRING, 0)),
 		"NewButton":      reflect.ValueOf(widget.NewButton),
@@ -27,7 +25,6 @@ func init() {
 		"NewOutput":      reflect.ValueOf(widget.NewOutput),
 		"NewText":        reflect.ValueOf(widget.NewText),
 		"NewVBox":        reflect.ValueOf(widget.NewVBox),
-		"SetTransport":   reflect.ValueOf(widget.SetTransport),
 
 		// type definitions
 		"Box":         reflect.ValueOf((*widget.Box)(nil)),
@@ -38,7 +35,6 @@ func init() {
 		"FloatSlider": reflect.ValueOf((*widget.FloatSlider)(nil)),
 		"Image":       reflect.ValueOf((*widget.Image)(nil)),
 		"IntSlider":   reflect.ValueOf((*widget.IntSlider)(nil)),
-		"Message":     reflect.ValueOf((*widget.Message)(nil)),
 		"Output":      reflect.ValueOf((*widget.Output)(nil)),
 		"Text":        reflect.ValueOf((*widget.Text)(nil)),
 		"Widget":      reflect.ValueOf((*widget.Widget)(nil)),

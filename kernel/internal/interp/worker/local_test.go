@@ -9,10 +9,11 @@ import (
 	"time"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/displaysink"
+	"github.com/tensornb/tensornb/internal/widgetcomm"
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/interp"
 	"github.com/tensornb/tensornb/tensor"
-	"github.com/tensornb/tensornb/widget"
 )
 
 // newLocalTest returns a Local of a server's Host, whose types come from
@@ -21,7 +22,7 @@ import (
 func newLocalTest(t *testing.T) *interp.Local {
 	t.Helper()
 	l := interp.NewLocal(Host("../../../.."))
-	t.Cleanup(func() { display.SetSink(nil); widget.SetTransport(nil) })
+	t.Cleanup(func() { displaysink.Set(nil); widgetcomm.SetTransport(nil) })
 	return l
 }
 

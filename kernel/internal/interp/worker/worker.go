@@ -15,9 +15,10 @@ import (
 	"sync"
 
 	"github.com/tensornb/tensornb/display"
+	"github.com/tensornb/tensornb/internal/displaysink"
+	"github.com/tensornb/tensornb/internal/widgetcomm"
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/interp"
-	"github.com/tensornb/tensornb/widget"
 )
 
 // The worker is the process that interprets cells, so that whatever a
@@ -130,11 +131,11 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*interp.Session)
 	if err != nil {
 		return err
 	}
-	display.SetSink(display.SinkFunc(func(b display.Bundle, id string, result bool) error {
+	displaysink.Set(func(b map[string]string, id string, result bool) error {
 		streams.sync()
 		return ev.send(event{Type: "display", Data: b, ID: id, Result: result})
-	}))
-	widget.SetTransport(func(m widget.Message) error {
+	})
+	widgetcomm.SetTransport(func(m widgetcomm.Message) error {
 		streams.sync()
 		c := interp.FromWidgets(m)
 		return ev.send(event{Type: "comm", Comm: &c})
