@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime"
 	"strings"
 
@@ -24,11 +25,11 @@ import (
 )
 
 // Prefix starts the line Report writes.
-const Prefix = "tensornb: tensor.Error "
+const Prefix = "tensornb tensor.Error "
 
 // Report, deferred in main, ends the program when it panics with a
-// *tensor.Error: it writes Prefix, the error as JSON, and " at " with the
-// position in main of the statement that failed, then exits with status 2,
+// *tensor.Error: it writes Prefix, "at " with the position in main of the
+// statement that failed, and the error as JSON, then exits with status 2,
 // as a panic does. It panics again with any other value.
 func Report() {
 	r := recover()
@@ -39,13 +40,23 @@ func Report() {
 	if err, ok := r.(error); !ok || !errors.As(err, &e) {
 		panic(r)
 	}
-	data, _ := json.Marshal(e)
-	line := Prefix + string(data)
-	if at := inMain(); at != "" {
-		line += " at " + at
-	}
-	os.Stderr.WriteString(line + "\n")
+	os.Stderr.WriteString(reportLine(e, inMain()) + "\n")
 	os.Exit(2)
+}
+
+// reportLine is the line Report writes for e, which failed at the
+// position at (file:line, or ""). No colon comes before the position:
+// GoNB (v0.11.4) reads each line of a program's standard error that names
+// a position in its main.go, and stops with a panic of its own when the
+// text before that position holds two colons and no number follows the
+// second. So the position comes first, and the JSON, full of colons,
+// after it.
+func reportLine(e *tensor.Error, at string) string {
+	data, _ := json.Marshal(e)
+	if at == "" {
+		return Prefix + string(data)
+	}
+	return Prefix + "at " + at + " " + string(data)
 }
 
 // inMain returns the file and line at which main.main is running, or "".
@@ -71,17 +82,24 @@ func inMain() string {
 	}
 }
 
-// Parse reads a line Report wrote: the error, and what follows " at ",
-// the position, or "".
+// Parse reads a line Report wrote: the error, and the position written
+// after "at ", or "". The position may have been rewritten on its way (GoNB
+// puts the cell's line before a position in its main.go); it ends with
+// ":line" just before the JSON.
 func Parse(line string) (e *tensor.Error, at string, ok bool) {
 	rest, ok := strings.CutPrefix(line, Prefix)
 	if !ok {
 		return nil, "", false
 	}
-	dec := json.NewDecoder(strings.NewReader(rest))
-	if err := dec.Decode(&e); err != nil || e == nil {
+	if m := positioned.FindStringSubmatch(rest); m != nil {
+		at, rest = m[1], m[2]
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(rest)), &e); err != nil || e == nil {
 		return nil, "", false
 	}
-	at, _ = strings.CutPrefix(strings.TrimSpace(rest[dec.InputOffset():]), "at ")
 	return e, at, true
 }
+
+// positioned is what follows Prefix when Report knew the position: "at ",
+// the position, which ends with ":line", a space, and the JSON.
+var positioned = regexp.MustCompile(`^at (.*?:\d+) (\{.*)$`)

@@ -170,6 +170,19 @@ func TestStderrAndExitStatus(t *testing.T) {
 	}
 }
 
+// A program that a signal ends fails the cell, with the signal as its one
+// error (GoNB v0.11.1 replied "ok"; v0.11.4 sends an error of its own).
+func TestSignalEndsTheCell(t *testing.T) {
+	e := newEngine(t)
+	r, err := run(t, e, "import \"syscall\"\nfmt.Println(\"before\")\nsyscall.Kill(syscall.Getpid(), syscall.SIGKILL)\nselect {}")
+	if ce := cellError(t, err); ce.Name != "Exit" || ce.Value != "signal: killed" || strings.Join(ce.Traceback, "\n") != "Exit: the program was ended by signal: killed" {
+		t.Fatalf("killed: %q %q %q", ce.Name, ce.Value, ce.Traceback)
+	}
+	if r.streams["stdout"] != "before\n" || r.streams["stderr"] != "" {
+		t.Fatalf("streams: %q", r.streams)
+	}
+}
+
 // An interrupt that arrives while GoNB is still building the cell stops
 // the program once it starts, so that the next cell runs, rather than
 // leaving an endless loop that blocks GoNB.

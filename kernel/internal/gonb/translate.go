@@ -206,9 +206,9 @@ func (t *translator) outcome(reply *wire.Message) error {
 	return nil
 }
 
-// signalError is the error of a cell whose program a signal ended, as
-// one named signal ("killed") ends it: the out-of-memory killer, or a
-// kill from outside.
+// signalError is the error of a cell whose program a signal ended,
+// named as Go names it ("killed": the out-of-memory killer, or a kill
+// from outside).
 func signalError(signal string) *front.CellError {
 	value := "signal: " + signal
 	return &front.CellError{Name: "Exit", Value: value, Traceback: []string{"Exit: the program was ended by " + value}}

@@ -1,12 +1,15 @@
 package gonb
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tensornb/tensornb/kernel/cellpanic"
+	"github.com/tensornb/tensornb/kernel/internal/front"
+	"github.com/tensornb/tensornb/kernel/internal/wire"
 )
 
 // A panic's stack names cell lines even where GoNB left a position in its
@@ -76,10 +79,10 @@ func TestReportLineAfterOtherOutput(t *testing.T) {
 	cell := "x.Index(\"5\")"
 	out := &recorder{}
 	tr := &translator{out: out, id: 1, ran: []ranCell{{arrange(cell, false, true), []string{cell}}}}
-	tr.stderr("careful: panic: is not a panic here\n" + cellpanic.Prefix +
-		`{"Op":"index","Class":"IndexError","Message":"index 5 is out of bounds for dimension 0 with size 3"} at ` +
-		"\x1b[7m[[ Cell [1] Line 4 ]]\x1b[0m /tmp/gonb_1/main.go:12\n")
+	tr.stderr("careful: panic: is not a panic here\n" + cellpanic.Prefix + "at \x1b[7m[[ Cell [1] Line 4 ]]\x1b[0m /tmp/gonb_1/main.go:12 " +
+		`{"Op":"index","Class":"IndexError","Message":"index 5 is out of bounds for dimension 0 with size 3"}` + "\n")
 	tr.stderr("exit status 2\n")
+	tr.iopub(gonbError(t, "exit status 2"))
 	ce := cellError(t, tr.outcome(nil))
 	want := "IndexError: index 5 is out of bounds for dimension 0 with size 3\ncell line 1: x.Index(\"5\")"
 	if ce.Name != "IndexError" || strings.Join(ce.Traceback, "\n") != want {
@@ -87,5 +90,65 @@ func TestReportLineAfterOtherOutput(t *testing.T) {
 	}
 	if out.streams["stderr"] != "careful: panic: is not a panic here\n" {
 		t.Fatalf("stderr %q", out.streams["stderr"])
+	}
+}
+
+// gonbError is the error message GoNB v0.11.4 sends when a cell's program
+// fails: Go's words for how it ended, as value and as its one line of
+// traceback.
+func gonbError(t *testing.T, value string) *wire.Message {
+	t.Helper()
+	m, err := wire.NewMessage("error", "gonb", nil, map[string]any{"ename": "ERROR", "evalue": value, "traceback": []string{value}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// A program's end that GoNB reports as an error (a non-zero exit status,
+// a signal) is the cell's one error, worded as before GoNB sent it, and
+// not a compile error; GoNB's own line of it on standard error is left
+// out.
+func TestProgramEndIsNoCompileError(t *testing.T) {
+	for _, c := range []struct {
+		end  string
+		want *front.CellError
+	}{
+		{"exit status 3", front.Exit(3)},
+		{"signal: killed", &front.CellError{Name: "Exit", Value: "signal: killed", Traceback: []string{"Exit: the program was ended by signal: killed"}}},
+	} {
+		out := &recorder{}
+		cell := "os.Exit(3)"
+		tr := &translator{out: out, id: 1, ran: []ranCell{{arrange(cell, false, false), []string{cell}}}}
+		tr.stderr("careful\n")
+		tr.stderr(c.end + "\n")
+		tr.iopub(gonbError(t, c.end))
+		reply, err := wire.NewMessage("execute_reply", "gonb", nil, map[string]any{"status": "error", "ename": "ERROR", "evalue": c.end})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ce *front.CellError
+		if err := tr.outcome(reply); !errors.As(err, &ce) || ce.Name != c.want.Name || ce.Value != c.want.Value || strings.Join(ce.Traceback, "\n") != strings.Join(c.want.Traceback, "\n") {
+			t.Errorf("%s: the cell's error is %v, want %v", c.end, err, c.want)
+		}
+		if out.streams["stderr"] != "careful\n" {
+			t.Errorf("%s: stderr %q", c.end, out.streams["stderr"])
+		}
+	}
+}
+
+// A compile error is still one: its value is the go command's output.
+func TestCompileErrorStaysOne(t *testing.T) {
+	cell := "y := undefinedName"
+	tr := &translator{out: &recorder{}, id: 1, ran: []ranCell{{arrange(cell, false, false), []string{cell}}}}
+	msg, err := wire.NewMessage("error", "gonb", nil, map[string]any{"ename": "ERROR", "evalue": "# gonb_1\n./main.go:9:6: undefined: undefinedName\n",
+		"traceback": []string{"# gonb_1", "Cell[1]: Line 2\n\tflag.Parse()\ny := undefinedName\n     ^\n_ = y\n\nundefined: undefinedName"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.iopub(msg)
+	ce := cellError(t, tr.outcome(nil))
+	if ce.Name != "CompileError" || ce.Value != "cell line 1: undefined: undefinedName" {
+		t.Fatalf("compile error: %q %q %q", ce.Name, ce.Value, ce.Traceback)
 	}
 }
