@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
-	github.com/janpfeifer/gonb v0.11.1
+	github.com/janpfeifer/gonb v0.11.4
 	github.com/pebbe/zmq4 v1.4.0
 	github.com/traefik/yaegi v0.16.1
 	golang.org/x/image v0.48.0

@@ -22,7 +22,7 @@ type Tool struct {
 
 // The pinned tools.
 var (
-	GoNB      = Tool{Name: "gonb", Package: "github.com/janpfeifer/gonb", Version: "v0.11.1"}
+	GoNB      = Tool{Name: "gonb", Package: "github.com/janpfeifer/gonb", Version: "v0.11.4"}
 	GoImports = Tool{Name: "goimports", Package: "golang.org/x/tools/cmd/goimports", Version: "v0.36.0"}
 	Gopls     = Tool{Name: "gopls", Package: "golang.org/x/tools/gopls", Version: "v0.20.0"}
 )
