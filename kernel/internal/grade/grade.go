@@ -147,10 +147,8 @@ func (g *Grader) Grade(ctx context.Context, path string) Result {
 		switch {
 		case !ok:
 		case m.Tests():
-			t := Test{GradeID: m.GradeID, MaxPoints: m.Points, Points: m.Points, Feedback: feedback(c)}
-			if t.Feedback != "" {
-				t.Points = 0
-			}
+			v, _ := nbgrader.Judge(c)
+			t := Test{GradeID: m.GradeID, MaxPoints: v.Max, Points: v.Points, Feedback: v.Feedback}
 			r.Score += t.Points
 			r.Tests = append(r.Tests, t)
 		case m.Grade && m.Solution:
@@ -227,15 +225,4 @@ func (g *Grader) ready(ctx context.Context, engine front.Engine) error {
 		return fmt.Errorf("starting an engine: %w", err)
 	}
 	return nil
-}
-
-// feedback returns a cell's error as the student reads it, or "" if the
-// cell has none.
-func feedback(c *notebook.Cell) string {
-	for _, out := range c.Outputs {
-		if out["output_type"] == "error" {
-			return feedbackLines(out)
-		}
-	}
-	return ""
 }

@@ -72,7 +72,7 @@ func pageOf(r Result) page {
 func outputOf(out map[string]any) pageOutput {
 	switch out["output_type"] {
 	case "error":
-		return pageOutput{Error: feedbackLines(out)}
+		return pageOutput{Error: nbgrader.Feedback(out)}
 	case "stream":
 		s, _ := out["text"].(string)
 		return pageOutput{Text: s}
@@ -86,24 +86,6 @@ func outputOf(out map[string]any) pageOutput {
 	}
 	text, _ := data["text/plain"].(string)
 	return pageOutput{Text: text}
-}
-
-// feedbackLines returns an error output as the student reads it: its
-// traceback, whose first line is the error's name and message.
-func feedbackLines(out map[string]any) string {
-	var lines []string
-	switch tb := out["traceback"].(type) {
-	case []string:
-		lines = tb
-	case []any:
-		for _, l := range tb {
-			lines = append(lines, fmt.Sprint(l))
-		}
-	}
-	if len(lines) == 0 {
-		lines = []string{fmt.Sprintf("%v: %v", out["ename"], out["evalue"])}
-	}
-	return strings.Join(lines, "\n")
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{

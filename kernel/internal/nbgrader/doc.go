@@ -35,4 +35,12 @@
 // teacher's again, hidden tests included; the student's answers and own
 // cells stay as written. A submission with none of the assignment's
 // cells, or with cells of another, is refused ([Foreign]).
+//
+// # A test cell's verdict
+//
+// [Judge] says how a test cell did once it ran, from its outputs: it
+// passed, and earns its points, if none is an error; otherwise it earns
+// nothing, and its error is the student's feedback ([Feedback]). It is
+// the one rule of both tensornb grade (package grade) and the static
+// site's self-check, whose pages ask the browser's engine for it.
 package nbgrader
