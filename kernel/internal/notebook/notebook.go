@@ -136,9 +136,29 @@ func Lines(s string) []string {
 
 // Marshal returns the notebook's JSON as Jupyter writes it.
 func (nb *Notebook) Marshal() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(nb.Document(false)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Document returns the notebook as the JSON object nbformat describes,
+// with the keys Jupyter writes, to encode or to change first: its
+// metadata, cells, metadata of cells and outputs are the notebook's own,
+// not copies. Each cell's source is the list of lines a file holds, or,
+// if joined, one string, as a Jupyter server's contents API gives it.
+func (nb *Notebook) Document(joined bool) map[string]any {
 	cells := make([]map[string]any, len(nb.Cells))
 	for i, c := range nb.Cells {
-		m := map[string]any{"cell_type": c.Type, "metadata": c.Metadata, "source": Lines(c.Source)}
+		var source any = Lines(c.Source)
+		if joined {
+			source = c.Source
+		}
+		m := map[string]any{"cell_type": c.Type, "metadata": c.Metadata, "source": source}
 		if c.ID != "" {
 			m["id"] = c.ID
 		}
@@ -156,15 +176,7 @@ func (nb *Notebook) Marshal() ([]byte, error) {
 		}
 		cells[i] = m
 	}
-	doc := map[string]any{"cells": cells, "metadata": nb.Metadata, "nbformat": nb.Format, "nbformat_minor": nb.FormatMinor}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return map[string]any{"cells": cells, "metadata": nb.Metadata, "nbformat": nb.Format, "nbformat_minor": nb.FormatMinor}
 }
 
 // Write writes the notebook to path.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/tensornb/tensornb/kernel/internal/notebook"
@@ -33,6 +34,21 @@ func TestRoundTrip(t *testing.T) {
 				i++
 			}
 			t.Errorf("%s differs at byte %d: got %q, want %q", path, i, got[max(i-40, 0):min(i+40, len(got))], want[max(i-40, 0):min(i+40, len(want))])
+		}
+	}
+}
+
+// Document writes each cell's source as its lines, as Marshal does, or
+// joined into one string, as a Jupyter server's contents API serves it.
+func TestDocument(t *testing.T) {
+	nb, err := notebook.Parse([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "id": "a", "metadata": {}, "source": ["x := 1\n", "x"], "execution_count": null, "outputs": []}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for joined, want := range map[bool]any{false: []string{"x := 1\n", "x"}, true: "x := 1\nx"} {
+		cell := nb.Document(joined)["cells"].([]map[string]any)[0]
+		if !reflect.DeepEqual(cell["source"], want) || cell["id"] != "a" || cell["execution_count"] != (*int)(nil) {
+			t.Errorf("joined %t: the cell is %v, want the source %q", joined, cell, want)
 		}
 	}
 }

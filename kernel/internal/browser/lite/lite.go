@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/tensornb/tensornb/internal/nbformat"
+	"github.com/tensornb/tensornb/kernel/internal/notebook"
 )
 
 // bundleDir is the bundle's directory, relative to the module's.
@@ -204,47 +205,29 @@ type contentModel struct {
 }
 
 // writeNotebook writes the notebook in file into dir, at rel (a path
-// with slashes), as a Jupyter server's contents API gives it, which is how JupyterLab reads it:
-// its multiline strings (nbformat stores them on disk as lists of
-// lines) joined; JupyterLite hands the file to JupyterLab as it is. Its
-// code cells are marked trusted (the site's builder vouches for its
-// notebooks, so their outputs' scripts run, as the explorer needs). It
-// returns the notebook's model, dated built.
+// with slashes), as a Jupyter server's contents API gives it, which is
+// how JupyterLab reads it: its multiline strings (nbformat stores them on
+// disk as lists of lines) joined; JupyterLite hands the file to
+// JupyterLab as it is. Its code cells are marked trusted (the site's
+// builder vouches for its notebooks, so their outputs' scripts run, as
+// the explorer needs). It returns the notebook's model, dated built.
 func writeNotebook(file, dir, rel, built string) (contentModel, error) {
-	data, err := os.ReadFile(file)
+	nb, err := notebook.Read(file)
 	if err != nil {
 		return contentModel{}, err
 	}
-	var nb map[string]any
-	if err := json.Unmarshal(data, &nb); err != nil {
-		return contentModel{}, fmt.Errorf("%s: %v", file, err)
-	}
-	cells, _ := nb["cells"].([]any)
-	for _, c := range cells {
-		cell, _ := c.(map[string]any)
-		if cell == nil {
-			continue
-		}
-		if src, ok := cell["source"]; ok {
-			cell["source"] = joined(src)
-		}
+	doc := nb.Document(true)
+	for _, cell := range doc["cells"].([]map[string]any) {
 		if cell["cell_type"] != "code" {
 			continue
 		}
-		outputs, _ := cell["outputs"].([]any)
+		outputs := cell["outputs"].([]map[string]any)
 		for i, o := range outputs {
-			if m, ok := o.(map[string]any); ok {
-				outputs[i] = JoinOutput(m)
-			}
+			outputs[i] = JoinOutput(o)
 		}
-		meta, _ := cell["metadata"].(map[string]any)
-		if meta == nil {
-			meta = map[string]any{}
-			cell["metadata"] = meta
-		}
-		meta["trusted"] = true
+		cell["metadata"].(map[string]any)["trusted"] = true
 	}
-	out, err := json.MarshalIndent(nb, "", " ")
+	out, err := json.MarshalIndent(doc, "", " ")
 	if err != nil {
 		return contentModel{}, err
 	}
