@@ -594,6 +594,9 @@ func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (
 		}
 	}
 	md, _ := r.Data["text/markdown"].(string)
+	if strings.TrimSpace(md) == "" && goplsHadNothing(r.Data) {
+		return nil, false, nil
+	}
 	if _, ok := r.Data["text/plain"]; !ok && strings.TrimSpace(md) != "" {
 		// Notebook 6's tooltip shows only text/plain.
 		r.Data["text/plain"] = plainFromMarkdown(md)
@@ -602,6 +605,19 @@ func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (
 		return nil, false, nil // GoNB says found with nothing to show
 	}
 	return r.Data, r.Found, nil
+}
+
+// goplsHadNothing reports whether data, GoNB's answer to an inspection,
+// says only that gopls had nothing to show at the cursor (a blank, a
+// comment, a string) or was not yet connected. GoNB v0.11.1 answered
+// those with empty Markdown; v0.11.4 answers with its error as text,
+// then gopls's messages, which a tooltip would show as if they were the
+// name's documentation.
+func goplsHadNothing(data map[string]any) bool {
+	text, _ := data["text/plain"].(string)
+	first, _, _ := strings.Cut(text, "\n\n")
+	return strings.HasPrefix(first, "gopls request returned 'hover' with unexpected kind") ||
+		strings.HasPrefix(first, "gopls client not connected")
 }
 
 // plainFromMarkdown turns gopls's hover Markdown into text: the

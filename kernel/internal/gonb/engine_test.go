@@ -560,6 +560,29 @@ for i := 0; i < 65536; i++ {
 // Completion after a character that UTF-16 writes as two units (an
 // emoji) completes: GoNB and gopls count UTF-16 units, Jupyter counts
 // characters.
+// Inspecting where there is no name (a blank, a comment, a string) finds
+// nothing, as with GoNB v0.11.1, rather than showing GoNB v0.11.4's error
+// from gopls ("gopls request returned 'hover' with unexpected kind") as
+// the tooltip; a name is still found.
+func TestInspectWhereThereIsNothing(t *testing.T) {
+	e := newEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), hangAfter)
+	defer cancel()
+	data, found, err := e.Inspect(ctx, "fmt.Println(1)", 5, 0)
+	if text, _ := data["text/plain"].(string); err != nil || !found || !strings.Contains(text, "func fmt.Println(") {
+		t.Fatalf("inspect fmt.Println: %v %v %q", found, err, data)
+	}
+	for _, c := range []struct {
+		code   string
+		cursor int
+	}{{"x := 1   \n_ = x", 8}, {"// a comment here\nx := 2", 6}, {"fmt.Println(\"hello world\")", 16}} {
+		data, found, err := e.Inspect(ctx, c.code, c.cursor, 0)
+		if err != nil || found || data != nil {
+			t.Errorf("inspect %q at %d: %v %v %q", c.code, c.cursor, found, err, data)
+		}
+	}
+}
+
 func TestCompletionAfterAnEmoji(t *testing.T) {
 	e := newEngine(t)
 	code := "s := \"🎉\"\nfmt.Printl"
