@@ -59,9 +59,9 @@ func TestLabWidgets(t *testing.T) {
 	site := httptest.NewServer(mux)
 	t.Cleanup(site.Close)
 
-	ctx := browsertest.Start(t, 4*time.Minute)
+	ctx := browsertest.StartUntilDeadline(t)
 	errs := browsertest.OpenURL(t, ctx, site.URL+"/widgets.html")
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("window.tnbLabWidgets !== undefined", chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("window.tnbLabWidgets !== undefined", chromedp.WithPollingTimeout(0))); err != nil {
 		t.Fatalf("the page's script did not load: %v\n%s", err, strings.Join(errs.All(), "\n"))
 	}
 	evalJS := func(js string) string {
@@ -89,7 +89,7 @@ func TestLabWidgets(t *testing.T) {
 	}
 	poll := func(js, what string) {
 		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
 			t.Fatalf("%s: %v\nthe page shows: %q\nJavaScript errors: %q", what, err, evalJS("document.body.innerText"), errs.All())
 		}
 	}

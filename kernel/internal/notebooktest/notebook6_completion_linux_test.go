@@ -39,7 +39,7 @@ func TestNotebook6CompletionAndTooltip(t *testing.T) {
 	}
 	server := startNotebook6(t, env, dir)
 	defer server.shutDownKernels(t)
-	ctx := browsertest.Start(t, 3*time.Minute)
+	ctx := browsertest.StartUntilDeadline(t)
 	errs := server.open(t, ctx, "cells.ipynb")
 	run := func(js string) {
 		t.Helper()
@@ -48,11 +48,11 @@ func TestNotebook6CompletionAndTooltip(t *testing.T) {
 		}
 	}
 	// A cell run before the kernel is connected is not sent at all.
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!!(Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected())`, chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!!(Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected())`, chromedp.WithPollingTimeout(0))); err != nil {
 		t.Fatalf("the kernel did not connect: %v", err)
 	}
 	run(`Jupyter.notebook.execute_cells([0])`)
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`Jupyter.notebook.get_cell(0).input_prompt_number === 1`, chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`Jupyter.notebook.get_cell(0).input_prompt_number === 1`, chromedp.WithPollingTimeout(0))); err != nil {
 		t.Fatalf("the first cell did not run: %v", err)
 	}
 
@@ -64,7 +64,7 @@ func TestNotebook6CompletionAndTooltip(t *testing.T) {
 	var err error
 	for try := 0; try < 3; try++ {
 		run(`(() => { const c = Jupyter.notebook.get_cell(1); Jupyter.notebook.select(1); Jupyter.notebook.edit_mode(); c.code_mirror.focus(); c.code_mirror.setCursor({line: 0, ch: 2}); })()`)
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.activeElement === Jupyter.notebook.get_cell(1).code_mirror.getInputField()`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.activeElement === Jupyter.notebook.get_cell(1).code_mirror.getInputField()`, chromedp.WithPollingTimeout(0))); err != nil {
 			t.Fatalf("the second cell's editor did not take the focus: %v", err)
 		}
 		if err := chromedp.Do(ctx, chromedp.KeyEvent("\t")); err != nil {
@@ -94,7 +94,7 @@ func TestNotebook6CompletionAndTooltip(t *testing.T) {
 
 	// Shift-Tab on View.
 	run(`(() => { const c = Jupyter.notebook.get_cell(2); Jupyter.notebook.select(2); Jupyter.notebook.edit_mode(); c.code_mirror.focus(); c.code_mirror.setCursor({line: 0, ch: 6}); Jupyter.tooltip.request(c); })()`)
-	tip, err := chromedp.Run(ctx, chromedp.Poll[string](`(() => { const t = document.querySelector("#tooltip .tooltiptext"); return t && t.innerText.trim() ? t.innerText : null; })()`, chromedp.WithPollingTimeout(time.Minute)))
+	tip, err := chromedp.Run(ctx, chromedp.Poll[string](`(() => { const t = document.querySelector("#tooltip .tooltiptext"); return t && t.innerText.trim() ? t.innerText : null; })()`, chromedp.WithPollingTimeout(0)))
 	if err != nil {
 		t.Fatalf("Shift-Tab on View showed an empty tooltip: %v", err)
 	}

@@ -16,7 +16,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/tensornb/tensornb/internal/browsertest"
@@ -213,7 +212,7 @@ func checkInBrowser(t *testing.T, env []string, executed string, paths []string)
 				t.Fatal(err)
 			}
 			browsertest.SaveArtifact(t, filepath.Join("notebooks", name+".html"), data)
-			ctx := browsertest.Start(t, 2*time.Minute)
+			ctx := browsertest.StartUntilDeadline(t)
 			errs := browsertest.Open(t, ctx, page)
 			if strings.Contains(string(data), `class="tnb-explorer"`) {
 				browsertest.CheckExplorerClick(t, ctx)
@@ -254,10 +253,10 @@ func checkStaticView(t *testing.T, name, page string, nb notebook) {
 	if err := os.WriteFile(path, []byte(static), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx := browsertest.Start(t, 2*time.Minute)
+	ctx := browsertest.StartUntilDeadline(t)
 	browsertest.Open(t, ctx, path)
 	loaded := `Array.from(document.images).every(i => i.complete)`
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](loaded, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](loaded, chromedp.WithPollingTimeout(0))); err != nil {
 		t.Fatalf("the static view's images did not load: %v", err)
 	}
 	// A picture is an SVG image (the HTML form of most pictures) or an
