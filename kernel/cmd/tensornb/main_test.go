@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tensornb/tensornb/internal/nbformat"
 	"github.com/tensornb/tensornb/kernel/internal/install"
 	"github.com/tensornb/tensornb/kernel/internal/jupytertest"
 )
@@ -173,13 +174,13 @@ nbformat.write(nb, sys.argv[2])`
 		t.Fatal(err)
 	}
 	c := executed.Cells
-	if len(c[1].Outputs) != 1 || c[1].Outputs[0].OutputType != "execute_result" || jupytertest.Text(c[1].Outputs[0].Data["text/plain"]) != "(12, 1, 4)" {
+	if len(c[1].Outputs) != 1 || c[1].Outputs[0].OutputType != "execute_result" || nbformat.Text(c[1].Outputs[0].Data["text/plain"]) != "(12, 1, 4)" {
 		t.Errorf("the strides cell: %+v", c[1].Outputs)
 	}
 	if len(c[2].Outputs) != 1 || c[2].Outputs[0].OutputType != "display_data" || c[2].Outputs[0].Data["image/svg+xml"] == nil {
 		t.Errorf("the card cell: %+v", c[2].Outputs)
 	}
-	if len(c[3].Outputs) != 1 || !strings.Contains(jupytertest.Text(c[3].Outputs[0].Text), "23") {
+	if len(c[3].Outputs) != 1 || !strings.Contains(nbformat.Text(c[3].Outputs[0].Text), "23") {
 		t.Errorf("the print cell: %+v", c[3].Outputs)
 	}
 }

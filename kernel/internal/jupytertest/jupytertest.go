@@ -19,7 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tensornb/tensornb/internal/nbformat"
 	"github.com/tensornb/tensornb/kernel/internal/install"
 	"github.com/tensornb/tensornb/kernel/internal/tools"
 )
@@ -168,8 +167,3 @@ func JupyterPath(env []string) string {
 	}
 	return ""
 }
-
-// Text joins a notebook's multi-line field (a cell's source, a stream's
-// text, a MIME value), which nbformat stores as a string or a list of
-// strings: nbformat.Text, by the name the tests call it.
-func Text(v any) string { return nbformat.Text(v) }

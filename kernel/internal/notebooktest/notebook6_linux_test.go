@@ -28,6 +28,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tensornb/tensornb/internal/browsertest"
+	"github.com/tensornb/tensornb/internal/nbformat"
 	"github.com/tensornb/tensornb/kernel/internal/jupytertest"
 )
 
@@ -125,7 +126,7 @@ func pictures(t *testing.T, nb notebook) []picture {
 	t.Helper()
 	var pics []picture
 	for i, c := range nb.Cells {
-		src := jupytertest.Text(c.Source)
+		src := nbformat.Text(c.Source)
 		var kinds []string
 		for _, m := range showCall.FindAllStringSubmatch(src, -1) {
 			switch {
@@ -151,14 +152,14 @@ func pictures(t *testing.T, nb notebook) []picture {
 				shown++
 			}
 			pic := picture{cell: i, output: j, kind: kind}
-			svg := jupytertest.Text(o.Data["image/svg+xml"])
-			if jupytertest.Text(o.Data["image/png"]) != "" {
+			svg := nbformat.Text(o.Data["image/svg+xml"])
+			if nbformat.Text(o.Data["image/png"]) != "" {
 				pic.pngSVG = svg // display's PNG shows its SVG (display's TestDiagramPNG checks that)
 			}
 			if svg == "" {
-				svg = svgInHTML.FindString(jupytertest.Text(o.Data["text/html"]))
+				svg = svgInHTML.FindString(nbformat.Text(o.Data["text/html"]))
 			}
-			switch mermaid := jupytertest.Text(o.Data["text/vnd.mermaid"]); {
+			switch mermaid := nbformat.Text(o.Data["text/vnd.mermaid"]); {
 			case svg != "":
 				var err error
 				if pic.labels, pic.colours, err = readSVG(svg); err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tensornb/tensornb/internal/browsertest"
+	"github.com/tensornb/tensornb/internal/nbformat"
 	"github.com/tensornb/tensornb/kernel/internal/install"
 	"github.com/tensornb/tensornb/kernel/internal/jupytertest"
 )
@@ -54,8 +55,8 @@ type cell struct {
 func (c cell) shown() string {
 	var b strings.Builder
 	for _, o := range c.Outputs {
-		b.WriteString(jupytertest.Text(o.Text))
-		b.WriteString(jupytertest.Text(o.Data["text/plain"]))
+		b.WriteString(nbformat.Text(o.Text))
+		b.WriteString(nbformat.Text(o.Data["text/plain"]))
 		if o.OutputType == "error" {
 			b.WriteString(o.EName + ": " + o.EValue)
 		}
@@ -80,7 +81,7 @@ func readNotebook(t *testing.T, path string) notebook {
 // find returns the code cell whose source contains code.
 func (nb notebook) find(code string) (cell, bool) {
 	for _, c := range nb.Cells {
-		if c.CellType == "code" && strings.Contains(jupytertest.Text(c.Source), code) {
+		if c.CellType == "code" && strings.Contains(nbformat.Text(c.Source), code) {
 			return c, true
 		}
 	}
@@ -122,7 +123,7 @@ func TestNotebooksAreWellFormed(t *testing.T) {
 		var prose strings.Builder
 		for _, c := range nb.Cells {
 			if c.CellType == "markdown" {
-				prose.WriteString(jupytertest.Text(c.Source))
+				prose.WriteString(nbformat.Text(c.Source))
 			}
 		}
 		if title, ok := articles[filepath.Base(path)]; ok && !strings.Contains(prose.String(), title) {
@@ -137,7 +138,7 @@ func TestNotebooksAreWellFormed(t *testing.T) {
 	tour := readNotebook(t, filepath.Join(notebooksDir, "00-tour.ipynb"))
 	var links strings.Builder
 	for _, c := range tour.Cells {
-		links.WriteString(jupytertest.Text(c.Source))
+		links.WriteString(nbformat.Text(c.Source))
 	}
 	for path := range articles {
 		if !strings.Contains(links.String(), "("+path+")") {
