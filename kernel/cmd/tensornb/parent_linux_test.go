@@ -91,7 +91,7 @@ func TestKernelEndsWithItsClient(t *testing.T) {
 
 			_ = client.Process.Kill()
 			_ = client.Wait()
-			proctest.WaitGone(t, mark, 10*time.Second)
+			proctest.WaitGone(t, mark, time.Minute)
 			if log := logFile(t, stderr); !strings.Contains(log, "tensornb: shutting down: ") {
 				t.Error("the kernel did not say why it ended")
 			}

@@ -140,7 +140,9 @@ func TestGrade(t *testing.T) {
 	if err := os.WriteFile(paths["not notebook"], []byte("I did not do it"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g, err := grade.New(assignment(), grade.Options{Engine: engine, Timeout: 3 * time.Second})
+	// A cell that answers runs in milliseconds, under the race detector
+	// and a loaded machine too: only the loops reach the timeout.
+	g, err := grade.New(assignment(), grade.Options{Engine: engine, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +165,7 @@ func TestGrade(t *testing.T) {
 		"strides":      {0, []string{"AssertionError: wrong values: 3 of 6 elements differ, the first at [0, 1]: yours is 1, 3 was expected", "AssertionError: wrong values"}, ""},
 		"compile":      {0, []string{"CompileError: the cell does not compile\ncell line 2: undefined: Transposed", "CompileError: the cell does not compile\ncell line 1: undefined: Transposed"}, ""},
 		"panic":        {0, []string{"panic: runtime error: index out of range", "panic: runtime error: index out of range"}, ""},
-		"loop":         {0, []string{"Timeout: the cell ran past the timeout of 3s and was stopped", "Timeout: the cell ran past the timeout of 3s and was stopped"}, ""},
+		"loop":         {0, []string{"Timeout: the cell ran past the timeout of 10s and was stopped", "Timeout: the cell ran past the timeout of 10s and was stopped"}, ""},
 		"stub":         {0, []string{"panic: not written yet", "panic: not written yet"}, ""},
 		"tampered":     {0, []string{"AssertionError: right values, but a copy", "AssertionError: right values, but a copy"}, ""},
 		"deleted":      {0, []string{"AssertionError: right values, but a copy", "AssertionError: right values, but a copy"}, ""},
@@ -225,21 +227,21 @@ func TestSlowStart(t *testing.T) {
 			return e, nil
 		}
 	}
-	g, err := grade.New(assignment(), grade.Options{Engine: slow("2s"), Timeout: time.Second})
+	g, err := grade.New(assignment(), grade.Options{Engine: slow("12s"), Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := g.Grade(context.Background(), right)
 	if r.Error != "" || r.Score != 3 {
-		t.Errorf("a worker that took 2s to start, cells of 1s at most: score %g of %g, error %q, tests %+v; want 3 of 3", r.Score, r.MaxScore, r.Error, r.Tests)
+		t.Errorf("a worker that took 12s to start, cells of 10s at most: score %g of %g, error %q, tests %+v; want 3 of 3", r.Score, r.MaxScore, r.Error, r.Tests)
 	}
 
 	// The first test's call loops; the second's calls run in a new
-	// worker, which again takes 2s to start and replays the cells before.
+	// worker, which again takes 12s to start and replays the cells before.
 	loop := write(t, dir, "loop.ipynb", answered(t, "\tif x.Size(0) == 2 {\n\t\tfor {\n\t\t}\n\t}\n\treturn x.Permute(1, 0)", nil))
 	r = g.Grade(context.Background(), loop)
 	if r.Error != "" || r.Score != 1 || len(r.Tests) != 2 || !strings.HasPrefix(r.Tests[0].Feedback, "Timeout:") || r.Tests[1].Feedback != "" {
-		t.Errorf("a loop in the first test, then a worker that took 2s to start again: score %g of %g, error %q, tests %+v; want 1 of 3, the first test timed out", r.Score, r.MaxScore, r.Error, r.Tests)
+		t.Errorf("a loop in the first test, then a worker that took 12s to start again: score %g of %g, error %q, tests %+v; want 1 of 3, the first test timed out", r.Score, r.MaxScore, r.Error, r.Tests)
 	}
 
 	g, err = grade.New(assignment(), grade.Options{Engine: slow("1m"), Timeout: time.Second, StartLimit: time.Second})

@@ -24,7 +24,7 @@ func markedEngine(t *testing.T) (*Engine, string) {
 // waitSleeps waits until the processes startsSleeps started are there.
 func waitSleeps(t *testing.T, mark string) {
 	t.Helper()
-	if ps, ok := proctest.WaitFor(mark, 5*time.Second, func(ps []proctest.Process) bool { return len(proctest.Named(ps, "sleep")) == 2 }); !ok {
+	if ps, ok := proctest.WaitFor(mark, time.Minute, func(ps []proctest.Process) bool { return len(proctest.Named(ps, "sleep")) == 2 }); !ok {
 		t.Fatalf("the cell's processes did not start: %v", ps)
 	}
 }
@@ -36,7 +36,7 @@ func TestInterruptEndsCellProcesses(t *testing.T) {
 	mustRun(t, e, []string{startsSleeps})
 	waitSleeps(t, mark)
 	interrupt(t, e, 2, "for {\n}")
-	proctest.WaitGone(t, mark, 2*time.Second)
+	proctest.WaitGone(t, mark, time.Minute)
 }
 
 // So do a restart and a shutdown.
@@ -48,6 +48,6 @@ func TestShutdownEndsCellProcesses(t *testing.T) {
 		if err := e.Shutdown(restart); err != nil {
 			t.Fatal(err)
 		}
-		proctest.WaitGone(t, mark, 2*time.Second)
+		proctest.WaitGone(t, mark, time.Minute)
 	}
 }
