@@ -515,6 +515,9 @@ func (e *Engine) Complete(ctx context.Context, code string, cursor int) (front.C
 	if err != nil {
 		return front.Completion{}, err
 	}
+	if !c.goplsConnected(ctx) {
+		return front.Completion{CursorStart: cursor, CursorEnd: cursor}, nil
+	}
 	cell := arrange(code, false, false)
 	var r struct {
 		Matches     []string `json:"matches"`
@@ -549,6 +552,33 @@ func unique(matches []string) []string {
 	return out
 }
 
+// goplsConnects is how long after its start GoNB is connected to gopls:
+// GoNB (v0.11.4) starts gopls as it starts, and first connects to it 12 s
+// later (v0.11.1 did after 2 s); the rest is a margin for GoNB's own start
+// on a loaded machine. A completion or inspection asked of GoNB before it
+// is connected is answered only 12 s after it was asked, and GoNB runs
+// no cell meanwhile.
+const goplsConnects = 14 * time.Second
+
+// goplsConnected waits until GoNB is connected to gopls, and reports
+// whether it is: false, at once, if ctx ends first, so that a request that
+// could only time out neither keeps the front end waiting nor holds GoNB.
+func (c *child) goplsConnected(ctx context.Context) bool {
+	wait := time.Until(c.started.Add(goplsConnects))
+	if wait <= 0 {
+		return true
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+		return false
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(wait):
+		return true
+	}
+}
+
 // goplsLoading is how long after GoNB starts an empty answer may be
 // gopls still loading rather than nothing to say.
 const goplsLoading = 20 * time.Second
@@ -574,6 +604,9 @@ func (e *Engine) Inspect(ctx context.Context, code string, cursor, detail int) (
 	c, _, err := e.running(ctx)
 	if err != nil {
 		return nil, false, err
+	}
+	if !c.goplsConnected(ctx) {
+		return nil, false, nil
 	}
 	cell := arrange(code, false, false)
 	var r struct {

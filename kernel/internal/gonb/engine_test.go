@@ -560,6 +560,35 @@ for i := 0; i < 65536; i++ {
 // Completion after a character that UTF-16 writes as two units (an
 // emoji) completes: GoNB and gopls count UTF-16 units, Jupyter counts
 // characters.
+// A completion or an inspection asked before GoNB is connected to gopls
+// (GoNB v0.11.4 connects 12 s after its start), with too little time left
+// to wait for that, is answered at once with nothing, rather than held in
+// GoNB until 12 s after it was asked, past the front end's patience.
+func TestCompletionBeforeGoplsConnects(t *testing.T) {
+	e := newEngine(t)
+	e.Start()
+	e.mu.Lock()
+	c := e.child
+	e.mu.Unlock()
+	if c == nil {
+		t.Fatal("GoNB did not start")
+	}
+	const patience = 5 * time.Second
+	if time.Until(c.started.Add(goplsConnects)) <= patience {
+		t.Skip("GoNB took so long to start that gopls is about to be connected")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	got, err := e.Complete(ctx, "fmt.Sprintl", 11)
+	if err != nil || len(got.Matches) != 0 || got.CursorStart != 11 || got.CursorEnd != 11 || ctx.Err() != nil {
+		t.Fatalf("completion: %+v %v (the wait: %v)", got, err, ctx.Err())
+	}
+	data, found, err := e.Inspect(ctx, "fmt.Println", 5, 0)
+	if err != nil || found || data != nil || ctx.Err() != nil {
+		t.Fatalf("inspection: %v %v %q (the wait: %v)", found, err, data, ctx.Err())
+	}
+}
+
 // Inspecting where there is no name (a blank, a comment, a string) finds
 // nothing, as with GoNB v0.11.1, rather than showing GoNB v0.11.4's error
 // from gopls ("gopls request returned 'hover' with unexpected kind") as

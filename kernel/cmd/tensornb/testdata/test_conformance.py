@@ -22,6 +22,13 @@ from jupyter_client.utils import run_sync
 
 TIMEOUT = 60
 
+# The compiled kernelspec answers completions and inspections once GoNB is
+# connected to gopls: GoNB v0.11.4 connects 12 s after it starts, with the
+# kernel, and the kernel answers those asked before at once, with nothing
+# (goplsConnects in kernel/internal/gonb/engine.go, 14 s after GoNB's
+# start). The tests of them wait this long after the kernel started.
+GOPLS_CONNECTED = 16
+
 
 class TensornbKernelTests(jupyter_kernel_test.KernelTests):
     kernel_name = os.environ.get("TENSORNB_KERNEL", "tensornb")
@@ -49,6 +56,23 @@ class TensornbKernelTests(jupyter_kernel_test.KernelTests):
     code_history_pattern = "1 + *"
     supported_history_operations = ("tail", "range", "search")
     code_inspect_sample = "fmt.Println"
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.started = time.monotonic()
+
+    def wait_for_gopls(self):
+        if self.kernel_name == "tensornb-compiled":
+            time.sleep(max(0.0, self.started + GOPLS_CONNECTED - time.monotonic()))
+
+    def test_completion(self):
+        self.wait_for_gopls()
+        super().test_completion()
+
+    def test_inspect(self):
+        self.wait_for_gopls()
+        super().test_inspect()
 
     def flush_channels(self):
         """Drains the shell and iopub channels, checking each message
