@@ -57,7 +57,16 @@ import (
 //
 // return Promises of the complete_reply's and the inspect_reply's
 // content for the name at cursorPos (in characters) in code, with the
-// names the cells before declared.
+// names the cells before declared;
+//
+//	tensornb.verdict(nbgrader, outputs)
+//
+// returns a Promise of how a test cell of an exercise did, from its
+// nbgrader metadata (undefined or null if it has none) and its outputs
+// as nbformat stores them: {passed, points, max, feedback}, as Verdict
+// gives it, by the rule tensornb grade scores by; or of null if the cell
+// is no test cell. It needs no session, and takes no lock that a running
+// cell holds.
 //
 // What the program writes to its standard output and error (file
 // descriptors 1 and 2, through globalThis.fs, which wasm_exec.js makes)
@@ -72,6 +81,7 @@ func Serve() {
 		"comm":     js.FuncOf(k.comm),
 		"complete": js.FuncOf(k.complete),
 		"inspect":  js.FuncOf(k.inspect),
+		"verdict":  js.FuncOf(verdict),
 	}))
 	select {}
 }
@@ -288,6 +298,21 @@ func (k *kernel) inspect(_ js.Value, args []js.Value) any {
 	})
 }
 
+// verdict is tensornb.verdict.
+func verdict(_ js.Value, args []js.Value) any {
+	for len(args) < 2 {
+		args = append(args, js.Undefined())
+	}
+	metadata, outputs := stringify(args[0], ""), stringify(args[1], "")
+	return promise(func() (any, error) {
+		v, err := Verdict([]byte(metadata), []byte(outputs))
+		if err != nil {
+			return nil, err
+		}
+		return toJS(v), nil
+	})
+}
+
 // ask returns a Promise of the reply content question gives, asked of the
 // started session with 10 seconds to answer.
 func (k *kernel) ask(question func(context.Context, *interp.Local) map[string]any) any {
@@ -333,9 +358,10 @@ func promise(run func() (any, error)) js.Value {
 	return js.Global().Get("Promise").New(executor)
 }
 
-// toJS makes a message's content a JavaScript object, through JSON, as
-// the front's messages are made: js.ValueOf takes no []string.
-func toJS(content map[string]any) js.Value {
+// toJS makes a message's content (or a verdict) a JavaScript value,
+// through JSON, as the front's messages are made: js.ValueOf takes no
+// []string.
+func toJS(content any) js.Value {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -109,9 +109,9 @@ type cellRun struct {
 // headless Chromium, gives the same iopub messages and execute_replies
 // as the server's engine (a worker process, through the same Execute)
 // for the same cells: state kept from cell to cell, stdout, a result, a
-// display, and errors (a tensor's, a compile error, a panic). The test
-// prints the engine's size and how long the first cell and a warm one
-// take.
+// display, and errors (a tensor's, a compile error, a panic); and its
+// verdicts of exercises' test cells are Verdict's. The test prints the
+// engine's size and how long the first cell and a warm one take.
 func TestCellsInABrowser(t *testing.T) {
 	browsertest.Require(t) // before the build, which may take a minute or two
 
@@ -191,6 +191,7 @@ func TestCellsInABrowser(t *testing.T) {
 		}
 		replies = append(replies, reply)
 	}
+	checkVerdicts(t, ctx)
 	started, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ Ready, Compiled, Init, Session, Warm float64 }]("engine"))
 	if err != nil {
 		t.Fatal(err)
@@ -255,6 +256,27 @@ func checkOutputLimit(t *testing.T, ctx context.Context) {
 	if !strings.Contains(stderr.String(), "this cell printed more than 8.0 MiB; what it prints from here on is dropped") ||
 		!strings.Contains(stderr.String(), "tensornb: 1.0 MiB of this cell's output was dropped, past the limit of 8.0 MiB.") {
 		t.Errorf("a cell that printed 9 MiB: stderr %q, want the notices of the output limit", stderr.String())
+	}
+}
+
+// checkVerdicts asks the worker for the verdicts of verdictCases' cells,
+// as the pages' self-check does: each is Verdict's, Go's rule, which the
+// engine in the browser runs.
+func checkVerdicts(t *testing.T, ctx context.Context) {
+	t.Helper()
+	for _, c := range verdictCases {
+		nbgrader := c.nbgrader
+		if nbgrader == "" {
+			nbgrader = "undefined"
+		}
+		request := `ask({type: "verdict", nbgrader: ` + nbgrader + `, outputs: ` + c.outputs + `})`
+		reply, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]any](request, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s in the browser: %v", request, err)
+		}
+		if got := jsonText(reply["verdict"]); reply["status"] != "ok" || !sameJSON(t, got, c.want) {
+			t.Errorf("%s in the browser: %s, want the verdict %s", request, jsonText(reply), c.want)
+		}
 	}
 }
 

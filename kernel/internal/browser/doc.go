@@ -38,6 +38,9 @@
 //	      the completions at cursor_pos (in characters)
 //	  {id, type: "inspect", code, cursor_pos, detail_level}
 //	      what is known of the name at cursor_pos
+//	  {id, type: "verdict", nbgrader, outputs}
+//	      how a test cell of an exercise did, from its nbgrader metadata
+//	      and its outputs as nbformat stores them (Verdict)
 //	worker → page
 //	  {type: "ready", ms, compiled, init, session, warm}
 //	      the engine started and its session is ready for cells, ms after
@@ -65,6 +68,10 @@
 //	  {id, type: "inspect_reply", content}
 //	      the inspect_reply's content: the declaration and its doc comment,
 //	      as text/plain and text/markdown
+//	  {id, type: "verdict_reply", content}
+//	      status "ok" and the verdict, {passed, points, max, feedback},
+//	      or null if the cell is no test cell (or an error's status,
+//	      ename, evalue and traceback)
 //	  {type: "exit", code, fatal}
 //	      the engine ended (a crash), and with it the session; fatal is the
 //	      Go runtime's "fatal error: …" or "panic: …" line, if it wrote one

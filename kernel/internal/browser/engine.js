@@ -202,7 +202,8 @@ export class Engine {
         this.crashed(m.code, m.fatal);
         return;
       case "complete_reply":
-      case "inspect_reply": {
+      case "inspect_reply":
+      case "verdict_reply": {
         const resolve = this.requests.get(m.id);
         this.requests.delete(m.id);
         if (resolve) {
@@ -500,6 +501,21 @@ export class Engine {
       cursor_pos: cursorPos,
       detail_level: detailLevel,
     });
+  }
+
+  // verdict asks the engine how a test cell of an exercise did, from its
+  // nbgrader metadata (undefined if it has none) and its outputs as
+  // nbformat stores them, by the rule tensornb grade scores by (Go's:
+  // kernel/internal/nbgrader's Judge): a Promise of {passed, points, max,
+  // feedback}, or of null if the cell is no test cell. It does not wait
+  // for the cells sent before it, and rejects if the engine cannot answer
+  // (it could not start, or ended first).
+  async verdict(nbgrader, outputs) {
+    const reply = await this.request({ type: "verdict", nbgrader, outputs });
+    if (reply.status !== "ok") {
+      throw new Error(reply.ename + ": " + reply.evalue);
+    }
+    return reply.verdict;
   }
 
   request(message) {

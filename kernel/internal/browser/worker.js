@@ -72,8 +72,9 @@ ready.catch((e) => postMessage({ type: "error", message: String(e) }));
 
 // Cells run one after another, in the order they came, and so do the
 // page's comm messages, between them; a completion or an inspection
-// waits only for the engine (and, in it, for a running cell to end), and
-// an input reply goes at once to the cell that waits for it.
+// waits only for the engine (and, in it, for a running cell to end), a
+// verdict only for the engine, and an input reply goes at once to the
+// cell that waits for it.
 let queue = ready;
 const inputs = new Map(); // a waiting cell's id → the resolve of its line
 onmessage = (event) => {
@@ -89,6 +90,15 @@ onmessage = (event) => {
       answer(
         () => tensornb.inspect(m.code, m.cursor_pos, m.detail_level || 0),
         (content) => postMessage({ id: m.id, type: "inspect_reply", content }),
+      );
+      return;
+    case "verdict":
+      answer(
+        () =>
+          tensornb
+            .verdict(m.nbgrader, m.outputs)
+            .then((verdict) => ({ status: "ok", verdict })),
+        (content) => postMessage({ id: m.id, type: "verdict_reply", content }),
       );
       return;
     case "input_reply": {
