@@ -1,28 +1,10 @@
-// The self-check of an exercise in nbgrader's format, in the browser: a
-// test cell that ran (nbgrader metadata with grade, and neither solution
-// nor task) passed if it showed no error, and its feedback otherwise is
-// its error as tensornb grade gives it (package grade's feedbackLines):
-// the traceback's lines, whose first is the error's name and message, or
-// "name: message" if it has none. The pages (site/web/page.js) and
-// JupyterLite (lite/web/kernel.js) show it under the cell.
-
-// verdict returns how a test cell did, from its nbgrader metadata and
-// its outputs as nbformat stores them, or null if the cell is not a test.
-export function verdict(nbgrader, outputs) {
-  if (!nbgrader || !nbgrader.grade || nbgrader.solution || nbgrader.task) {
-    return null;
-  }
-  const max = Number(nbgrader.points) || 0;
-  const error = outputs.find((o) => o.output_type === "error");
-  if (!error) {
-    return { passed: true, points: max, max, feedback: "" };
-  }
-  const lines =
-    error.traceback && error.traceback.length
-      ? error.traceback
-      : [`${error.ename}: ${error.evalue}`];
-  return { passed: false, points: 0, max, feedback: lines.join("\n") };
-}
+// The self-check of an exercise in nbgrader's format, in the browser:
+// under a test cell that ran, whether it passed, its points and, if it
+// failed, the grader's feedback. The verdict itself is Go's: the engine
+// judges the cell (Engine.verdict in engine.js, which asks the worker for
+// kernel/internal/nbgrader's Judge, the rule tensornb grade scores by),
+// and this file only draws what it gives. The pages (site/web/page.js)
+// and JupyterLite (lite/web/selfcheck.js) show it under the cell.
 
 // verdictNode returns an element that shows a verdict: a line with its
 // points, and the feedback under it for a test that failed.
@@ -53,16 +35,15 @@ export function verdictNode(v) {
   return node;
 }
 
-// showVerdict puts the verdict of a test cell in place of the one shown
-// in container, if any, or removes it when the cell is no test.
-export function showVerdict(container, nbgrader, outputs) {
+// showVerdict shows the verdict v, as the engine gave it, in container,
+// in place of the one shown there, if any; with v null (the cell is no
+// test cell, or the engine could not judge it) it only removes that one.
+export function showVerdict(container, v) {
   const old = container.querySelector(":scope > .tnb-verdict");
   if (old) {
     old.remove();
   }
-  const v = verdict(nbgrader, outputs);
   if (v) {
     container.append(verdictNode(v));
   }
-  return v;
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -214,16 +215,32 @@ const verdictJS = `((c) => {
 // scored it: whether it passed and its points, and when it failed the
 // grader's feedback.
 func wantVerdict(test grade.Test) *shownVerdict {
+	return drawn(nbgrader.Verdict{Passed: test.Feedback == "", Points: test.Points, Max: test.MaxPoints, Feedback: test.Feedback})
+}
+
+// judged is what the self-check must show under the test cell c of the
+// served notebook once it ran with outputs, as the page holds them: Go's
+// verdict of them (nbgrader.Judge), which the page asks the engine for
+// and only draws; nil if c is no test cell. A page that judged the cell
+// by a rule of its own, unlike Go's, would show something else.
+func judged(c *ipynb.Cell, outputs []map[string]any) *shownVerdict {
+	v, ok := nbgrader.Judge(&ipynb.Cell{Type: c.Type, Metadata: c.Metadata, Outputs: outputs})
+	if !ok {
+		return nil
+	}
+	return drawn(v)
+}
+
+// drawn is what the self-check shows for the verdict v.
+func drawn(v nbgrader.Verdict) *shownVerdict {
 	unit := "points"
-	if test.MaxPoints == 1 {
+	if v.Max == 1 {
 		unit = "point"
 	}
-	v := &shownVerdict{Line: fmt.Sprintf("✓ passed: %g of %g %s", test.Points, test.MaxPoints, unit)}
-	if test.Feedback != "" {
-		v.Line = fmt.Sprintf("✗ failed: %g of %g %s", test.Points, test.MaxPoints, unit)
-		v.Feedback = &test.Feedback
+	if v.Passed {
+		return &shownVerdict{Line: fmt.Sprintf("✓ passed: %g of %g %s", v.Points, v.Max, unit)}
 	}
-	return v
+	return &shownVerdict{Line: fmt.Sprintf("✗ failed: %g of %g %s", v.Points, v.Max, unit), Feedback: &v.Feedback}
 }
 
 // checkVerdict checks that what a cell shows (got) is the verdict want
@@ -241,19 +258,24 @@ func checkVerdict(t *testing.T, cell string, got, want *shownVerdict) {
 // checkVerdicts checks the verdict shown under each code cell of the
 // exercise (shown, in the order of cells) against the grader's result
 // r: each test cell that ran shows the grader's score and feedback, and
-// no other cell shows a verdict.
+// Go's verdict of the outputs it shows (judged); no other cell shows a
+// verdict.
 func (ex *exercise) checkVerdicts(t *testing.T, cells []pageCell, shown []*shownVerdict, r grade.Result) {
 	t.Helper()
 	for i, c := range cells {
-		var want *shownVerdict
-		if m, ok := nbgrader.Of(ex.served.Cells[c.Index]); ok && m.Tests() && c.Reply != nil {
+		served := ex.served.Cells[c.Index]
+		var want, judge *shownVerdict
+		if m, ok := nbgrader.Of(served); ok && m.Tests() && c.Reply != nil {
 			for _, test := range r.Tests {
 				if test.GradeID == m.GradeID {
 					want = wantVerdict(test)
 				}
 			}
+			judge = judged(served, c.Outputs)
 		}
-		checkVerdict(t, fmt.Sprintf("cell %d %q", c.Index, firstLine(ex.served.Cells[c.Index].Source)), shown[i], want)
+		name := fmt.Sprintf("cell %d %q", c.Index, firstLine(served.Source))
+		checkVerdict(t, name, shown[i], want)
+		checkVerdict(t, name+", by nbgrader.Judge of its outputs,", shown[i], judge)
 	}
 }
 
@@ -485,6 +507,8 @@ func (ex *exercise) checkPage(t *testing.T, ctx context.Context) []pageCell {
 		waitRun(t, ctx, test)
 		got := evaluate[*shownVerdict](t, ctx, fmt.Sprintf(`(%s)(tnb.page.cells[%d].node)`, verdictJS, test))
 		checkVerdict(t, fmt.Sprintf("with %q typed into the answer cell, its test cell (as tensornb grade scores that submission)", step.typed), got, wantVerdict(ex.result(step.r)))
+		outputs := evaluate[[]pageCell](t, ctx, "tnb.cells()")[test].Outputs
+		checkVerdict(t, fmt.Sprintf("with %q typed into the answer cell, its test cell (by nbgrader.Judge of its outputs)", step.typed), got, judged(ex.served.Cells[ex.test], outputs))
 	}
 	return cells
 }
@@ -517,9 +541,8 @@ func (ex *exercise) checkLab(t *testing.T, ctx context.Context) []labCell {
 	cells := evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")
 	n := evaluate[int](t, ctx, "tnbLabTest.requests()")
 	ex.checkRunAll(t, n == len(cells), labPage(cells))
-	verdicts := `tnbLabTest.codeNodes().map(` + verdictJS + `)`
 	ex.graded(t)
-	ex.checkVerdicts(t, labPage(cells), evaluate[[]*shownVerdict](t, ctx, verdicts), ex.untouched)
+	ex.checkVerdicts(t, labPage(cells), labVerdicts(t, ctx), ex.untouched)
 
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf("tnbLabTest.runFrom(%d)", n), chromedp.EvalAwaitPromise)); err != nil {
 		t.Fatalf("running the cells after the first test: %v", err)
@@ -531,7 +554,7 @@ func (ex *exercise) checkLab(t *testing.T, ctx context.Context) []labCell {
 		}
 	}
 	ex.checkGradedOutputs(t, labPage(cells), ex.untouched)
-	ex.checkVerdicts(t, labPage(cells), evaluate[[]*shownVerdict](t, ctx, verdicts), ex.untouched)
+	ex.checkVerdicts(t, labPage(cells), labVerdicts(t, ctx), ex.untouched)
 
 	source := fmt.Sprintf("tnbLabTest.source(%d)", ex.answer)
 	for _, step := range []struct {
@@ -547,8 +570,12 @@ func (ex *exercise) checkLab(t *testing.T, ctx context.Context) []labCell {
 				t.Fatalf("running cell %d: %v", i, err)
 			}
 		}
-		got := evaluate[*shownVerdict](t, ctx, fmt.Sprintf(`(%s)(tnbLabTest.codeNodes()[%d])`, verdictJS, ex.codeIndex(ex.test)))
+		got := labVerdicts(t, ctx)[ex.codeIndex(ex.test)]
 		checkVerdict(t, fmt.Sprintf("with %q typed into the answer cell, its test cell (as tensornb grade scores that submission)", step.typed), got, wantVerdict(ex.result(step.r)))
+		// The outputs JupyterLab holds (tnbLabTest.cells() has those of Run
+		// All Cells), which the self-check sent the engine.
+		outputs := evaluate[[]map[string]any](t, ctx, fmt.Sprintf("jupyterapp.shell.currentWidget.content.widgets[%d].model.outputs.toJSON()", ex.test))
+		checkVerdict(t, fmt.Sprintf("with %q typed into the answer cell, its test cell (by nbgrader.Judge of its outputs)", step.typed), got, judged(ex.served.Cells[ex.test], outputs))
 	}
 	// The screenshot shows the self-check's verdict on the copy.
 	if evaluate[int](t, ctx, `tnbLabTest.count(".tnb-verdict")`) > 0 {
@@ -557,6 +584,17 @@ func (ex *exercise) checkLab(t *testing.T, ctx context.Context) []labCell {
 		}
 	}
 	return cells
+}
+
+// labVerdicts waits until JupyterLab's self-check has drawn the verdicts
+// it asked the engine for (no cell's node is data-tnb-verdict="pending")
+// and returns what each code cell shows, in order.
+func labVerdicts(t *testing.T, ctx context.Context) []*shownVerdict {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`tnbLabTest.count('[data-tnb-verdict="pending"]') === 0`, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
+		t.Fatalf("the self-check's verdicts were not drawn within 2 minutes: %v", err)
+	}
+	return evaluate[[]*shownVerdict](t, ctx, `tnbLabTest.codeNodes().map(`+verdictJS+`)`)
 }
 
 // labPage is what the lab's cells hold, as a page's.

@@ -57,8 +57,18 @@ import {
   goVersionOption,
 } from "../../shared.js";
 
-// The running tensornb kernels, by id, for the kernel client's interrupt.
+// The running tensornb kernels, by id, for the kernel client's interrupt
+// and for the self-check (engineOf).
 const running = new Map();
+
+// engineOf returns the Engine of the running tensornb kernel whose id is
+// kernelId, or null: the self-check (selfcheck.js) asks it for a test
+// cell's verdict. Both are plugins of one bundle, which holds one
+// running map.
+export function engineOf(kernelId) {
+  const kernel = running.get(kernelId);
+  return kernel ? kernel.engine : null;
+}
 
 /**
  * TensornbKernel runs a notebook's cells in the tensornb instant engine.

@@ -201,7 +201,8 @@ class CodeCell {
     // The record keeps the outputs as the engine sent them: a renderer
     // may change its output's data (the Mermaid renderer adds the SVG it
     // drew, as it does in JupyterLab, for the notebook to save).
-    this.record = new Record();
+    const record = new Record();
+    this.record = record;
     const show = future.onIOPub;
     future.onIOPub = (msg) => {
       if (msg.header.msg_type.startsWith("comm_")) {
@@ -215,13 +216,20 @@ class CodeCell {
     this.setPrompt("*");
     this.node.classList.add("tnb-running");
     return future.done.then(
-      (run) => {
-        this.ran = run;
+      async (run) => {
         this.node.classList.remove("tnb-running");
         this.setPrompt(String(run.reply.execution_count || " "));
         // A test cell of an exercise says whether it passed, as the
-        // grader would score it.
-        showVerdict(this.node, this.nbgrader, this.outputs());
+        // grader would score it: the engine judges, the page draws. The
+        // cell counts as run once its verdict is shown (unless it runs
+        // again meanwhile: that run's verdict is the one to show).
+        const verdict = await this.page.engine
+          .verdict(this.nbgrader, record.model.toJSON())
+          .catch(() => null);
+        if (this.record === record) {
+          showVerdict(this.node, verdict);
+          this.ran = run;
+        }
         return run;
       },
       (e) => {
