@@ -108,14 +108,13 @@ const labJS = `window.tnbLabTest = (() => {
     // open waits for the notebook at path to be open with its kernel
     // ready, and returns the kernel's name.
     async open(path) {
-      for (let i = 0; i < 600 && !panel; i++) {
+      // With no bound of its own: a notebook that never opens runs into
+      // the browser's session (go test's -timeout).
+      while (!panel) {
         panel = Array.from(app.shell.widgets("main")).find((w) => w.context && w.context.path === path) || null;
         if (!panel) {
           await sleep(100);
         }
-      }
-      if (!panel) {
-        throw new Error(path + " did not open");
       }
       await panel.context.ready;
       await panel.sessionContext.ready;
@@ -345,8 +344,8 @@ func testLab(t *testing.T, ctx context.Context, site, src string, rels []string,
 			start := time.Now()
 			errs := browsertest.OpenURL(t, ctx, site+"/"+lite.NotebookURL(name))
 			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.tnbLab === "restored" || (document.body.dataset.tnbLab === "failed" && (() => { throw new Error("the app did not start") })())`,
-				chromedp.WithPollingTimeout(3*time.Minute))); err != nil {
-				t.Fatalf("JupyterLite did not start within 3 minutes: %v\n%s", err, strings.Join(errs.All(), "\n"))
+				chromedp.WithPollingTimeout(0))); err != nil {
+				t.Fatalf("JupyterLite did not start: %v\n%s", err, strings.Join(errs.All(), "\n"))
 			}
 			evaluate[bool](t, ctx, labJS)
 			kernel, err := chromedp.Run(ctx, chromedp.Evaluate[string](`tnbLabTest.open(`+jsString(name)+`)`, chromedp.EvalAwaitPromise))
@@ -398,7 +397,7 @@ func testLab(t *testing.T, ctx context.Context, site, src string, rels []string,
 				if !strings.Contains(raw, want.in) {
 					continue
 				}
-				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`tnbLabTest.count(`+jsString(want.selector)+`) > 0`, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`tnbLabTest.count(`+jsString(want.selector)+`) > 0`, chromedp.WithPollingTimeout(0))); err != nil {
 					t.Errorf("%s (%v)", want.what, err)
 				}
 			}
@@ -446,8 +445,8 @@ func checkLabRevisit(t *testing.T, ctx context.Context, site, name string) {
 	// The router removes ?path= from the address once it has opened the
 	// file, its last step.
 	routed := `document.body.dataset.tnbLab === "restored" && !new URLSearchParams(location.search).has("path")`
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](routed, chromedp.WithPollingTimeout(time.Minute))); err != nil {
-		t.Fatalf("the second visit of %s was not routed within a minute: %v\n%s", name, err, strings.Join(errs.All(), "\n"))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](routed, chromedp.WithPollingTimeout(0))); err != nil {
+		t.Fatalf("the second visit of %s was not routed: %v\n%s", name, err, strings.Join(errs.All(), "\n"))
 	}
 	open := `Array.from(jupyterapp.shell.widgets("main")).filter((w) => w.context && w.context.path === ` + jsString(name) + `).length`
 	if n := evaluate[int](t, ctx, open); n != 1 {
@@ -465,7 +464,7 @@ func checkLabRevisit(t *testing.T, ctx context.Context, site, name string) {
 func runAllLab(t *testing.T, ctx context.Context) {
 	t.Helper()
 	evaluate[bool](t, ctx, "tnbLabTest.runAll()")
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("tnbLabTest.done()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(4*time.Minute))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("tnbLabTest.done()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
 		t.Fatalf("Run All Cells did not end: %v\n%s", err, jsonText(evaluate[[]labCell](t, ctx, "tnbLabTest.cells()")))
 	}
 }

@@ -211,7 +211,10 @@ func TestLabTimes(t *testing.T) {
 // that visit's times too, after checking that the notebook, open at the
 // first visit and restored with JupyterLab's workspace, is open once.
 func visitLab(t *testing.T, url, script, profile string) (first labVisit, again *labVisit) {
-	ctx := browsertest.Start(t, 5*time.Minute)
+	// A measurement, on a machine whose load drifts: a slow visit is a
+	// figure to report, and only one that never ends runs into the
+	// session's end, shortly before go test's -timeout.
+	ctx := browsertest.StartUntilDeadline(t)
 	add := chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
 		_, err := cdp.Call(ctx, target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script})
 		if err == nil && profile != "" {
