@@ -282,15 +282,19 @@ func TestSite(t *testing.T) {
 		if cells := evaluate[[]pageCell](t, ctx, "tnb.cells()"); cells[3].At < cells[2].At {
 			t.Errorf("slow + 2, run during the replay, ended %.0f ms before slow + 1, the cell the replay was for", cells[2].At-cells[3].At)
 		}
-		// An interrupt during the replay stops it.
+		// An interrupt during the replay stops it. The page clicks
+		// Interrupt itself as soon as the cell says it replays: the
+		// replay lasts the slow cell's 3 s, which a click sent from
+		// here, a few round trips to a loaded browser later, could miss.
 		interrupt(t, ctx, 1)
 		clickRun(t, ctx, 2)
-		replaying := `tnb.cells()[2].outputs.some(o => o.output_type === "stream" && o.text.includes("Replaying"))`
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](replaying, chromedp.WithPollingTimeout(0))); err != nil {
+		interruptReplay := `new Promise((resolve) => {
+			const replaying = () => tnb.cells()[2].outputs.some(o => o.output_type === "stream" && o.text.includes("Replaying"));
+			const check = () => replaying() ? resolve(document.getElementById("tnb-interrupt").click() ?? true) : setTimeout(check, 10);
+			check();
+		})`
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](interruptReplay, chromedp.EvalAwaitPromise)); err != nil {
 			t.Fatalf("the cell after the interrupt does not say it replays: %v", err)
-		}
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("tnb-interrupt"))); err != nil {
-			t.Fatal(err)
 		}
 		if out := waitCell(t, ctx, 2); !strings.Contains(out, "with outputs hidden… interrupted during In [1].") ||
 			!strings.HasSuffix(out, "Interrupted: the replay of the earlier cells was interrupted, so this cell did not run, and what earlier cells declared is gone: run them again") {
