@@ -124,9 +124,11 @@ func newExercise(src, siteDir, rel, work string) (*exercise, error) {
 
 // grade grades the submissions at paths as tensornb grade does, each in
 // an instant engine of its own whose worker is this test binary (not
-// sandboxed: the test wrote the submissions).
+// sandboxed: the test wrote the submissions). No submission loops, so
+// the cells' timeout and the worker's start limit only stop a hang: they
+// are hangAfter, not tensornb grade's 30 s and 2 minutes.
 func (ex *exercise) grade(teacher *ipynb.Notebook, paths []string) error {
-	g, err := grade.New(teacher, grade.Options{Engine: func(string) (front.Engine, error) {
+	g, err := grade.New(teacher, grade.Options{Timeout: hangAfter, StartLimit: hangAfter, Engine: func(string) (front.Engine, error) {
 		e := worker.NewEngine(os.Args[0], "-test.run=^$")
 		e.Env = []string{"TENSORNB_TEST_WORKER=1"}
 		return e, nil

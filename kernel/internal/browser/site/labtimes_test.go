@@ -353,7 +353,7 @@ func serverWarm(first string) float64 {
 		if i == 0 {
 			code = first
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), hangAfter)
 		start := time.Now()
 		browser.Execute(ctx, e, code, i+1, browser.Host{Publish: func(string, map[string]any) {}})
 		if i > 0 {
