@@ -20,7 +20,7 @@ import jupyter_kernel_test
 from jupyter_client.session import Session
 from jupyter_client.utils import run_sync
 
-TIMEOUT = 60
+TIMEOUT = 120  # a hang, not a speed check
 
 # The compiled kernelspec answers completions and inspections once GoNB is
 # connected to gopls: GoNB v0.11.4 connects 12 s after it starts, with the
@@ -152,7 +152,9 @@ class TensornbKernelTests(jupyter_kernel_test.KernelTests):
             reply = self.kc.get_shell_msg(timeout=TIMEOUT)
             if reply["parent_header"].get("msg_id") == msg_id:
                 break
-        self.assertLess(time.time() - start, 5.0)  # a hang fails; scripts/latency measures speed
+        # How soon is logged, not asserted: a loaded machine may be slow;
+        # a hang fails at TIMEOUT, and scripts/latency measures speed.
+        print("%s: the interrupt ended the cell in %.2f s" % (self.kernel_name, time.time() - start))
         self.assertEqual(reply["content"]["status"], "error")
         self.assertEqual(reply["content"]["ename"], "Interrupted")
         self.flush_channels()
