@@ -463,7 +463,7 @@ func (it *imageTest) interruptGrade(dir, bin, image, teacher, loop string) error
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(time.Minute)
+	deadline := time.Now().Add(2 * time.Minute) // a hang, not a speed check
 	for {
 		out, _ := it.pm.run(ctx, "ps", "--filter", "label="+gradeLabel, "--format", "{{.Names}}")
 		if out != "" {

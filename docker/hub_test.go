@@ -93,7 +93,7 @@ func (it *imageTest) startHub(image string) (*hub, error) {
 		return nil, &failure{step: "hub: start", command: command, problem: err.Error(), todo: "apt-get install jupyterhub (scripts/image does)"}
 	}
 	go func() { h.cmd.Wait(); close(h.exited) }()
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(5 * time.Minute) // a hang, not a speed check
 	for {
 		resp, err := http.Get(h.public + "/hub/health")
 		if err == nil {

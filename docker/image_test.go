@@ -897,7 +897,7 @@ func (it *imageTest) startBinder(step, image string) (*container, server, time.T
 		return c, server{}, started, &failure{step: step + ": start", command: "podman inspect " + c.name, problem: fmt.Sprintf("no address on %s: %v", testNetwork, err), log: c.logs()}
 	}
 	s := server{base: "http://" + ip + ":8888/", token: token}
-	return c, s, started, c.waitServer(s, 2*time.Minute)
+	return c, s, started, c.waitServer(s, 5*time.Minute) // a hang, not a speed check
 }
 
 // testBroken breaks the image in the ways a build can go wrong and checks
