@@ -110,10 +110,15 @@ func (t Tag) Guard(r io.Reader) error {
 	return nil
 }
 
+// guardWait bounds how long a guard's stop waits for it: a kernel that
+// ends does not wait on a guard stuck in the system. The tests, which
+// check the guard's end, make it longer than a loaded machine can take.
+var guardWait = killLimit + time.Second
+
 // StartGuard starts cmd, a program that calls Guard with its standard
 // input and the tag of its environment, and returns a function that
 // ends it: the guard then kills what is left of the tag and exits; stop
-// waits for that, for up to a few seconds.
+// waits for that, for up to a few seconds (guardWait).
 func StartGuard(cmd *exec.Cmd) (stop func(), err error) {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -135,7 +140,7 @@ func StartGuard(cmd *exec.Cmd) (stop func(), err error) {
 		w.Close()
 		select {
 		case <-exited:
-		case <-time.After(killLimit + time.Second):
+		case <-time.After(guardWait):
 		}
 	}, nil
 }

@@ -105,6 +105,10 @@ func TestNestedTags(t *testing.T) {
 
 // A guard kills the processes of its tag once its input ends.
 func TestGuard(t *testing.T) {
+	// Its end is checked once stop returns: stop must wait for it, if a
+	// loaded machine is slow to end it.
+	defer func(wait time.Duration) { guardWait = wait }(guardWait)
+	guardWait = 2 * time.Minute
 	tag, _ := started(t, "setsid sleep 1000 & wait", "sh", "sleep")
 	guard := exec.Command(os.Args[0], "-test.run=^$")
 	guard.Env = append(os.Environ(), tag.Env(), procsTestGuard+"=1")
