@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tensornb/tensornb/internal/nbformat"
 )
 
 // gradeLabel is the label tensornb grade puts on its workers' containers
@@ -304,17 +306,7 @@ func loopingAnswer(src, dst, id string) error {
 		if nbg["grade_id"] != id {
 			continue
 		}
-		var source string
-		switch s := cell["source"].(type) {
-		case string:
-			source = s
-		case []any:
-			for _, line := range s {
-				text, _ := line.(string)
-				source += text
-			}
-		}
-		signature, _, _ := strings.Cut(source, "\n")
+		signature, _, _ := strings.Cut(nbformat.Text(cell["source"]), "\n")
 		cell["source"] = signature + "\n\tfor {\n\t}\n}"
 		out, err := json.Marshal(nb)
 		if err != nil {
