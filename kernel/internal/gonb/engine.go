@@ -580,8 +580,14 @@ func (c *child) goplsConnected(ctx context.Context) bool {
 }
 
 // goplsLoading is how long after GoNB starts an empty answer may be
-// gopls still loading rather than nothing to say.
-const goplsLoading = 20 * time.Second
+// gopls still loading rather than nothing to say: it connects about
+// goplsConnects after GoNB's start, then loads the packages a cell
+// imports, each request bounded by GoNB at 8 s. On a loaded machine that
+// took more than 20 s (dual's TestCompletionFollowsTheCell came back
+// empty at a load average of 15); a minute leaves room, and a Tab that
+// truly has nothing to complete in GoNB's first minute waits at most its
+// request's time.
+const goplsLoading = time.Minute
 
 // waitForGopls waits a moment, and reports whether to ask again: an
 // empty answer in GoNB's first seconds may be gopls still loading, and
