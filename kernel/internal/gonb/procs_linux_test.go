@@ -34,14 +34,6 @@ func markedEngine(t *testing.T) (*Engine, string) {
 	return e, mark
 }
 
-// waitSleeps waits until the processes startsSleeps started are there.
-func waitSleeps(t *testing.T, mark string) {
-	t.Helper()
-	if ps, ok := proctest.WaitFor(mark, time.Minute, func(ps []proctest.Process) bool { return len(proctest.Named(ps, "sleep")) == 2 }); !ok {
-		t.Fatalf("the cell's processes did not start: %v", ps)
-	}
-}
-
 // An interrupt ends the processes cells started, the running cell's and
 // earlier ones', but not GoNB and its gopls.
 func TestInterruptEndsCellProcesses(t *testing.T) {
@@ -84,7 +76,7 @@ func TestShutdownEndsEveryProcess(t *testing.T) {
 	if _, err := run(t, e, startsSleeps); err != nil {
 		t.Fatal(err)
 	}
-	waitSleeps(t, mark)
+	proctest.WaitNamed(t, mark, "sleep", 2, time.Minute) // startsSleeps's
 	t.Logf("before: %v", proctest.Find(mark))
 	if err := e.Shutdown(true); err != nil {
 		t.Fatal(err)
@@ -99,7 +91,7 @@ func TestDeadGoNBLeavesNothing(t *testing.T) {
 	if _, err := run(t, e, startsSleeps); err != nil {
 		t.Fatal(err)
 	}
-	waitSleeps(t, mark)
+	proctest.WaitNamed(t, mark, "sleep", 2, time.Minute) // startsSleeps's
 	e.mu.Lock()
 	c := e.child
 	_ = c.cmd.Process.Kill()

@@ -111,6 +111,15 @@ func WaitFor(entry string, limit time.Duration, ok func([]Process) bool) ([]Proc
 	}
 }
 
+// WaitNamed waits up to limit for n processes named name to carry entry,
+// and fails the test, naming those it found, if they do not.
+func WaitNamed(t testing.TB, entry, name string, n int, limit time.Duration) {
+	t.Helper()
+	if ps, ok := WaitFor(entry, limit, func(ps []Process) bool { return len(Named(ps, name)) == n }); !ok {
+		t.Fatalf("%d processes named %s did not start: %v", n, name, ps)
+	}
+}
+
 // WaitGone waits up to limit for no process to carry entry, and fails
 // the test, naming those left, if some still do.
 func WaitGone(t testing.TB, entry string, limit time.Duration) {

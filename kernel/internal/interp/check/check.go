@@ -79,10 +79,6 @@ func New(fset *token.FileSet, imp types.Importer, lib Library) *Checker {
 // session's.
 func (c *Checker) Restrict(lib Library) { c.lib = lib }
 
-// FileSet holds the positions of the files the checker parses, and of
-// the packages its importer reads.
-func (c *Checker) FileSet() *token.FileSet { return c.fset }
-
 // Importer imports the packages cells use, for go/types.
 func (c *Checker) Importer() types.Importer { return c.imp }
 

@@ -21,20 +21,12 @@ func markedEngine(t *testing.T) (*Engine, string) {
 	return e, mark
 }
 
-// waitSleeps waits until the processes startsSleeps started are there.
-func waitSleeps(t *testing.T, mark string) {
-	t.Helper()
-	if ps, ok := proctest.WaitFor(mark, time.Minute, func(ps []proctest.Process) bool { return len(proctest.Named(ps, "sleep")) == 2 }); !ok {
-		t.Fatalf("the cell's processes did not start: %v", ps)
-	}
-}
-
 // An interrupt ends the processes the session's cells started, as it
 // ends the worker.
 func TestInterruptEndsCellProcesses(t *testing.T) {
 	e, mark := markedEngine(t)
 	mustRun(t, e, []string{startsSleeps})
-	waitSleeps(t, mark)
+	proctest.WaitNamed(t, mark, "sleep", 2, time.Minute) // startsSleeps's
 	interrupt(t, e, 2, "for {\n}")
 	proctest.WaitGone(t, mark, time.Minute)
 }
@@ -44,7 +36,7 @@ func TestShutdownEndsCellProcesses(t *testing.T) {
 	for _, restart := range []bool{true, false} {
 		e, mark := markedEngine(t)
 		mustRun(t, e, []string{startsSleeps})
-		waitSleeps(t, mark)
+		proctest.WaitNamed(t, mark, "sleep", 2, time.Minute) // startsSleeps's
 		if err := e.Shutdown(restart); err != nil {
 			t.Fatal(err)
 		}
