@@ -23,6 +23,7 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/interp/check"
 	"github.com/tensornb/tensornb/kernel/internal/interp/compiled"
 	"github.com/tensornb/tensornb/kernel/internal/interp/complete"
+	"github.com/tensornb/tensornb/kernel/internal/interp/lower"
 	"github.com/tensornb/tensornb/kernel/internal/interp/rewrite"
 	"github.com/tensornb/tensornb/kernel/internal/interp/symbols"
 	"github.com/tensornb/tensornb/tensor"
@@ -61,8 +62,10 @@ type Session struct {
 	// cell that runs.
 	recorder *frameRecorder
 	lineVars map[string]bool
-	sites    cell.Sites
-	source   *cell.Source
+	// lower lowers the cells' generic code for the interpreter.
+	lower  *lower.Lowering
+	sites  cell.Sites
+	source *cell.Source
 	// fset is yaegi's, from which eval drops the files it no longer
 	// needs (dropScratchFiles); nil if it could not be found.
 	fset *token.FileSet
@@ -136,7 +139,7 @@ func Open(host Host, stdout, stderr io.Writer, ask func() (string, error)) (*Ses
 	pkgs := host.Packages(fset)
 	ready := make(chan struct{})
 	close(ready)
-	return &Session{in: in, lib: host.Library, check: check.New(fset, pkgs, host.Library), docs: complete.NewDocs(pkgs.DocIndex), warmDocs: pkgs.DocsAtHand(),
+	return &Session{in: in, lib: host.Library, check: check.New(fset, pkgs, host.Library), lower: lower.New(), docs: complete.NewDocs(pkgs.DocIndex), warmDocs: pkgs.DocsAtHand(),
 		otherwise: host.Otherwise, stderr: stderr, stdin: stdin, ready: ready,
 		recorder: rec, lineVars: map[string]bool{cell.LineVar(""): true}, fset: yaegiFileSet(in), imported: map[string]bool{}}, nil
 }
@@ -199,9 +202,9 @@ func (s *Session) Run(ctx context.Context, code string) error {
 	}
 	var ce *front.CellError
 	if errors.As(err, &ce) {
-		ce.Value = userNames(ce.Value)
+		ce.Value = s.lower.GoNames(userNames(ce.Value))
 		for i, l := range ce.Traceback {
-			ce.Traceback[i] = userNames(l)
+			ce.Traceback[i] = s.lower.GoNames(userNames(l))
 		}
 	}
 	return err
@@ -212,7 +215,7 @@ func (s *Session) Run(ctx context.Context, code string) error {
 func (s *Session) Names() []string {
 	var names []string
 	for _, d := range s.check.Decls() {
-		if !strings.Contains(d.Name, ".") { // not a method
+		if !strings.Contains(d.Name, ".") && !lower.Given(d.Name) { // not a method, nor an instance
 			names = append(names, d.Name)
 		}
 	}
@@ -230,7 +233,7 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 	count, _ := front.ExecutionCount(ctx)
 	s.source = cell.NewSource(code, count)
 	defer s.sites.Release()
-	steps, notes, err := s.check.Check(code, func(cc *check.Cell) ([]cell.Step, error) { return rewrite.Steps(cc, &s.sites, s.source) })
+	steps, notes, err := s.check.Check(code, s.steps)
 	for _, note := range notes {
 		fmt.Fprint(s.stderr, userNames(note))
 	}
@@ -255,6 +258,23 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 		}
 	}
 	return nil
+}
+
+// steps lowers a cell the checker passed, if it has generic code, and
+// rewrites it into the steps that run it.
+func (s *Session) steps(cc *check.Cell) ([]cell.Step, error) {
+	lc, err := s.lower.Cell(cc, func(name, text string) bool {
+		d, ok := s.check.Decl(name)
+		return ok && d.Src == text
+	})
+	if err != nil {
+		return nil, err
+	}
+	steps, err := rewrite.Steps(lc, &s.sites, s.source)
+	if err != nil || lc == cc {
+		return steps, err
+	}
+	return lower.UserDecls(steps, cc), nil
 }
 
 // exitCode reports whether err is yaegi's report of os.Exit, and its code.

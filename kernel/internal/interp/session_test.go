@@ -182,8 +182,7 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"loop variable captured and changed", "var fs []func() int\nfor i := 0; i < 3; i++ {\n\tfs = append(fs, func() int { return i })\n\ti++\n}", "the loop variable i", 2},
 		{"range over a function", "func seq(yield func(int) bool) {}\nfor x := range seq {\n\t_ = x\n}", "range over a function", 2},
-		{"generic function", "func first[T any](xs []T) T { return xs[0] }", "the generic function first", 1},
-		{"generic type", "type Box[T any] struct{ v T }", "the generic type Box", 1},
+		{"generic instantiated with a local type", "func first[T any](xs []T) T { return xs[0] }\nfunc f() int {\n\ttype p struct{ x int }\n\treturn first([]p{{1}}).x\n}", "first[p], an instance of a generic function (p is declared inside a function)", 4},
 		{"package not compiled in", "import \"github.com/example/nothere\"", "package github.com/example/nothere", 1},
 		{"generic function of a compiled package", "import \"slices\"\nxs := []int{3, 1}\nslices.Contains(xs, 1)", "slices.Contains, a generic function of a compiled package", 3},
 		{"a function newer than the interpreter's standard library", "import \"crypto/rand\"\ns := rand.Text()\n_ = s", "rand.Text, which the interpreter's copy of package crypto/rand lacks", 2},

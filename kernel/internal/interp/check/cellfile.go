@@ -144,7 +144,14 @@ func (c *Checker) parseCell(units []cells.Unit, hoisted string, include func(nam
 	}
 	w.write("}\n")
 	f.Src = w.b.String()
+	c.parse(f, bodyLine)
+	return f
+}
 
+// parse parses f.Src, whose spans are set, and gives each span the
+// declarations and statements on its lines; the function on bodyLine is
+// the one that holds the cell's statements.
+func (c *Checker) parse(f *File, bodyLine int) {
 	file, err := parser.ParseFile(c.fset, checkedFileName, f.Src, parser.ParseComments|parser.SkipObjectResolution)
 	f.Parsed, f.syntax = file, firstError(err)
 	for _, d := range file.Decls {
@@ -164,7 +171,15 @@ func (c *Checker) parseCell(units []cells.Unit, hoisted string, include func(nam
 			f.place(st)
 		}
 	}
-	return f
+}
+
+// SessionName returns the name of the session's declaration n is in, if
+// it is in one.
+func (f *File) SessionName(n ast.Node) (string, bool) {
+	if i := indexAt(f.SessionSpans, f.Line(n)); i >= 0 {
+		return f.SessionSpans[i].Name, true
+	}
+	return "", false
 }
 
 // InSession reports whether n is in one of the session's declarations.
@@ -202,7 +217,7 @@ func (f *File) withImports(decl *ast.GenDecl, keep func(name string) bool) *ast.
 		file.Decls = append(file.Decls, decl)
 	}
 	for _, s := range f.SessionSpans {
-		if keep(s.Name) {
+		if keep(s.Name) && s.decl != nil { // nil: lowered away
 			file.Decls = append(file.Decls, s.decl)
 		}
 	}

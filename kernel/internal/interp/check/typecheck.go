@@ -185,11 +185,7 @@ func (cc *Cell) sortErrors(errs []types.Error) (missing []string, err error) {
 	topVars := cc.topVars()
 	lastExpr := cc.lastExpr()
 	for _, te := range errs {
-		if te.Soft && ((strings.Contains(te.Msg, "imported") && strings.HasSuffix(te.Msg, "and not used")) ||
-			(strings.HasPrefix(te.Msg, "declared and not used: ") && topVars[strings.TrimPrefix(te.Msg, "declared and not used: ")])) {
-			continue
-		}
-		if strings.HasSuffix(te.Msg, " is not used") && te.Pos == lastExpr {
+		if ignored(te, topVars, lastExpr) {
 			continue
 		}
 		if l, ok := cc.File.LineOf(te.Pos); ok {
@@ -198,6 +194,18 @@ func (cc *Cell) sortErrors(errs []types.Error) (missing []string, err error) {
 		return nil, &cell.CompileError{Line: 1, Msg: te.Msg}
 	}
 	return nil, nil
+}
+
+// ignored reports whether an error of go/types does not count: an import
+// or a top-level variable not used (the session keeps them for later
+// cells), and the cell's last expression not used (its value is the
+// result).
+func ignored(te types.Error, topVars map[string]bool, lastExpr token.Pos) bool {
+	if te.Soft && ((strings.Contains(te.Msg, "imported") && strings.HasSuffix(te.Msg, "and not used")) ||
+		(strings.HasPrefix(te.Msg, "declared and not used: ") && topVars[strings.TrimPrefix(te.Msg, "declared and not used: ")])) {
+		return true
+	}
+	return strings.HasSuffix(te.Msg, " is not used") && te.Pos == lastExpr
 }
 
 // topVars are the variables the cell defines at its top level, which

@@ -1,0 +1,87 @@
+package interp_test
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
+)
+
+// printed runs cells in a new session and returns what they printed.
+func printed(t *testing.T, cells ...string) string {
+	t.Helper()
+	var out strings.Builder
+	s, err := interp.Open(worker.Host("../../.."), &out, io.Discard, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cells {
+		if err := s.Run(context.Background(), c); err != nil {
+			t.Fatalf("cell %q: %v", c, err)
+		}
+	}
+	return out.String()
+}
+
+// Generic functions and types, declared in one cell and instantiated in
+// later ones, run as Go runs them: each instance the cells use is
+// lowered to a concrete declaration. The outputs are those of the same
+// code as one program, run with go run (Go 1.26).
+func TestGenerics(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		cells []string
+		want  string
+	}{
+		{"a function across cells", []string{
+			"func Map[T, U any](xs []T, f func(T) U) []U {\n\tvar out []U\n\tfor _, x := range xs {\n\t\tout = append(out, f(x))\n\t}\n\treturn out\n}",
+			"fmt.Println(Map([]int{1, 2, 3}, func(x int) int { return x * x }))",
+			"fmt.Println(Map([]string{\"a\"}, strings.ToUpper), Map[int, string]([]int{7}, strconv.Itoa))",
+		}, "[1 4 9]\n[A] [7]\n"},
+		{"a constraint with a type set", []string{
+			"type Number interface{ ~int | ~float64 }\nfunc Sum[T Number](xs ...T) T {\n\tvar s T\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\nfmt.Println(Sum(1, 2, 3), Sum(0.25, 0.5))",
+		}, "6 0.75\n"},
+		{"a type with methods, its values across cells", []string{
+			"type Stack[T any] struct{ items []T }\nfunc (s *Stack[T]) Push(v T) { s.items = append(s.items, v) }\nfunc (s *Stack[T]) Pop() T {\n\tv := s.items[len(s.items)-1]\n\ts.items = s.items[:len(s.items)-1]\n\treturn v\n}\nst := &Stack[string]{}\nst.Push(\"a\")\nst.Push(\"b\")",
+			"fmt.Println(st.Pop(), len(st.items))",
+			"var t Stack[string] = *st\nt.Push(\"c\")\nfmt.Println(t.items)",
+		}, "b 1\n[a c]\n"},
+		{"a function declared again", []string{
+			"func Twice[T any](x T) []T { return []T{x, x} }\nfmt.Println(Twice(1))",
+			"func Twice[T any](x T) []T { return []T{x, x, x} }",
+			"fmt.Println(Twice(1))",
+		}, "[1 1]\n[1 1 1]\n"},
+		{"generic calling generic", []string{
+			"func Filter[T any](xs []T, keep func(T) bool) []T {\n\tvar out []T\n\tfor _, x := range xs {\n\t\tif keep(x) {\n\t\t\tout = append(out, x)\n\t\t}\n\t}\n\treturn out\n}",
+			"func Evens[T ~int | ~int64](xs []T) []T { return Filter(xs, func(x T) bool { return x%2 == 0 }) }\nfmt.Println(Evens([]int{1, 2, 3, 4}), Evens([]int64{6, 7}))",
+		}, "[2 4] [6]\n"},
+		{"types that refer to each other", []string{
+			"type node[T any] struct {\n\tv    T\n\tnext *node[T]\n}\ntype List[T any] struct{ head *node[T] }\nfunc (l *List[T]) Push(v T) { l.head = &node[T]{v, l.head} }\nfunc (l *List[T]) Each(f func(T)) {\n\tfor n := l.head; n != nil; n = n.next {\n\t\tf(n.v)\n\t}\n}",
+			"var l List[string]\nl.Push(\"a\")\nl.Push(\"b\")\nl.Each(func(s string) { fmt.Print(s, \" \") })\nfmt.Println()",
+		}, "b a \n"},
+		{"a type switch on a type parameter", []string{
+			"func Describe[T any](x T) string {\n\tswitch any(x).(type) {\n\tcase int:\n\t\treturn \"int\"\n\tcase string:\n\t\treturn \"string\"\n\t}\n\treturn \"other\"\n}\nfmt.Println(Describe(1), Describe(\"x\"), Describe(2.5))",
+		}, "int string other\n"},
+		{"a pointer constraint and a conversion", []string{
+			"type Setter[T any] interface {\n\t*T\n\tSet(string)\n}\ntype Num int\nfunc (n *Num) Set(s string) { v, _ := strconv.Atoi(s); *n = Num(v) }",
+			"func FromStrings[T any, PT Setter[T]](s []string) []T {\n\tout := make([]T, len(s))\n\tfor i, v := range s {\n\t\tp := PT(&out[i])\n\t\tp.Set(v)\n\t}\n\treturn out\n}\nfmt.Println(FromStrings[Num]([]string{\"4\", \"5\"}))",
+		}, "[4 5]\n"},
+		{"two type parameters and a method through fmt", []string{
+			"type Pair[K comparable, V any] struct {\n\tKey K\n\tVal V\n}\nfunc (p Pair[K, V]) String() string { return fmt.Sprintf(\"%v=%v\", p.Key, p.Val) }",
+			"fmt.Println(Pair[string, int]{\"a\", 1}, Pair[int, bool]{1, true})",
+		}, "a=1 1=true\n"},
+		{"a tensor's strides", []string{
+			"func Last[T any](xs []T) T { return xs[len(xs)-1] }",
+			"x := tensor.Float32.Arange(6).View(2, 3)\nfmt.Println(Last(x.T().Strides()), Last(x.Shape()))",
+		}, "3 3\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := printed(t, c.cells...); got != c.want {
+				t.Errorf("printed %q, want %q", got, c.want)
+			}
+		})
+	}
+}
