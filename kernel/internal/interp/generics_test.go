@@ -77,6 +77,15 @@ func TestGenerics(t *testing.T) {
 			"func Last[T any](xs []T) T { return xs[len(xs)-1] }",
 			"x := tensor.Float32.Arange(6).View(2, 3)\nfmt.Println(Last(x.T().Strides()), Last(x.Shape()))",
 		}, "3 3\n"},
+		{"slices and cmp", []string{
+			"import (\"cmp\"; \"slices\")\ntype P struct {\n\tName string\n\tAge  int\n}\nps := []P{{\"a\", 30}, {\"b\", 20}}\nslices.SortFunc(ps, func(x, y P) int { return cmp.Compare(x.Age, y.Age) })\nfmt.Println(ps)",
+			"s := []int{3, 1, 2}\nslices.Sort(s)\nfmt.Println(s, slices.Index(s, 2), slices.Max(s), slices.Equal(s, []int{1, 2, 3}))",
+			"xs := []string{\"b\", \"a\"}\nslices.Sort(xs)\nys := slices.Insert(slices.Clone(xs), 1, \"z\")\nslices.Reverse(ys)\nfmt.Println(xs, ys, slices.Contains(ys, \"z\"), cmp.Compare(1, 2), cmp.Less(\"b\", \"a\"), cmp.Or(0, 3, 4))",
+		}, "[{b 20} {a 30}]\n[1 2 3] 1 3 true\n[a b] [b z a] true -1 false 3\n"},
+		{"a function of type iter.Seq", []string{
+			"import \"iter\"\nfunc Count(n int) iter.Seq[int] {\n\treturn func(yield func(int) bool) {\n\t\tfor i := range n {\n\t\t\tif !yield(i) {\n\t\t\t\treturn\n\t\t\t}\n\t\t}\n\t}\n}",
+			"var c iter.Seq[int] = Count(3)\nc(func(i int) bool { fmt.Print(i, \" \"); return i < 1 })\nfmt.Println()",
+		}, "0 1 \n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := printed(t, c.cells...); got != c.want {

@@ -13,7 +13,7 @@ import (
 // cell.SandboxStandard and this module's fails with a *cell.NotInSandbox
 // before anything of it runs. tensornb grade's workers run submissions so
 // (Sandboxed, the worker's option).
-func (s *Session) Sandbox() { s.check.Restrict(sandbox{s.lib}) }
+func (s *Session) Sandbox() { s.check.Restrict(sandbox{lowered{s.lib, s.lower.Std()}}) }
 
 // Sandboxed is the option of worker.Serve that sandboxes the worker's
 // session (Session.Sandbox).

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"io"
+	"io/fs"
 	"reflect"
 	"regexp"
 	"slices"
@@ -105,6 +106,11 @@ type Host struct {
 	// Otherwise ends the message of a cell the engine cannot run
 	// (cell.Unsupported): how to run it another way.
 	Otherwise string
+	// StdSource returns the source of the standard library, the src
+	// directory of a Go installation, from which the lowering writes the
+	// instances of the generic packages (lower.StdPackages); nil if the
+	// host has none, and then cells that use them are refused.
+	StdSource func() (fs.FS, error)
 }
 
 // Open returns a session of host, with the standard library, tensor and
@@ -139,7 +145,8 @@ func Open(host Host, stdout, stderr io.Writer, ask func() (string, error)) (*Ses
 	pkgs := host.Packages(fset)
 	ready := make(chan struct{})
 	close(ready)
-	return &Session{in: in, lib: host.Library, check: check.New(fset, pkgs, host.Library), lower: lower.New(), docs: complete.NewDocs(pkgs.DocIndex), warmDocs: pkgs.DocsAtHand(),
+	std := stdOf(host, pkgs)
+	return &Session{in: in, lib: host.Library, check: check.New(fset, pkgs, lowered{host.Library, std}), lower: lower.New(std), docs: complete.NewDocs(pkgs.DocIndex), warmDocs: pkgs.DocsAtHand(),
 		otherwise: host.Otherwise, stderr: stderr, stdin: stdin, ready: ready,
 		recorder: rec, lineVars: map[string]bool{cell.LineVar(""): true}, fset: yaegiFileSet(in), imported: map[string]bool{}}, nil
 }
@@ -260,10 +267,19 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 	return nil
 }
 
+// stdOf returns the standard packages a session's lowering reads from
+// host's source, nil if it has none.
+func stdOf(host Host, imp types.Importer) *lower.Std {
+	if host.StdSource == nil {
+		return nil
+	}
+	return lower.NewStd(host.StdSource, imp)
+}
+
 // steps lowers a cell the checker passed, if it has generic code, and
 // rewrites it into the steps that run it.
 func (s *Session) steps(cc *check.Cell) ([]cell.Step, error) {
-	lc, err := s.lower.Cell(cc, func(name, text string) bool {
+	lc, imports, err := s.lower.Cell(cc, func(name, text string) bool {
 		d, ok := s.check.Decl(name)
 		return ok && d.Src == text
 	})
@@ -274,7 +290,11 @@ func (s *Session) steps(cc *check.Cell) ([]cell.Step, error) {
 	if err != nil || lc == cc {
 		return steps, err
 	}
-	return lower.UserDecls(steps, cc), nil
+	steps = lower.UserDecls(steps, cc)
+	if len(imports) > 0 {
+		steps = append([]cell.Step{{Kind: cell.ImportStep, Line: 1, TypeImports: imports}}, steps...)
+	}
+	return steps, nil
 }
 
 // exitCode reports whether err is yaegi's report of os.Exit, and its code.
@@ -303,6 +323,9 @@ func (s *Session) run(ctx context.Context, st cell.Step) (declared bool, err err
 		}
 		sort.Strings(paths)
 		for _, p := range paths {
+			if s.lower.Lowers(p) {
+				continue // the lowering declares what the cells use of it
+			}
 			if err := s.useLazy(p); err != nil {
 				return false, err
 			}

@@ -1,24 +1,41 @@
 package lower
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"runtime"
 	"sort"
 	"strings"
 
+	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
 	"github.com/tensornb/tensornb/kernel/internal/interp/check"
 )
 
-// An instance is a generic function or type with concrete type
-// arguments, and the name its declaration gets.
+// An instance is a declaration the lowering writes: a generic function or
+// type with concrete type arguments, or, of a standard package read from
+// source, a declaration its instances use. name is the name it gets.
 type instance struct {
-	obj  types.Object // the generic *types.Func or *types.TypeName
+	obj  types.Object
 	args []types.Type
 	name string
 	at   token.Pos // where the cell asks for it, if it names it
 }
+
+// A from is where the declarations an instance is written from are: the
+// checked file of the cell, or a standard package's source.
+type from struct {
+	fset *token.FileSet
+	info *types.Info
+	pkg  *types.Package
+	text func(token.Pos) string // the text of the file that holds a position
+	std  *stdPackage            // nil for the cell's
+}
+
+// offset is the byte offset of p in its file.
+func (f *from) offset(p token.Pos) int { return f.fset.Position(p).Offset }
 
 // instanceOf returns the name of the declaration of obj instantiated with
 // args, and asks for the declaration if the cell has not yet: at pos, or,
@@ -26,12 +43,19 @@ type instance struct {
 // written.
 func (cl *cellLowering) instanceOf(obj types.Object, args []types.Type, pos token.Pos) (string, error) {
 	key := []string{obj.Pkg().Path(), obj.Name()}
-	display := make([]string, len(args))
-	for i, a := range args {
-		key = append(key, keyString(a))
-		display[i] = goString(a, cl.cc.Pkg)
+	goName := obj.Name()
+	if obj.Pkg() != cl.cc.Pkg {
+		goName = obj.Pkg().Name() + "." + goName
 	}
-	name := cl.l.names.name(strings.Join(key, "\x00"), obj.Name()+"["+strings.Join(display, ", ")+"]")
+	if len(args) > 0 {
+		display := make([]string, len(args))
+		for i, a := range args {
+			key = append(key, keyString(a))
+			display[i] = goString(a, cl.cc.Pkg)
+		}
+		goName += "[" + strings.Join(display, ", ") + "]"
+	}
+	name := cl.l.names.name(strings.Join(key, "\x00"), goName)
 	if !cl.asked[name] {
 		if len(cl.asked) >= maxInstances {
 			return "", fmt.Errorf("more than %d instances of generic declarations in one cell", maxInstances)
@@ -50,49 +74,94 @@ func (cl *cellLowering) instanceOf(obj types.Object, args []types.Type, pos toke
 // without end.
 const maxInstances = 2000
 
-// writeInstance writes the declarations of inst: a function's, or a
-// type's and its methods'.
+// writeInstance writes the declarations of inst: a function's, a type's
+// and its methods', a variable's or a constant's.
 func (cl *cellLowering) writeInstance(inst instance) error {
-	switch obj := inst.obj.(type) {
+	obj, fr := cl.source(inst.obj)
+	if obj == nil {
+		return fmt.Errorf("the declaration of %s is not at hand", inst.obj.Name())
+	}
+	ds := &cl.cellDecls
+	if fr.std != nil {
+		ds = &fr.std.decls
+		if fr.std.err != nil {
+			return fr.std.err
+		}
+	}
+	switch obj := obj.(type) {
 	case *types.Func:
-		fd, ok := cl.funcs[obj]
+		fd, ok := ds.funcs[obj]
 		if !ok {
 			return fmt.Errorf("the declaration of %s is not at hand", obj.Name())
 		}
-		env := bind(obj.Type().(*types.Signature).TypeParams(), inst.args)
-		text, err := cl.funcText(fd, env, inst.name)
+		text, err := cl.funcText(fr, fd, bind(obj.Type().(*types.Signature).TypeParams(), inst.args), inst.name)
 		if err != nil {
 			return err
 		}
 		cl.add(inst.name, text)
 	case *types.TypeName:
-		spec, ok := cl.types[obj]
-		if !ok {
-			return fmt.Errorf("the declaration of %s is not at hand", obj.Name())
-		}
-		env := bind(obj.Type().(*types.Named).TypeParams(), inst.args)
-		edits, err := cl.substEdits(spec.Type, env)
-		if err != nil {
-			return err
-		}
-		edits = append(edits, check.Edit{From: cl.offset(spec.Name.Pos()), To: cl.offset(spec.Name.End()), Text: inst.name})
-		if spec.TypeParams != nil {
-			edits = append(edits, check.Edit{From: cl.offset(spec.TypeParams.Opening), To: cl.offset(spec.TypeParams.Closing) + 1})
-		}
-		cl.add(inst.name, "type "+cl.applied(spec, edits))
-		for _, m := range cl.methods[obj] {
-			sig := cl.info.Defs[m.Name].Type().(*types.Signature)
-			text, err := cl.funcText(m, bind(sig.RecvTypeParams(), inst.args), inst.name)
+		return cl.writeType(fr, ds, obj, inst)
+	case *types.Const:
+		cl.add(inst.name, fmt.Sprintf("const %s = %s", inst.name, cell.ConstLiteral(obj.Val(), obj.Type())))
+		if b, ok := obj.Type().(*types.Basic); !ok || b.Info()&types.IsUntyped == 0 {
+			t, err := cl.w.write(obj.Type())
 			if err != nil {
 				return err
 			}
-			recv := inst.name
-			if _, ok := unparen(m.Recv.List[0].Type).(*ast.StarExpr); ok {
-				recv = "*" + recv
-			}
-			cl.add(recv+"."+m.Name.Name, text)
+			cl.added[len(cl.added)-1].Text = fmt.Sprintf("const %s %s = %s", inst.name, t, cell.ConstLiteral(obj.Val(), obj.Type()))
 		}
+	case *types.Var:
+		return cl.writeVar(fr, ds, obj, inst)
 	}
+	return nil
+}
+
+// writeType writes a type's declaration and its methods'.
+func (cl *cellLowering) writeType(fr *from, ds *decls, obj *types.TypeName, inst instance) error {
+	spec, ok := ds.types[obj]
+	if !ok {
+		return fmt.Errorf("the declaration of %s is not at hand", obj.Name())
+	}
+	var env map[*types.TypeParam]types.Type
+	if n, ok := obj.Type().(*types.Named); ok {
+		env = bind(n.TypeParams(), inst.args)
+	}
+	edits, err := cl.substEdits(fr, spec.Type, env)
+	if err != nil {
+		return err
+	}
+	edits = append(edits, check.Edit{From: fr.offset(spec.Name.Pos()), To: fr.offset(spec.Name.End()), Text: inst.name})
+	if spec.TypeParams != nil {
+		edits = append(edits, check.Edit{From: fr.offset(spec.TypeParams.Opening), To: fr.offset(spec.TypeParams.Closing) + 1})
+	}
+	cl.add(inst.name, "type "+applied(fr, spec, edits))
+	for _, m := range ds.methods[obj] {
+		sig := fr.info.Defs[m.Name].Type().(*types.Signature)
+		text, err := cl.funcText(fr, m, bind(sig.RecvTypeParams(), inst.args), inst.name)
+		if err != nil {
+			return err
+		}
+		recv := inst.name
+		if _, ok := unparen(m.Recv.List[0].Type).(*ast.StarExpr); ok {
+			recv = "*" + recv
+		}
+		cl.add(recv+"."+m.Name.Name, text)
+	}
+	return nil
+}
+
+// writeVar writes the declaration of a standard package's variable.
+func (cl *cellLowering) writeVar(fr *from, ds *decls, obj *types.Var, inst instance) error {
+	spec, ok := ds.values[obj]
+	if !ok || len(spec.Names) != 1 || len(spec.Values) > 1 {
+		return fmt.Errorf("the variable %s is not declared on its own", obj.Name())
+	}
+	edits, err := cl.substEdits(fr, spec, nil)
+	if err != nil {
+		return err
+	}
+	edits = append(edits, check.Edit{From: fr.offset(spec.Names[0].Pos()), To: fr.offset(spec.Names[0].End()), Text: inst.name})
+	cl.add(inst.name, "var "+applied(fr, spec, edits))
 	return nil
 }
 
@@ -105,16 +174,16 @@ func bind(params *types.TypeParamList, args []types.Type) map[*types.TypeParam]t
 	return env
 }
 
-// funcText writes a generic function, or a method of a generic type,
-// with its type parameters replaced by env's types: a function under
-// name, a method with name as its receiver's type.
-func (cl *cellLowering) funcText(fd *ast.FuncDecl, env map[*types.TypeParam]types.Type, name string) (string, error) {
+// funcText writes a function, or a method, with the type parameters env
+// maps replaced by their types: a function under name, a method with
+// name as its receiver's type.
+func (cl *cellLowering) funcText(fr *from, fd *ast.FuncDecl, env map[*types.TypeParam]types.Type, name string) (string, error) {
+	if fd.Body == nil {
+		return "", fmt.Errorf("%s has no Go body: the runtime implements it", fd.Name.Name)
+	}
 	var edits []check.Edit
 	for _, n := range []ast.Node{fd.Type, fd.Body} {
-		if n == nil || n == (*ast.BlockStmt)(nil) {
-			continue
-		}
-		e, err := cl.substEdits(n, env)
+		e, err := cl.substEdits(fr, n, env)
 		if err != nil {
 			return "", err
 		}
@@ -125,47 +194,67 @@ func (cl *cellLowering) funcText(fd *ast.FuncDecl, env map[*types.TypeParam]type
 		if star, ok := recv.(*ast.StarExpr); ok {
 			recv = unparen(star.X)
 		}
-		edits = append(edits, check.Edit{From: cl.offset(recv.Pos()), To: cl.offset(recv.End()), Text: name})
+		edits = append(edits, check.Edit{From: fr.offset(recv.Pos()), To: fr.offset(recv.End()), Text: name})
 	} else {
-		edits = append(edits, check.Edit{From: cl.offset(fd.Name.Pos()), To: cl.offset(fd.Name.End()), Text: name})
+		edits = append(edits, check.Edit{From: fr.offset(fd.Name.Pos()), To: fr.offset(fd.Name.End()), Text: name})
 	}
 	if tp := fd.Type.TypeParams; tp != nil {
-		edits = append(edits, check.Edit{From: cl.offset(tp.Opening), To: cl.offset(tp.Closing) + 1})
+		edits = append(edits, check.Edit{From: fr.offset(tp.Opening), To: fr.offset(tp.Closing) + 1})
 	}
-	return cl.applied(fd, edits), nil
+	return applied(fr, fd, edits), nil
 }
 
 // substEdits returns the edits that make the code of n concrete: each
 // instantiation of a generic declaration becomes the name of its
-// instance, each of env's type parameters its type.
-func (cl *cellLowering) substEdits(n ast.Node, env map[*types.TypeParam]types.Type) ([]check.Edit, error) {
+// instance, each of env's type parameters its type; in a standard
+// package's source, each name of the package the name of its
+// declaration in the session, and each other package the name the
+// session imports it under.
+func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypeParam]types.Type) ([]check.Edit, error) {
 	var edits []check.Edit
 	var err error
 	replace := func(at ast.Node, text string, e error) {
 		if e != nil && err == nil {
 			err = e
 		}
-		edits = append(edits, check.Edit{From: cl.offset(at.Pos()), To: cl.offset(at.End()), Text: text})
+		edits = append(edits, check.Edit{From: fr.offset(at.Pos()), To: fr.offset(at.End()), Text: text})
 	}
 	ast.Inspect(n, func(n ast.Node) bool {
 		if err != nil {
 			return false
 		}
-		if id, whole, ok := cl.instantiation(n); ok {
-			name, e := cl.instanceAt(id, env)
+		if id, whole, ok := cl.instantiation(fr, n); ok {
+			name, e := cl.instanceAt(fr, id, env)
 			replace(whole, name, e)
 			return false
 		}
-		id, ok := n.(*ast.Ident)
-		if !ok {
-			return true
-		}
-		if tn, ok := cl.info.Uses[id].(*types.TypeName); ok {
-			if tp, ok := tn.Type().(*types.TypeParam); ok {
-				if t, ok := env[tp]; ok {
-					text, e := cl.w.write(t)
-					replace(id, parenthesized(text), e)
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			if size, ok := cl.sizeof(fr, x, env); ok {
+				replace(x, size, nil)
+				return false
+			}
+			if inner, ok := addressOf(fr, x); ok {
+				reflect, e := cl.packageName("reflect")
+				edits = append(edits, check.Edit{From: fr.offset(x.Pos()), To: fr.offset(inner.Pos()), Text: reflect + ".ValueOf("},
+					check.Edit{From: fr.offset(inner.End()), To: fr.offset(x.End()), Text: ").Pointer()"})
+				inside, e2 := cl.substEdits(fr, inner, env)
+				edits = append(edits, inside...)
+				if e = errors.Join(e, e2); e != nil && err == nil {
+					err = e
 				}
+				return false
+			}
+		case *ast.SelectorExpr:
+			if fr.std != nil {
+				if text, ok, e := cl.qualified(fr, x); ok {
+					replace(x, text, e)
+					return false
+				}
+			}
+		case *ast.Ident:
+			if text, ok, e := cl.named(fr, x, env); ok {
+				replace(x, text, e)
 			}
 		}
 		return true
@@ -173,10 +262,104 @@ func (cl *cellLowering) substEdits(n ast.Node, env map[*types.TypeParam]types.Ty
 	return edits, err
 }
 
+// sizes are the sizes of types on the platform the engine runs on.
+var sizes = types.SizesFor("gc", runtime.GOARCH)
+
+// sizeof returns the value of a call of unsafe.Sizeof in a standard
+// package's source, once env makes its operand's type concrete: the
+// interpreter has no unsafe.Sizeof.
+func (cl *cellLowering) sizeof(fr *from, call *ast.CallExpr, env map[*types.TypeParam]types.Type) (string, bool) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 || sel.Sel.Name != "Sizeof" {
+		return "", false
+	}
+	if pkg, ok := sel.X.(*ast.Ident); !ok || fr.info.Uses[pkg] == nil || fr.info.Uses[pkg].(*types.PkgName).Imported().Path() != "unsafe" {
+		return "", false
+	}
+	return fmt.Sprintf("uintptr(%d)", sizes.Sizeof(subst(fr.info.TypeOf(call.Args[0]), env))), true
+}
+
+// addressOf reports whether call, in a standard package's source, is
+// uintptr(unsafe.Pointer(p)), the address p points at, and returns p: the
+// interpreter has no unsafe.Pointer, but reflect gives the address.
+func addressOf(fr *from, call *ast.CallExpr) (ast.Expr, bool) {
+	if fr.std == nil || len(call.Args) != 1 || types.Unalias(fr.info.TypeOf(call.Fun)) != types.Typ[types.Uintptr] {
+		return nil, false
+	}
+	inner, ok := call.Args[0].(*ast.CallExpr)
+	if !ok || len(inner.Args) != 1 || types.Unalias(fr.info.TypeOf(inner.Fun)) != types.Typ[types.UnsafePointer] {
+		return nil, false
+	}
+	if _, ok := fr.info.TypeOf(inner.Args[0]).Underlying().(*types.Pointer); !ok {
+		return nil, false
+	}
+	return inner.Args[0], true
+}
+
+// packageName returns the name lowered code names a compiled package by.
+func (cl *cellLowering) packageName(path string) (string, error) {
+	p, err := cl.l.std.imp.Import(path)
+	if err != nil {
+		return "", err
+	}
+	return cl.w.qualifier(p), nil
+}
+
+// named returns what an identifier becomes: a type parameter its type;
+// in a standard package's source, a package-level name of the package
+// the name of its declaration, which it asks for.
+func (cl *cellLowering) named(fr *from, id *ast.Ident, env map[*types.TypeParam]types.Type) (string, bool, error) {
+	obj := fr.info.Uses[id]
+	if tn, ok := obj.(*types.TypeName); ok {
+		if tp, ok := tn.Type().(*types.TypeParam); ok {
+			t, ok := env[tp]
+			if !ok {
+				return "", false, nil
+			}
+			text, err := cl.w.write(t)
+			return parenthesized(text), true, err
+		}
+	}
+	if fr.std == nil || obj == nil || obj.Pkg() != fr.pkg || obj.Parent() != fr.pkg.Scope() {
+		return "", false, nil
+	}
+	name, err := cl.instanceOf(obj, nil, id.Pos())
+	return name, true, err
+}
+
+// qualified returns what a name of another package in a standard
+// package's source becomes: a lowered package's, the name of its
+// declaration in the session; another's, written with the name the
+// session imports its package under, if the interpreter has it.
+func (cl *cellLowering) qualified(fr *from, x *ast.SelectorExpr) (string, bool, error) {
+	pkgID, ok := x.X.(*ast.Ident)
+	if !ok {
+		return "", false, nil
+	}
+	pn, ok := fr.info.Uses[pkgID].(*types.PkgName)
+	if !ok {
+		return "", false, nil
+	}
+	p := pn.Imported()
+	if cl.l.std.Lowers(p.Path()) {
+		obj := fr.info.Uses[x.Sel]
+		if obj == nil {
+			return "", true, fmt.Errorf("%s.%s is not at hand", p.Path(), x.Sel.Name)
+		}
+		name, err := cl.instanceOf(obj, nil, x.Pos())
+		return name, true, err
+	}
+	if p.Path() != "unsafe" && !cl.cc.HasSymbol(p.Path(), x.Sel.Name) {
+		return "", true, fmt.Errorf("it uses %s.%s, which the interpreter does not have", p.Path(), x.Sel.Name)
+	}
+	return cl.w.qualifier(p) + "." + x.Sel.Name, true, nil
+}
+
 // instantiation reports whether n instantiates a generic declaration
 // that the lowering writes instances of, and returns the identifier that
-// names it and the expression to replace: F[int] or F in F(x), T[int].
-func (cl *cellLowering) instantiation(n ast.Node) (*ast.Ident, ast.Node, bool) {
+// names it and the expression to replace: F[int] or F in F(x), T[int],
+// pkg.F.
+func (cl *cellLowering) instantiation(fr *from, n ast.Node) (*ast.Ident, ast.Node, bool) {
 	var id *ast.Ident
 	switch x := n.(type) {
 	case *ast.IndexExpr:
@@ -187,11 +370,14 @@ func (cl *cellLowering) instantiation(n ast.Node) (*ast.Ident, ast.Node, bool) {
 		id = x
 	case *ast.SelectorExpr:
 		id = x.Sel
+		if _, ok := fr.info.Selections[x]; ok {
+			return nil, nil, false // a method or field, not a package's name
+		}
 	}
 	if id == nil {
 		return nil, nil, false
 	}
-	if _, ok := cl.info.Instances[id]; !ok || !cl.lowers(cl.info.Uses[id]) {
+	if _, ok := fr.info.Instances[id]; !ok || !cl.lowers(fr.info.Uses[id]) {
 		return nil, nil, false
 	}
 	return id, n, true
@@ -211,13 +397,13 @@ func nameOf(x ast.Expr) *ast.Ident {
 
 // instanceAt returns the name of the instance the identifier id
 // instantiates, its type arguments made concrete by env.
-func (cl *cellLowering) instanceAt(id *ast.Ident, env map[*types.TypeParam]types.Type) (string, error) {
-	inst := cl.info.Instances[id]
+func (cl *cellLowering) instanceAt(fr *from, id *ast.Ident, env map[*types.TypeParam]types.Type) (string, error) {
+	inst := fr.info.Instances[id]
 	args := make([]types.Type, inst.TypeArgs.Len())
 	for i := range args {
 		args[i] = subst(inst.TypeArgs.At(i), env)
 	}
-	obj := cl.info.Uses[id]
+	obj := fr.info.Uses[id]
 	if f, ok := obj.(*types.Func); ok {
 		obj = f.Origin()
 	}
@@ -247,19 +433,20 @@ func unparen(x ast.Expr) ast.Expr {
 }
 
 // applied returns the text of n with edits made, which are inside it.
-func (cl *cellLowering) applied(n ast.Node, edits []check.Edit) string {
+func applied(fr *from, n ast.Node, edits []check.Edit) string {
 	sort.Slice(edits, func(i, j int) bool { return edits[i].From < edits[j].From })
-	from, to := cl.offset(n.Pos()), cl.offset(n.End())
+	src := fr.text(n.Pos())
+	from, to := fr.offset(n.Pos()), fr.offset(n.End())
 	var b strings.Builder
 	at := from
 	for _, e := range edits {
 		if e.From < at {
 			continue // inside one made
 		}
-		b.WriteString(cl.src[at:e.From])
+		b.WriteString(src[at:e.From])
 		b.WriteString(e.Text)
 		at = e.To
 	}
-	b.WriteString(cl.src[at:to])
+	b.WriteString(src[at:to])
 	return b.String()
 }

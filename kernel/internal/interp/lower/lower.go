@@ -14,89 +14,132 @@ import (
 // instances, for the interpreter's messages.
 type Lowering struct {
 	names *Names
+	std   *Std
 }
 
-// New returns the lowering of a new session.
-func New() *Lowering { return &Lowering{names: newNames()} }
+// New returns the lowering of a new session, which writes the instances
+// of std's packages from their source; std may be nil, and then a cell
+// instantiating their generic declarations is left to be refused.
+func New(std *Std) *Lowering { return &Lowering{names: newNames(), std: std} }
 
 // GoNames writes the names msg gives instances as Go writes them:
 // Map[int, string] for Mapᐸintˏstringᐳ.
 func (l *Lowering) GoNames(msg string) string { return l.names.GoNames(msg) }
 
+// Std returns the standard packages the lowering reads from source, nil
+// if none.
+func (l *Lowering) Std() *Std { return l.std }
+
+// Lowers reports whether the lowering writes the declarations of the
+// standard package at path from source: the interpreter need not import
+// it.
+func (l *Lowering) Lowers(path string) bool { return l.std.Lowers(path) }
+
 // A cellLowering is the lowering of one cell.
 type cellLowering struct {
-	l    *Lowering
-	cc   *check.Cell
-	info *types.Info
-	fset *token.FileSet
-	src  string
-	w    typeWriter
+	l  *Lowering
+	cc *check.Cell
+	w  typeWriter
 
-	// funcs and types are the generic declarations of the checked file,
-	// and methods the methods of its generic types.
-	funcs   map[*types.Func]*ast.FuncDecl
-	types   map[*types.TypeName]*ast.TypeSpec
-	methods map[*types.TypeName][]*ast.FuncDecl
-	// generic are the declarations that go: generic functions, methods of
-	// generic types, and the declarations of generic types.
-	generic []ast.Node
+	// cell is where the cell's declarations are, and cellDecls indexes
+	// them; generic are those that go: generic functions, methods of
+	// generic types, and the declarations of generic types. froms are
+	// the standard packages' sources.
+	cell      *from
+	cellDecls decls
+	generic   []ast.Node
+	froms     map[*stdPackage]*from
 
 	asked map[string]bool
 	queue []instance
 	at    token.Pos // where the cell asked for the instance being written
 	added []check.Added
+	// imports are the packages the lowered code names that neither the
+	// session nor the cell imports, path → the name it names them by.
+	imports map[string]string
 	// given says whether the session has declared name with text, in the
 	// interpreter.
 	given func(name, text string) bool
 }
 
 // Cell returns the cell lowered for the interpreter, or cc itself if it
-// has nothing to lower. given reports whether the session has the
-// declaration name with text already. A cell whose lowering fails is
-// refused, at the line that could not be lowered.
-func (l *Lowering) Cell(cc *check.Cell, given func(name, text string) bool) (*check.Cell, error) {
-	cl := &cellLowering{l: l, cc: cc, info: cc.Info, fset: cc.FileSet(), src: cc.File.Src, given: given,
-		funcs: map[*types.Func]*ast.FuncDecl{}, types: map[*types.TypeName]*ast.TypeSpec{}, methods: map[*types.TypeName][]*ast.FuncDecl{},
-		asked: map[string]bool{}}
-	cl.w = typeWriter{main: cc.Pkg, qualifier: cc.Qualifier(), named: func(*types.TypeName) string { return "" }}
+// has nothing to lower, and the packages the lowered code names that the
+// interpreter must import first, path → name. given reports whether the
+// session has the declaration name with text already. A cell whose
+// lowering fails is refused, at the line that could not be lowered.
+func (l *Lowering) Cell(cc *check.Cell, given func(name, text string) bool) (*check.Cell, map[string]string, error) {
+	cl := &cellLowering{l: l, cc: cc, given: given, cellDecls: newDecls(), froms: map[*stdPackage]*from{}, asked: map[string]bool{}, imports: map[string]string{}}
+	cl.cell = &from{fset: cc.FileSet(), info: cc.Info, pkg: cc.Pkg, text: func(token.Pos) string { return cc.File.Src }}
+	q := cc.Qualifier()
+	cl.w = typeWriter{main: cc.Pkg, std: l.std, qualifier: func(p *types.Package) string {
+		name := q(p)
+		if _, ok := cc.CellImports[p.Path()]; !ok && !cc.SessionImports(p.Path()) {
+			cl.imports[p.Path()] = name
+		}
+		return name
+	}}
 	cl.w.instance = func(t *types.Named) (string, error) { return cl.instanceOf(t.Origin().Obj(), typeArgs(t), cl.at) }
 	cl.index()
 	if len(cl.generic) == 0 && !cl.instantiates() {
-		return cc, nil
+		return cc, nil, nil
 	}
 	edits, err := cl.fileEdits()
 	if err != nil {
-		return nil, err
+		return nil, nil, cl.refusal(instance{at: cl.at}, err)
 	}
 	for len(cl.queue) > 0 {
 		inst := cl.queue[0]
 		cl.queue = cl.queue[1:]
 		cl.at = inst.at
 		if err := cl.writeInstance(inst); err != nil {
-			return nil, cl.refusal(inst, err)
+			return nil, nil, cl.refusal(inst, err)
 		}
 	}
 	lc, err := cc.Lowered(edits, cl.added)
 	if err != nil {
-		return nil, &cell.Unsupported{Line: 1, What: "this cell's generic code, whose lowering the interpreter cannot run (" + l.GoNames(err.Error()) + ")"}
+		return nil, nil, &cell.Unsupported{Line: 1, What: "this cell's generic code, whose lowering the interpreter cannot run (" + l.GoNames(err.Error()) + ")"}
 	}
-	return lc, nil
+	return lc, cl.imports, nil
+}
+
+// source returns the declaration of obj the lowering writes from, and
+// where it is: the cell's, or a standard package's source.
+func (cl *cellLowering) source(obj types.Object) (types.Object, *from) {
+	if obj.Pkg() == cl.cc.Pkg {
+		return obj, cl.cell
+	}
+	src, sp := cl.l.std.lookup(obj)
+	fr, ok := cl.froms[sp]
+	if !ok {
+		std := cl.l.std
+		fr = &from{fset: std.fset, info: sp.info, pkg: sp.pkg, std: sp, text: func(p token.Pos) string { return sp.texts[std.fset.File(p)] }}
+		cl.froms[sp] = fr
+	}
+	return src, fr
 }
 
 // refusal refuses the cell for an instance that cannot be written, at
 // the line that asks for it.
 func (cl *cellLowering) refusal(inst instance, err error) error {
 	line, ok := cl.cc.File.LineOf(inst.at)
-	if !ok {
+	if !ok && inst.obj != nil {
 		line, _ = cl.cc.File.LineOf(inst.obj.Pos())
+	}
+	if inst.obj == nil {
+		return &cell.Unsupported{Line: max(line, 1), What: "this cell's generic code (" + cl.l.GoNames(err.Error()) + ")"}
 	}
 	return &cell.Unsupported{Line: max(line, 1), What: cl.l.GoNames(inst.name) + ", an instance of a generic " + kind(inst.obj) + " (" + cl.l.GoNames(err.Error()) + ")"}
 }
 
-// kind names what a generic declaration declares.
+// kind names what a declaration declares.
 func kind(obj types.Object) string {
-	if _, ok := obj.(*types.TypeName); ok {
+	switch obj.(type) {
+	case *types.TypeName:
 		return "type"
+	case *types.Var:
+		return "variable"
+	case *types.Const:
+		return "constant"
 	}
 	return "function"
 }
@@ -110,54 +153,48 @@ func typeArgs(t *types.Named) []types.Type {
 	return args
 }
 
-// lowers reports whether obj is a generic declaration the lowering writes
-// instances of: one of the cells'.
+// lowers reports whether obj is a declaration the lowering writes
+// instances of: the cells', and those of the standard packages it reads
+// from source.
 func (cl *cellLowering) lowers(obj types.Object) bool {
-	return obj != nil && obj.Pkg() == cl.cc.Pkg
+	return obj != nil && obj.Pkg() != nil && (obj.Pkg() == cl.cc.Pkg || cl.l.std.Lowers(obj.Pkg().Path()))
 }
 
-// index finds the generic declarations of the checked file.
+// index finds the declarations of the checked file, and those that go.
 func (cl *cellLowering) index() {
 	for _, d := range cl.cc.File.Parsed.Decls {
+		cl.cellDecls.add(d, cl.cc.Info)
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			obj, _ := cl.info.Defs[d.Name].(*types.Func)
-			if obj == nil {
-				continue
-			}
-			sig := obj.Type().(*types.Signature)
-			switch {
-			case sig.TypeParams().Len() > 0:
-				cl.funcs[obj] = d
+			if d.Type.TypeParams != nil || (d.Recv != nil && len(d.Recv.List) > 0 && isGenericReceiver(d.Recv.List[0].Type)) {
 				cl.generic = append(cl.generic, d)
-			case sig.RecvTypeParams().Len() > 0:
-				if tn := receiverType(sig); tn != nil {
-					cl.methods[tn] = append(cl.methods[tn], d)
-					cl.generic = append(cl.generic, d)
-				}
 			}
 		case *ast.GenDecl:
-			cl.indexTypes(d)
+			for _, s := range d.Specs {
+				if spec, ok := s.(*ast.TypeSpec); ok && spec.TypeParams != nil {
+					if len(d.Specs) == 1 {
+						cl.generic = append(cl.generic, d)
+					} else {
+						cl.generic = append(cl.generic, spec)
+					}
+				}
+			}
 		}
 	}
 }
 
-// indexTypes finds the generic types a declaration declares.
-func (cl *cellLowering) indexTypes(d *ast.GenDecl) {
-	for _, s := range d.Specs {
-		spec, ok := s.(*ast.TypeSpec)
-		if !ok || spec.TypeParams == nil {
-			continue
-		}
-		if tn, ok := cl.info.Defs[spec.Name].(*types.TypeName); ok {
-			cl.types[tn] = spec
-			if len(d.Specs) == 1 {
-				cl.generic = append(cl.generic, d)
-			} else {
-				cl.generic = append(cl.generic, spec)
-			}
-		}
+// isGenericReceiver reports whether a method's receiver type is a
+// generic type's, with its type parameters: T[K], *T[K, V].
+func isGenericReceiver(x ast.Expr) bool {
+	x = unparen(x)
+	if star, ok := x.(*ast.StarExpr); ok {
+		x = unparen(star.X)
 	}
+	switch x.(type) {
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return true
+	}
+	return false
 }
 
 // receiverType returns the generic type a method's receiver is of.
@@ -175,8 +212,8 @@ func receiverType(sig *types.Signature) *types.TypeName {
 // instantiates reports whether the checked file instantiates a generic
 // declaration the lowering writes instances of.
 func (cl *cellLowering) instantiates() bool {
-	for id := range cl.info.Instances {
-		if cl.lowers(cl.info.Uses[id]) {
+	for id := range cl.cc.Info.Instances {
+		if cl.lowers(cl.cc.Info.Uses[id]) {
 			return true
 		}
 	}
@@ -208,7 +245,7 @@ func (cl *cellLowering) fileEdits() ([]check.Edit, error) {
 				if skip[s] {
 					continue
 				}
-				e, err := cl.substEdits(s, nil)
+				e, err := cl.substEdits(cl.cell, s, nil)
 				if err != nil {
 					return nil, err
 				}
@@ -216,7 +253,7 @@ func (cl *cellLowering) fileEdits() ([]check.Edit, error) {
 			}
 			continue
 		}
-		e, err := cl.substEdits(d, nil)
+		e, err := cl.substEdits(cl.cell, d, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -228,7 +265,7 @@ func (cl *cellLowering) fileEdits() ([]check.Edit, error) {
 // blank returns the edit that takes n away, leaving its lines empty.
 func (cl *cellLowering) blank(n ast.Node) check.Edit {
 	from, to := cl.offset(n.Pos()), cl.offset(n.End())
-	return check.Edit{From: from, To: to, Text: strings.Repeat("\n", strings.Count(cl.src[from:to], "\n"))}
+	return check.Edit{From: from, To: to, Text: strings.Repeat("\n", strings.Count(cl.cc.File.Src[from:to], "\n"))}
 }
 
 // add adds the declaration name, with text, to those of the cell's
@@ -238,7 +275,7 @@ func (cl *cellLowering) add(name, text string) {
 }
 
 // offset is the byte offset of p in the checked file.
-func (cl *cellLowering) offset(p token.Pos) int { return cl.fset.Position(p).Offset }
+func (cl *cellLowering) offset(p token.Pos) int { return cl.cell.offset(p) }
 
 // UserDecls gives the steps of a lowered cell the declarations of the
 // cell as it was written, which later cells are checked with: their

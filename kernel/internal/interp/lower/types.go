@@ -96,12 +96,11 @@ func substTuple(t *types.Tuple, env map[*types.TypeParam]types.Type) *types.Tupl
 // name the session imports the package under.
 type typeWriter struct {
 	main      *types.Package
+	std       *Std
 	qualifier types.Qualifier
-	// instance returns the name of an instance's declaration, and named
-	// that of a named type of a package the lowering declares in
-	// package main (the standard library's, from their source), or "".
+	// instance returns the name of an instance's declaration, and of
+	// a type of a standard package the lowering reads from source.
 	instance func(*types.Named) (string, error)
-	named    func(*types.TypeName) string
 }
 
 // write writes t, or fails for a type no declaration at package level
@@ -263,7 +262,7 @@ func (w *typeWriter) writeInterface(b *strings.Builder, t *types.Interface) erro
 // a type of package main by its name, another package's through the
 // qualifier.
 func (w *typeWriter) writeNamed(b *strings.Builder, t *types.Named) error {
-	if t.TypeArgs().Len() > 0 {
+	if t.TypeArgs().Len() > 0 || w.std.Lowers(pathOf(t.Obj())) {
 		name, err := w.instance(t)
 		b.WriteString(name)
 		return err
@@ -275,10 +274,6 @@ func (w *typeWriter) writeNamed(b *strings.Builder, t *types.Named) error {
 	}
 	if obj.Parent() != nil && obj.Parent() != obj.Pkg().Scope() {
 		return fmt.Errorf("%s is declared inside a function", obj.Name())
-	}
-	if name := w.named(obj); name != "" {
-		b.WriteString(name)
-		return nil
 	}
 	if obj.Pkg() != w.main {
 		b.WriteString(w.qualifier(obj.Pkg()) + ".")
@@ -302,4 +297,12 @@ func goString(t types.Type, main *types.Package) string {
 // are identical: packages by their paths.
 func keyString(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string { return p.Path() })
+}
+
+// pathOf returns the path of obj's package, "" for the universe's.
+func pathOf(obj types.Object) string {
+	if obj.Pkg() == nil {
+		return ""
+	}
+	return obj.Pkg().Path()
 }

@@ -1,8 +1,14 @@
 package worker
 
 import (
+	"fmt"
 	"go/token"
 	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/traefik/yaegi/stdlib"
@@ -21,8 +27,19 @@ func Host(dir string) interp.Host {
 		Library:   library(),
 		Packages:  func(fset *token.FileSet) interp.Packages { return golist.New(fset, dir, nil) },
 		Otherwise: "put %%gonb on the cell's first line to compile it with GoNB",
+		StdSource: goroot,
 	}
 }
+
+// goroot returns the source of the standard library of the go command
+// the worker runs, found once.
+var goroot = sync.OnceValues(func() (fs.FS, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env GOROOT: %w", err)
+	}
+	return os.DirFS(filepath.Join(strings.TrimSpace(string(out)), "src")), nil
+})
 
 // library is the server's compiled packages, indexed once.
 var library = sync.OnceValue(func() *compiled.Library { return compiled.New(compiled.Tables{Standard: stdlib.Symbols}) })

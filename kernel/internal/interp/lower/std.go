@@ -1,0 +1,242 @@
+package lower
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// StdPackages are the standard packages whose generic API the lowering
+// writes instances of from their source, as the Go toolchain ships it:
+// all of the packages' declarations are read from there, none from the
+// interpreter's copies (yaegi's own slices, maps and cmp are Go 1.21's).
+var StdPackages = []string{"cmp", "iter", "maps", "slices"}
+
+// A Std reads the standard packages of StdPackages from their source,
+// the directory src of a Go installation ($GOROOT/src, or the copy a
+// browser's engine carries), and type-checks each once, on first use.
+// It is safe for concurrent use.
+type Std struct {
+	open func() (fs.FS, error)
+	imp  types.Importer // the types of the packages they import
+	fset *token.FileSet
+
+	opened sync.Once
+	src    fs.FS
+	srcErr error
+
+	mu   sync.Mutex
+	pkgs map[string]*stdPackage
+}
+
+// NewStd returns the standard packages read from the source open
+// returns, once, on first use; imp gives the types of the packages they
+// import other than StdPackages.
+func NewStd(open func() (fs.FS, error), imp types.Importer) *Std {
+	return &Std{open: open, imp: imp, fset: token.NewFileSet(), pkgs: map[string]*stdPackage{}}
+}
+
+// A stdPackage is a standard package as read from its source: its types,
+// and its declarations by what they declare.
+type stdPackage struct {
+	pkg   *types.Package
+	info  *types.Info
+	texts map[*token.File]string
+	decls
+	err error
+}
+
+// decls indexes the package-level declarations of a file or package:
+// functions, types and their methods, variables and constants.
+type decls struct {
+	funcs   map[*types.Func]*ast.FuncDecl
+	types   map[*types.TypeName]*ast.TypeSpec
+	methods map[*types.TypeName][]*ast.FuncDecl
+	values  map[types.Object]*ast.ValueSpec
+}
+
+// newDecls returns an empty index.
+func newDecls() decls {
+	return decls{funcs: map[*types.Func]*ast.FuncDecl{}, types: map[*types.TypeName]*ast.TypeSpec{},
+		methods: map[*types.TypeName][]*ast.FuncDecl{}, values: map[types.Object]*ast.ValueSpec{}}
+}
+
+// add indexes d, whose identifiers info defines.
+func (x decls) add(d ast.Decl, info *types.Info) {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		obj, _ := info.Defs[d.Name].(*types.Func)
+		if obj == nil {
+			return
+		}
+		if sig := obj.Type().(*types.Signature); sig.Recv() != nil {
+			if tn := receiverType(sig); tn != nil {
+				x.methods[tn] = append(x.methods[tn], d)
+			}
+			return
+		}
+		x.funcs[obj] = d
+	case *ast.GenDecl:
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				if tn, ok := info.Defs[s.Name].(*types.TypeName); ok {
+					x.types[tn] = s
+				}
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					if obj := info.Defs[n]; obj != nil {
+						x.values[obj] = s
+					}
+				}
+			}
+		}
+	}
+}
+
+// Lowers reports whether the package at path is one whose declarations
+// the lowering writes from source.
+func (s *Std) Lowers(path string) bool { return s != nil && slices.Contains(StdPackages, path) }
+
+// Import gives the standard packages of StdPackages as read from their
+// source, and the types of others from s's importer; the internal
+// packages they import are not at hand, and what uses them cannot be
+// lowered.
+func (s *Std) Import(p string) (*types.Package, error) {
+	if s.Lowers(p) {
+		sp := s.load(p)
+		return sp.pkg, sp.err
+	}
+	if strings.HasPrefix(p, "internal/") || strings.Contains(p, "/internal/") || p == "runtime" {
+		return nil, fmt.Errorf("%s is not at hand", p)
+	}
+	return s.imp.Import(p)
+}
+
+// load returns the package at path, read and checked on first use.
+func (s *Std) load(p string) *stdPackage {
+	s.mu.Lock()
+	sp, ok := s.pkgs[p]
+	s.mu.Unlock()
+	if ok {
+		return sp
+	}
+	sp = s.read(p) // outside the lock: it imports the others
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if had, ok := s.pkgs[p]; ok {
+		return had
+	}
+	s.pkgs[p] = sp
+	return sp
+}
+
+// read parses and type-checks the package at path. A package's errors
+// (a use of an internal package it imports) leave its other
+// declarations checked: only what has errors cannot be lowered.
+func (s *Std) read(p string) *stdPackage {
+	sp := &stdPackage{texts: map[*token.File]string{}, decls: newDecls()}
+	s.opened.Do(func() { s.src, s.srcErr = s.open() })
+	if s.srcErr != nil {
+		sp.err = fmt.Errorf("the standard library's source is not at hand: %w", s.srcErr)
+		return sp
+	}
+	names, err := s.goFiles(p)
+	if err != nil {
+		sp.err = fmt.Errorf("reading the source of package %s: %w", p, err)
+		return sp
+	}
+	var files []*ast.File
+	for _, name := range names {
+		text, err := fs.ReadFile(s.src, path.Join(p, name))
+		if err != nil {
+			sp.err = err
+			return sp
+		}
+		f, err := parser.ParseFile(s.fset, path.Join(p, name), text, parser.SkipObjectResolution)
+		if err != nil {
+			sp.err = err
+			return sp
+		}
+		sp.texts[s.fset.File(f.Pos())] = string(text)
+		files = append(files, f)
+	}
+	sp.info = &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
+		Instances: map[*ast.Ident]types.Instance{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	conf := types.Config{Importer: s, Error: func(error) {}}
+	sp.pkg, _ = conf.Check(p, s.fset, files, sp.info)
+	for _, f := range files {
+		for _, d := range f.Decls {
+			sp.add(d, sp.info)
+		}
+	}
+	return sp
+}
+
+// goFiles lists the files of the package at path that build for the
+// engine's platform, as the go command would choose them.
+func (s *Std) goFiles(p string) ([]string, error) {
+	ctx := build.Default
+	ctx.GOOS, ctx.GOARCH, ctx.CgoEnabled = runtime.GOOS, runtime.GOARCH, false
+	ctx.GOROOT, ctx.GOPATH = "/goroot", ""
+	ctx.JoinPath = path.Join
+	ctx.IsDir = func(name string) bool {
+		fi, err := fs.Stat(s.src, s.rel(name))
+		return err == nil && fi.IsDir()
+	}
+	ctx.ReadDir = func(dir string) ([]fs.FileInfo, error) {
+		entries, err := fs.ReadDir(s.src, s.rel(dir))
+		if err != nil {
+			return nil, err
+		}
+		infos := make([]fs.FileInfo, 0, len(entries))
+		for _, e := range entries {
+			if fi, err := e.Info(); err == nil {
+				infos = append(infos, fi)
+			}
+		}
+		return infos, nil
+	}
+	ctx.OpenFile = func(name string) (io.ReadCloser, error) { return s.src.Open(s.rel(name)) }
+	bp, err := ctx.Import(p, "", 0)
+	if err != nil {
+		var none *build.NoGoError
+		if errors.As(err, &none) {
+			return nil, err
+		}
+		if bp == nil {
+			return nil, err
+		}
+	}
+	return bp.GoFiles, nil
+}
+
+// rel makes a path of the build context's GOROOT one of the source's.
+func (s *Std) rel(name string) string {
+	name = strings.TrimPrefix(strings.TrimPrefix(name, "/goroot/src"), "/")
+	if name == "" {
+		return "."
+	}
+	return name
+}
+
+// lookup returns the package-level object of a lowered standard package
+// that obj, as a cell's importer gave it, is.
+func (s *Std) lookup(obj types.Object) (types.Object, *stdPackage) {
+	sp := s.load(obj.Pkg().Path())
+	if sp.pkg == nil {
+		return nil, sp
+	}
+	return sp.pkg.Scope().Lookup(obj.Name()), sp
+}

@@ -1,0 +1,41 @@
+package interp
+
+import (
+	"slices"
+
+	"github.com/tensornb/tensornb/kernel/internal/interp/check"
+	"github.com/tensornb/tensornb/kernel/internal/interp/lower"
+)
+
+// lowered is the library a session's cells are checked against: what the
+// interpreter has compiled in, and the standard packages the lowering
+// writes from their source (lower.StdPackages), iter among them, which
+// the interpreter lacks.
+type lowered struct {
+	check.Library
+	std *lower.Std
+}
+
+// Has reports whether a cell may import the package at path.
+func (l lowered) Has(path string) bool { return l.std.Lowers(path) || l.Library.Has(path) }
+
+// HasSymbol reports whether name of the package at path can run: all of
+// a lowered package's can, or are refused by the lowering.
+func (l lowered) HasSymbol(path, name string) bool {
+	return l.std.Lowers(path) || l.Library.HasSymbol(path, name)
+}
+
+// Elsewhere reports whether the package at path is one only another
+// engine has.
+func (l lowered) Elsewhere(path string) bool { return !l.std.Lowers(path) && l.Library.Elsewhere(path) }
+
+// Named returns the import path of the one package a name means, or "".
+func (l lowered) Named(name string) string {
+	if p := l.Library.Named(name); p != "" {
+		return p
+	}
+	if slices.Contains(lower.StdPackages, name) && l.std.Lowers(name) {
+		return name
+	}
+	return ""
+}
