@@ -86,6 +86,14 @@ func TestGenerics(t *testing.T) {
 			"import \"iter\"\nfunc Count(n int) iter.Seq[int] {\n\treturn func(yield func(int) bool) {\n\t\tfor i := range n {\n\t\t\tif !yield(i) {\n\t\t\t\treturn\n\t\t\t}\n\t\t}\n\t}\n}",
 			"var c iter.Seq[int] = Count(3)\nc(func(i int) bool { fmt.Print(i, \" \"); return i < 1 })\nfmt.Println()",
 		}, "0 1 \n"},
+		{"generic and newer functions of compiled packages", []string{
+			"import \"errors\"\ntype MyErr struct{ Code int }\nfunc (e *MyErr) Error() string { return \"my\" }\nvar err error = &MyErr{7}\nme, ok := errors.AsType[*MyErr](err)\nfmt.Println(ok, me.Code)",
+			"import \"sync\"\nn := 0\nf := sync.OnceValue(func() int { n++; return 42 })\nfmt.Println(f(), f(), n)\ng := sync.OnceValues(func() (int, error) { return 1, nil })\nfmt.Println(g())",
+			"import (\"bytes\"; \"strings\")\nstrings.Lines(\"a\\nb\\n\")(func(l string) bool { fmt.Printf(\"%q \", l); return true })\nstrings.SplitSeq(\"a,b\", \",\")(func(l string) bool { fmt.Printf(\"%q \", l); return true })\nstrings.FieldsSeq(\" a  b \")(func(l string) bool { fmt.Printf(\"%q \", l); return true })\nbytes.Lines([]byte(\"a\\nb\"))(func(l []byte) bool { fmt.Printf(\"%q \", l); return true })\nfmt.Println()",
+		}, "true 7\n42 42 1\n1 <nil>\n\"a\\n\" \"b\\n\" \"a\" \"b\" \"a\" \"b\" \"a\\n\" \"b\" \n"},
+		{"nil among the values of an assignment", []string{
+			"func f() {\n\ts := []byte(\"ab\")\n\tvar line []byte\n\tline, s = s, nil\n\tfmt.Println(line, s == nil)\n}\nf()",
+		}, "[97 98] true\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := printed(t, c.cells...); got != c.want {

@@ -20,9 +20,10 @@ type lowered struct {
 func (l lowered) Has(path string) bool { return l.std.Lowers(path) || l.Library.Has(path) }
 
 // HasSymbol reports whether name of the package at path can run: all of
-// a lowered package's can, or are refused by the lowering.
+// a standard package's the lowering reads from source can, or are
+// refused by the lowering, which says why.
 func (l lowered) HasSymbol(path, name string) bool {
-	return l.std.Lowers(path) || l.Library.HasSymbol(path, name)
+	return l.std.HasSource(path) || l.Library.HasSymbol(path, name)
 }
 
 // Elsewhere reports whether the package at path is one only another

@@ -273,26 +273,26 @@ func stdOf(host Host, imp types.Importer) *lower.Std {
 	if host.StdSource == nil {
 		return nil
 	}
-	return lower.NewStd(host.StdSource, imp)
+	return lower.NewStd(host.StdSource, imp, host.Library.HasSymbol)
 }
 
 // steps lowers a cell the checker passed, if it has generic code, and
 // rewrites it into the steps that run it.
 func (s *Session) steps(cc *check.Cell) ([]cell.Step, error) {
-	lc, imports, err := s.lower.Cell(cc, func(name, text string) bool {
+	lo, err := s.lower.Cell(cc, func(name, text string) bool {
 		d, ok := s.check.Decl(name)
 		return ok && d.Src == text
 	})
 	if err != nil {
 		return nil, err
 	}
-	steps, err := rewrite.Steps(lc, &s.sites, s.source)
-	if err != nil || lc == cc {
-		return steps, err
+	steps, err := rewrite.Steps(lo.Cell, &s.sites, s.source)
+	if err != nil || lo.Cell == cc {
+		return steps, lo.Refusal(err)
 	}
 	steps = lower.UserDecls(steps, cc)
-	if len(imports) > 0 {
-		steps = append([]cell.Step{{Kind: cell.ImportStep, Line: 1, TypeImports: imports}}, steps...)
+	if len(lo.Imports) > 0 {
+		steps = append([]cell.Step{{Kind: cell.ImportStep, Line: 1, TypeImports: lo.Imports}}, steps...)
 	}
 	return steps, nil
 }

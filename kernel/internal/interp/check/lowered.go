@@ -126,9 +126,10 @@ func (cc *Cell) checkAll() (*types.Package, *types.Info, []error) {
 	return pkg, info, out
 }
 
-// loweredUnits returns the units of a lowered cell: those of the cell as
-// its spans now have them, by their offsets in the cell, imports as they
-// were, and then the units the lowering added.
+// loweredUnits returns the units of a lowered cell: first those the
+// lowering added, which a program would have initialized before its code
+// ran, then those of the cell as its spans now have them, by their
+// offsets in the cell, and its imports as they were.
 func loweredUnits(units []cells.Unit, spans []Span) []cells.Unit {
 	byOffset := map[int]cells.Unit{}
 	for _, s := range spans {
@@ -142,10 +143,11 @@ func loweredUnits(units []cells.Unit, spans []Span) []cells.Unit {
 		}
 		out = append(out, u)
 	}
+	var added []cells.Unit
 	for _, s := range spans {
 		if _, ok := byOffset[s.Unit.Offset]; ok {
-			out = append(out, s.Unit)
+			added = append(added, s.Unit)
 		}
 	}
-	return out
+	return append(added, out...)
 }

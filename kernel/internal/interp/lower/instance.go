@@ -22,6 +22,7 @@ type instance struct {
 	args []types.Type
 	name string
 	at   token.Pos // where the cell asks for it, if it names it
+	root string    // the name of the instance the cell asked for that needs it
 }
 
 // A from is where the declarations an instance is written from are: the
@@ -64,7 +65,11 @@ func (cl *cellLowering) instanceOf(obj types.Object, args []types.Type, pos toke
 		if _, ok := cl.cc.File.LineOf(pos); !ok {
 			pos = cl.at
 		}
-		cl.queue = append(cl.queue, instance{obj: obj, args: args, name: name, at: pos})
+		root := name
+		if cl.writing != nil {
+			root = cl.writing.root
+		}
+		cl.queue = append(cl.queue, instance{obj: obj, args: args, name: name, at: pos, root: root})
 	}
 	return name, nil
 }
@@ -246,11 +251,9 @@ func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypePara
 				return false
 			}
 		case *ast.SelectorExpr:
-			if fr.std != nil {
-				if text, ok, e := cl.qualified(fr, x); ok {
-					replace(x, text, e)
-					return false
-				}
+			if text, ok, e := cl.qualified(fr, x); ok {
+				replace(x, text, e)
+				return false
 			}
 		case *ast.Ident:
 			if text, ok, e := cl.named(fr, x, env); ok {
@@ -323,14 +326,19 @@ func (cl *cellLowering) named(fr *from, id *ast.Ident, env map[*types.TypeParam]
 	if fr.std == nil || obj == nil || obj.Pkg() != fr.pkg || obj.Parent() != fr.pkg.Scope() {
 		return "", false, nil
 	}
+	if !cl.l.std.LowersObject(obj) {
+		// The interpreter has it compiled in: the code uses that.
+		name, err := cl.packageName(obj.Pkg().Path())
+		return name + "." + obj.Name(), true, err
+	}
 	name, err := cl.instanceOf(obj, nil, id.Pos())
 	return name, true, err
 }
 
-// qualified returns what a name of another package in a standard
-// package's source becomes: a lowered package's, the name of its
-// declaration in the session; another's, written with the name the
-// session imports its package under, if the interpreter has it.
+// qualified returns what a name of another package becomes: one the
+// lowering writes from source, the name of its declaration in the
+// session; in a standard package's source, another, written with the
+// name the session imports its package under, if the interpreter has it.
 func (cl *cellLowering) qualified(fr *from, x *ast.SelectorExpr) (string, bool, error) {
 	pkgID, ok := x.X.(*ast.Ident)
 	if !ok {
@@ -341,15 +349,14 @@ func (cl *cellLowering) qualified(fr *from, x *ast.SelectorExpr) (string, bool, 
 		return "", false, nil
 	}
 	p := pn.Imported()
-	if cl.l.std.Lowers(p.Path()) {
-		obj := fr.info.Uses[x.Sel]
-		if obj == nil {
-			return "", true, fmt.Errorf("%s.%s is not at hand", p.Path(), x.Sel.Name)
-		}
+	if obj := fr.info.Uses[x.Sel]; cl.l.std.LowersObject(obj) {
 		name, err := cl.instanceOf(obj, nil, x.Pos())
 		return name, true, err
 	}
-	if p.Path() != "unsafe" && !cl.cc.HasSymbol(p.Path(), x.Sel.Name) {
+	if fr.std == nil {
+		return "", false, nil // the cell names the package as it imports it
+	}
+	if !cl.l.std.has(p.Path(), x.Sel.Name) {
 		return "", true, fmt.Errorf("it uses %s.%s, which the interpreter does not have", p.Path(), x.Sel.Name)
 	}
 	return cl.w.qualifier(p) + "." + x.Sel.Name, true, nil

@@ -1,9 +1,11 @@
 package lower
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
@@ -53,7 +55,13 @@ type cellLowering struct {
 	asked map[string]bool
 	queue []instance
 	at    token.Pos // where the cell asked for the instance being written
-	added []check.Added
+	// writing is the instance being written, nil while the cell's own
+	// code is; rootOf and atOf say, of each declaration written, which
+	// instance the cell asked for needs it, and where.
+	writing *instance
+	rootOf  map[string]string
+	atOf    map[string]token.Pos
+	added   []check.Added
 	// imports are the packages the lowered code names that neither the
 	// session nor the cell imports, path → the name it names them by.
 	imports map[string]string
@@ -62,18 +70,59 @@ type cellLowering struct {
 	given func(name, text string) bool
 }
 
-// Cell returns the cell lowered for the interpreter, or cc itself if it
-// has nothing to lower, and the packages the lowered code names that the
-// interpreter must import first, path → name. given reports whether the
-// session has the declaration name with text already. A cell whose
-// lowering fails is refused, at the line that could not be lowered.
-func (l *Lowering) Cell(cc *check.Cell, given func(name, text string) bool) (*check.Cell, map[string]string, error) {
-	cl := &cellLowering{l: l, cc: cc, given: given, cellDecls: newDecls(), froms: map[*stdPackage]*from{}, asked: map[string]bool{}, imports: map[string]string{}}
+// A Lowered is a cell as the lowering made it for the interpreter.
+type Lowered struct {
+	// Cell is the lowered cell: the cell itself if it had nothing to
+	// lower.
+	Cell *check.Cell
+	// Imports are the packages the lowered code names that the
+	// interpreter must import first, path → name.
+	Imports map[string]string
+	// written are the instances the cell's lines are followed by, in
+	// their order, each with the lines it takes.
+	written []written
+	names   *Names
+}
+
+// A written instance is one the lowering added to a cell: the lines it
+// takes, the instance the cell asked for that needs it, and where.
+type written struct {
+	first, last int
+	root        string
+	at          int
+}
+
+// Refusal makes an error of package rewrite's about the lowered cell one
+// about the cell: a refusal on the lines of a written instance is at the
+// line that asked for it, and names it.
+func (lo *Lowered) Refusal(err error) error {
+	u, ok := err.(*cell.Unsupported)
+	if !ok {
+		return err
+	}
+	for _, w := range lo.written {
+		if u.Line >= w.first && u.Line <= w.last {
+			return &cell.Unsupported{Line: w.at, What: lo.names.GoNames(u.What) + ", in " + lo.names.GoNames(w.root)}
+		}
+	}
+	return err
+}
+
+// Cell returns the cell lowered for the interpreter. given reports
+// whether the session has the declaration name with text already. A cell
+// whose lowering fails is refused, at the line that could not be
+// lowered.
+func (l *Lowering) Cell(cc *check.Cell, given func(name, text string) bool) (*Lowered, error) {
+	cl := &cellLowering{l: l, cc: cc, given: given, cellDecls: newDecls(), froms: map[*stdPackage]*from{}, asked: map[string]bool{}, imports: map[string]string{},
+		rootOf: map[string]string{}, atOf: map[string]token.Pos{}}
 	cl.cell = &from{fset: cc.FileSet(), info: cc.Info, pkg: cc.Pkg, text: func(token.Pos) string { return cc.File.Src }}
 	q := cc.Qualifier()
 	cl.w = typeWriter{main: cc.Pkg, std: l.std, qualifier: func(p *types.Package) string {
+		if name, ok := cc.CellImports[p.Path()]; ok && name != "." && name != "_" {
+			return cmp.Or(name, p.Name())
+		}
 		name := q(p)
-		if _, ok := cc.CellImports[p.Path()]; !ok && !cc.SessionImports(p.Path()) {
+		if !cc.SessionImports(p.Path()) {
 			cl.imports[p.Path()] = name
 		}
 		return name
@@ -81,25 +130,65 @@ func (l *Lowering) Cell(cc *check.Cell, given func(name, text string) bool) (*ch
 	cl.w.instance = func(t *types.Named) (string, error) { return cl.instanceOf(t.Origin().Obj(), typeArgs(t), cl.at) }
 	cl.index()
 	if len(cl.generic) == 0 && !cl.instantiates() {
-		return cc, nil, nil
+		return &Lowered{Cell: cc}, nil
 	}
 	edits, err := cl.fileEdits()
 	if err != nil {
-		return nil, nil, cl.refusal(instance{at: cl.at}, err)
+		return nil, cl.refusal(instance{at: cl.at}, err)
 	}
 	for len(cl.queue) > 0 {
 		inst := cl.queue[0]
 		cl.queue = cl.queue[1:]
-		cl.at = inst.at
+		cl.at, cl.writing = inst.at, &inst
 		if err := cl.writeInstance(inst); err != nil {
-			return nil, nil, cl.refusal(inst, err)
+			return nil, cl.refusal(inst, err)
 		}
 	}
+	cl.initOrder()
 	lc, err := cc.Lowered(edits, cl.added)
 	if err != nil {
-		return nil, nil, &cell.Unsupported{Line: 1, What: "this cell's generic code, whose lowering the interpreter cannot run (" + l.GoNames(err.Error()) + ")"}
+		return nil, &cell.Unsupported{Line: 1, What: "this cell's generic code, whose lowering the interpreter cannot run (" + l.GoNames(err.Error()) + ")"}
 	}
-	return lc, cl.imports, nil
+	return &Lowered{Cell: lc, Imports: cl.imports, written: cl.written(lc), names: l.names}, nil
+}
+
+// initOrder puts the variables written first, in the reverse of the
+// order they were asked for: one whose value uses another asked for it,
+// and a program would have initialized that one first.
+func (cl *cellLowering) initOrder() {
+	var vars, others []check.Added
+	for _, a := range cl.added {
+		if strings.HasPrefix(a.Text, "var ") {
+			vars = append(vars, a)
+		} else {
+			others = append(others, a)
+		}
+	}
+	slices.Reverse(vars)
+	cl.added = append(vars, others...)
+}
+
+// written returns where in lc the instances the cell did not have are,
+// the units after the cell's own.
+func (cl *cellLowering) written(lc *check.Cell) []written {
+	var out []written
+	i := 0
+	for _, a := range cl.added {
+		if a.Given {
+			continue
+		}
+		for ; i < len(lc.File.Spans); i++ {
+			sp := lc.File.Spans[i]
+			if sp.Unit.Text == a.Text && sp.Unit.Offset > len(cl.cc.File.Src) {
+				u := sp.Unit
+				at, _ := cl.cc.File.LineOf(cl.atOf[a.Name])
+				out = append(out, written{first: u.Line, last: u.Line + strings.Count(u.Text, "\n"), root: cl.rootOf[a.Name], at: max(at, 1)})
+				i++
+				break
+			}
+		}
+	}
+	return out
 }
 
 // source returns the declaration of obj the lowering writes from, and
@@ -128,20 +217,11 @@ func (cl *cellLowering) refusal(inst instance, err error) error {
 	if inst.obj == nil {
 		return &cell.Unsupported{Line: max(line, 1), What: "this cell's generic code (" + cl.l.GoNames(err.Error()) + ")"}
 	}
-	return &cell.Unsupported{Line: max(line, 1), What: cl.l.GoNames(inst.name) + ", an instance of a generic " + kind(inst.obj) + " (" + cl.l.GoNames(err.Error()) + ")"}
-}
-
-// kind names what a declaration declares.
-func kind(obj types.Object) string {
-	switch obj.(type) {
-	case *types.TypeName:
-		return "type"
-	case *types.Var:
-		return "variable"
-	case *types.Const:
-		return "constant"
+	why := err.Error()
+	if inst.name != inst.root {
+		why = "it uses " + inst.name + ": " + why
 	}
-	return "function"
+	return &cell.Unsupported{Line: max(line, 1), What: cl.l.GoNames(inst.root) + " (" + cl.l.GoNames(why) + ")"}
 }
 
 // typeArgs returns the type arguments of an instantiated type.
@@ -157,7 +237,7 @@ func typeArgs(t *types.Named) []types.Type {
 // instances of: the cells', and those of the standard packages it reads
 // from source.
 func (cl *cellLowering) lowers(obj types.Object) bool {
-	return obj != nil && obj.Pkg() != nil && (obj.Pkg() == cl.cc.Pkg || cl.l.std.Lowers(obj.Pkg().Path()))
+	return obj != nil && obj.Pkg() != nil && (obj.Pkg() == cl.cc.Pkg || cl.l.std.LowersObject(obj))
 }
 
 // index finds the declarations of the checked file, and those that go.
@@ -210,10 +290,16 @@ func receiverType(sig *types.Signature) *types.TypeName {
 }
 
 // instantiates reports whether the checked file instantiates a generic
-// declaration the lowering writes instances of.
+// declaration the lowering writes instances of, or uses a name of a
+// standard package that the lowering writes from source.
 func (cl *cellLowering) instantiates() bool {
 	for id := range cl.cc.Info.Instances {
 		if cl.lowers(cl.cc.Info.Uses[id]) {
+			return true
+		}
+	}
+	for _, obj := range cl.cc.Info.Uses {
+		if obj != nil && obj.Pkg() != cl.cc.Pkg && cl.l.std.LowersObject(obj) {
 			return true
 		}
 	}
@@ -272,6 +358,9 @@ func (cl *cellLowering) blank(n ast.Node) check.Edit {
 // instances: one the session has with that text is given.
 func (cl *cellLowering) add(name, text string) {
 	cl.added = append(cl.added, check.Added{Name: name, Text: text, Given: cl.given(name, text)})
+	if cl.writing != nil {
+		cl.rootOf[name], cl.atOf[name] = cl.writing.root, cl.writing.at
+	}
 }
 
 // offset is the byte offset of p in the checked file.

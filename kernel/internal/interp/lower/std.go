@@ -30,6 +30,7 @@ var StdPackages = []string{"cmp", "iter", "maps", "slices"}
 type Std struct {
 	open func() (fs.FS, error)
 	imp  types.Importer // the types of the packages they import
+	has  func(path, name string) bool
 	fset *token.FileSet
 
 	opened sync.Once
@@ -42,9 +43,10 @@ type Std struct {
 
 // NewStd returns the standard packages read from the source open
 // returns, once, on first use; imp gives the types of the packages they
-// import other than StdPackages.
-func NewStd(open func() (fs.FS, error), imp types.Importer) *Std {
-	return &Std{open: open, imp: imp, fset: token.NewFileSet(), pkgs: map[string]*stdPackage{}}
+// import other than StdPackages, and has says which names of which
+// packages the interpreter has compiled in.
+func NewStd(open func() (fs.FS, error), imp types.Importer, has func(path, name string) bool) *Std {
+	return &Std{open: open, imp: imp, has: has, fset: token.NewFileSet(), pkgs: map[string]*stdPackage{}}
 }
 
 // A stdPackage is a standard package as read from its source: its types,
@@ -106,15 +108,52 @@ func (x decls) add(d ast.Decl, info *types.Info) {
 }
 
 // Lowers reports whether the package at path is one whose declarations
-// the lowering writes from source.
+// the lowering writes from source, all of them.
 func (s *Std) Lowers(path string) bool { return s != nil && slices.Contains(StdPackages, path) }
+
+// LowersObject reports whether obj, a package-level name of a standard
+// package, is one the lowering writes from source: one of a package it
+// lowers, a generic one, or one the interpreter's copy of its package
+// lacks (strings.Lines: yaegi's standard library is Go 1.22's).
+func (s *Std) LowersObject(obj types.Object) bool {
+	if s == nil || obj == nil || obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
+		return false
+	}
+	p := obj.Pkg().Path()
+	if s.Lowers(p) {
+		return true
+	}
+	return s.HasSource(p) && (isGeneric(obj) || !s.has(p, obj.Name()))
+}
+
+// HasSource reports whether path is that of a standard package the
+// lowering can read from source: not an internal one, nor the cells'
+// package main.
+func (s *Std) HasSource(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return s != nil && path != "main" && path != "unsafe" && path != "runtime" && !strings.Contains(first, ".") &&
+		!strings.HasPrefix(path, "internal/") && !strings.Contains(path, "/internal/")
+}
+
+// isGeneric reports whether obj is a generic function or type.
+func isGeneric(obj types.Object) bool {
+	switch obj := obj.(type) {
+	case *types.Func:
+		return obj.Type().(*types.Signature).TypeParams().Len() > 0
+	case *types.TypeName:
+		if n, ok := obj.Type().(*types.Named); ok {
+			return n.TypeParams().Len() > 0
+		}
+	}
+	return false
+}
 
 // Import gives the standard packages of StdPackages as read from their
 // source, and the types of others from s's importer; the internal
 // packages they import are not at hand, and what uses them cannot be
 // lowered.
 func (s *Std) Import(p string) (*types.Package, error) {
-	if s.Lowers(p) {
+	if s.Lowers(p) || s.loaded(p) {
 		sp := s.load(p)
 		return sp.pkg, sp.err
 	}
@@ -122,6 +161,16 @@ func (s *Std) Import(p string) (*types.Package, error) {
 		return nil, fmt.Errorf("%s is not at hand", p)
 	}
 	return s.imp.Import(p)
+}
+
+// loaded reports whether the package at path has been read from source
+// already: the packages read later import it from there, so that its
+// lowered names are found in their source too.
+func (s *Std) loaded(p string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.pkgs[p]
+	return ok
 }
 
 // load returns the package at path, read and checked on first use.

@@ -262,7 +262,7 @@ func (w *typeWriter) writeInterface(b *strings.Builder, t *types.Interface) erro
 // a type of package main by its name, another package's through the
 // qualifier.
 func (w *typeWriter) writeNamed(b *strings.Builder, t *types.Named) error {
-	if t.TypeArgs().Len() > 0 || w.std.Lowers(pathOf(t.Obj())) {
+	if t.TypeArgs().Len() > 0 || (t.Obj().Pkg() != w.main && w.std.LowersObject(t.Obj())) {
 		name, err := w.instance(t)
 		b.WriteString(name)
 		return err
@@ -297,12 +297,4 @@ func goString(t types.Type, main *types.Package) string {
 // are identical: packages by their paths.
 func keyString(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string { return p.Path() })
-}
-
-// pathOf returns the path of obj's package, "" for the universe's.
-func pathOf(obj types.Object) string {
-	if obj.Pkg() == nil {
-		return ""
-	}
-	return obj.Pkg().Path()
 }

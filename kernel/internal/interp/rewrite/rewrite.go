@@ -22,6 +22,8 @@ import (
 //   - a loop variable captured by a closure gets a copy per iteration (Go
 //     1.22's semantics; yaegi shares one variable, so closures would all
 //     see its last value), unless the loop body changes it: refused;
+//   - an untyped nil among the values of an assignment of several gets
+//     the type it is assigned to (yaegi panics on it);
 //   - range over a function, generic declarations, and generic functions
 //     or types of compiled packages are refused.
 //
@@ -161,6 +163,8 @@ func (r *rewriter) walk(n ast.Node) {
 			}
 		case *ast.CallExpr:
 			r.minMax(n)
+		case *ast.AssignStmt:
+			r.nilAssign(n)
 		}
 		return true
 	})
