@@ -109,11 +109,16 @@ func (k *kernel) start(_ js.Value, args []js.Value) any {
 		loadDocs := args[1]
 		docs = func(path string) (io.ReadCloser, error) { return fetched(loadDocs, path, "the doc comments") }
 	}
+	var std func(path string) (io.ReadCloser, error)
+	if len(args) > 2 && args[2].Type() == js.TypeFunction {
+		loadStd := args[2]
+		std = func(path string) (io.ReadCloser, error) { return fetched(loadStd, path, "the source") }
+	}
 	k.once.Do(func() {
 		k.mu.Lock()
 		defer k.mu.Unlock()
 		exports := func(path string) (io.ReadCloser, error) { return fetched(load, path, "the export data") }
-		k.engine = interp.NewLocal(instantHost(exports, docs))
+		k.engine = interp.NewLocal(instantHost(exports, docs, std))
 		capture(1, k.engine.Stdout())
 		capture(2, k.engine.Stderr())
 		k.warm = make(chan struct{})

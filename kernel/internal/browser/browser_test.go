@@ -50,6 +50,9 @@ var cells = []string{
 	"x.View(4)",                         // a refused tensor operation
 	"y := x.Undefined()",                // a compile error
 	"s := []int{1, 2, 3}\ni := 5\ns[i]", // a runtime panic
+	// Generic code, the cells' and the standard library's, lowered.
+	"func Map[T, U any](xs []T, f func(T) U) []U {\n\tvar out []U\n\tfor _, x := range xs {\n\t\tout = append(out, f(x))\n\t}\n\treturn out\n}\nfmt.Println(Map(x.Shape(), func(n int) int { return n * n }))",
+	"ys := slices.Clone(x.T().Strides())\nslices.Sort(ys)\nfmt.Println(ys, slices.Max(ys), cmp.Compare(2, 1))",
 }
 
 // A query is a completion's or an inspection's request, made once the
@@ -425,6 +428,8 @@ func checkCells(t *testing.T, runs []cellRun) {
 		"error: RuntimeError: shape '[4]' is invalid for input of size 6\n",
 		"error: CompileError: cell line 1: x.Undefined undefined (type *tensor.Tensor has no field or method Undefined)\n",
 		"error: panic: runtime error: index out of range [5] with length 3\n",
+		"stdout: [4 9]\n",
+		"stdout: (1, 3) 3 1\n", // slices.Clone keeps the type of the strides, which prints itself
 	}
 	for i := range want {
 		if got := text(i); got != want[i] {

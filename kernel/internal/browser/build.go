@@ -3,6 +3,7 @@
 package browser
 
 import (
+	"archive/zip"
 	"bytes"
 	_ "embed"
 	"encoding/json"
@@ -16,6 +17,7 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/interp/compiled"
 	"github.com/tensornb/tensornb/kernel/internal/interp/complete"
 	"github.com/tensornb/tensornb/kernel/internal/interp/golist"
+	"github.com/tensornb/tensornb/kernel/internal/interp/lower"
 )
 
 //go:embed worker.js
@@ -28,6 +30,7 @@ const (
 	WorkerFile  = "worker.js"     // the Web Worker that runs it
 	ExportsDir  = "exports"       // the export data, one PATH.a a package
 	DocsDir     = "docs"          // the doc comments, one PATH.json a package
+	StdDir      = "std"           // the source of standard packages, one PATH.zip a package
 )
 
 // Build writes into dir the files a page needs to run cells in a Web
@@ -65,7 +68,7 @@ func Build(moduleDir, dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, WorkerFile), workerJS, 0o644); err != nil {
 		return err
 	}
-	return writeExports(moduleDir, env, filepath.Join(dir, ExportsDir), filepath.Join(dir, DocsDir))
+	return writeExports(moduleDir, env, dir)
 }
 
 // supportScript reads wasm_exec.js from the toolchain at goroot: in
@@ -90,10 +93,12 @@ func supportScript(goroot string) ([]byte, error) {
 // reads: the compiler's archive holds the package's code after it; and
 // into docsDir the doc comments of its Go files (complete.PackageDocs), as
 // JSON.
-func writeExports(moduleDir string, env []string, dir, docsDir string) error {
+func writeExports(moduleDir string, env []string, site string) error {
+	dir, docsDir := filepath.Join(site, ExportsDir), filepath.Join(site, DocsDir)
 	// -trimpath as the engine was built, so that the packages it compiled
 	// are not compiled again.
-	listed, err := golist.ListPackages(moduleDir, env, append([]string{"-trimpath"}, compiled.BrowserPackages()...)...)
+	paths := append(compiled.BrowserPackages(), lower.StdPackages...)
+	listed, err := golist.ListPackages(moduleDir, env, append([]string{"-trimpath"}, paths...)...)
 	if err != nil {
 		return fmt.Errorf("go list -export of the browser's packages: %w", err)
 	}
@@ -103,6 +108,11 @@ func writeExports(moduleDir string, env []string, dir, docsDir string) error {
 		}
 		if err := writeDocs(docsDir, p.ImportPath, p.Dir, p.GoFiles); err != nil {
 			return err
+		}
+		if p.Standard {
+			if err := writeSource(filepath.Join(site, StdDir), p.ImportPath, p.Dir, p.GoFiles); err != nil {
+				return err
+			}
 		}
 		data, err := os.ReadFile(p.Export)
 		if err != nil {
@@ -121,6 +131,38 @@ func writeExports(moduleDir string, env []string, dir, docsDir string) error {
 		}
 	}
 	return nil
+}
+
+// writeSource writes into dir, as PATH.zip, the Go files of the standard
+// package at path, in srcDir, that build for js/wasm: the lowering of
+// the browser's engine writes the package's generic and newer names
+// from them (lower.Std), as the server's does from its GOROOT. The zip
+// holds them as PATH/FILE, as they lie in GOROOT/src; a page fetches it
+// the first time a cell needs one of them.
+func writeSource(dir, path, srcDir string, files []string) error {
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(srcDir, f))
+		if err != nil {
+			return err
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: path + "/" + f, Method: zip.Deflate})
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(data); err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	name := filepath.Join(dir, filepath.FromSlash(path)+".zip")
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(name, b.Bytes(), 0o644)
 }
 
 // writeDocs writes into dir, as PATH.json, the doc comments of the Go

@@ -16,7 +16,11 @@
 // packages of symbols.BrowserStandard (host_js.go): a cell that
 // uses another is refused, with an error that names it and says that the
 // kernel in Jupyter has it. Build writes the export data of those
-// packages alone.
+// packages alone, and their source, one zip a package, from which the
+// engine's lowering (kernel/internal/interp/lower) writes their generic
+// names and those newer than the interpreter's copy, as the server's
+// engine does from GOROOT; a page fetches a package's zip the first time
+// a cell needs it.
 //
 // worker.js runs the engine in a Web Worker and speaks with the page in
 // these messages (TestMessages checks that worker.js, engine.js and the

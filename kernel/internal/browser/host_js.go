@@ -1,6 +1,9 @@
 package browser
 
 import (
+	"io"
+	"io/fs"
+
 	"github.com/traefik/yaegi/stdlib/generic"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp"
@@ -15,7 +18,7 @@ import (
 // takes (a cell that uses another that the server has is refused with a
 // *cell.NotInBrowser); the types of the packages cells import from their
 // export data, which the page fetches; and no GoNB.
-func instantHost(exports interp.ExportData, docs interp.DocData) interp.Host {
+func instantHost(exports interp.ExportData, docs interp.DocData, std func(path string) (io.ReadCloser, error)) interp.Host {
 	return interp.Host{
 		Library: compiled.New(compiled.Tables{
 			Standard: browserstd.Symbols,
@@ -28,7 +31,17 @@ func instantHost(exports interp.ExportData, docs interp.DocData) interp.Host {
 		}),
 		Packages:  interp.FromExportData(exports, docs),
 		Otherwise: "the tensornb kernel in Jupyter compiles it with GoNB when %%gonb is the cell's first line",
+		StdSource: stdSource(std),
 	}
+}
+
+// stdSource returns the standard library's source that std fetches, a
+// package's zip at a time; none if std is nil.
+func stdSource(std func(path string) (io.ReadCloser, error)) func() (fs.FS, error) {
+	if std == nil {
+		return nil
+	}
+	return func() (fs.FS, error) { return newZipSource(std), nil }
 }
 
 // takeGeneric takes from yaegi the sources of the generic standard

@@ -45,7 +45,7 @@ func TestMessages(t *testing.T) {
 // by their names, and names its errors as package front does.
 func TestWorkerNames(t *testing.T) {
 	worker := source(t, "worker.js")
-	for _, want := range []string{`importScripts("` + browser.SupportFile + `")`, `fetch("` + browser.EngineFile + `")`, `"` + browser.ExportsDir + `/"`, `"` + browser.DocsDir + `/"`} {
+	for _, want := range []string{`importScripts("` + browser.SupportFile + `")`, `fetch("` + browser.EngineFile + `")`, `"` + browser.ExportsDir + `/"`, `"` + browser.DocsDir + `/"`, `"` + browser.StdDir + `/"`} {
 		if !strings.Contains(worker, want) {
 			t.Errorf("worker.js has no %s: Build writes that file (build.go), and worker.js must fetch it by that name", want)
 		}

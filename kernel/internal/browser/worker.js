@@ -22,6 +22,14 @@ async function docData(path) {
   return fetchBytes("docs/" + path + ".json");
 }
 
+// stdSource fetches the source of the standard package at an import
+// path, a zip of its files, the first time a cell uses a generic or newer
+// name of it, which the engine writes from that source; null if there is
+// none.
+async function stdSource(path) {
+  return fetchBytes("std/" + path + ".zip");
+}
+
 async function fetchBytes(url) {
   const response = await fetch(url);
   if (!response.ok) {
@@ -58,7 +66,7 @@ const ready = WebAssembly.instantiateStreaming(
   const compiled = performance.now() - started;
   go.run(instance); // runs main until it waits, having made globalThis.tensornb
   const init = performance.now() - started;
-  const at = await tensornb.start(exportData, docData);
+  const at = await tensornb.start(exportData, docData, stdSource);
   postMessage({
     type: "ready",
     ms: performance.now() - started,
