@@ -240,6 +240,10 @@ func (s *Session) frameLine(f frame) string {
 		in = ", in " + name
 	}
 	text := f.site.Cell.Line(f.line)
+	if l, ok := f.site.Cell.Written(f.line); ok {
+		// A declaration the lowering wrote: an instance of a generic one.
+		return fmt.Sprintf("in %s, line %d of its declaration: %s", name, l, text)
+	}
 	if f.site.Cell == s.source {
 		return fmt.Sprintf("cell line %d%s: %s", f.line, in, text)
 	}

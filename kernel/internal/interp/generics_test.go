@@ -2,10 +2,12 @@ package interp_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
 
+	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/interp"
 	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 )
@@ -100,5 +102,22 @@ func TestGenerics(t *testing.T) {
 				t.Errorf("printed %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// A panic inside an instance names the instance as Go does, and the line
+// of its declaration it reached.
+func TestPanicInAnInstance(t *testing.T) {
+	s, _ := newSession(t)
+	run(t, s, "func Get[T any](xs []T, i int) T {\n\treturn xs[i]\n}")
+	for _, c := range []struct{ cell, frame string }{
+		{"fmt.Println(Get([]int{1}, 0))\nfmt.Println(Get([]int{1}, 3))", "in Get[int], line 2 of its declaration: return xs[i]"},
+		{"import \"slices\"\nfmt.Println(slices.Insert([]int{1}, 5, 2))", "in slices.Insert[[]int, int], line 2 of its declaration: _ = s[i:] // bounds check"},
+	} {
+		err := s.Run(context.Background(), c.cell)
+		var ce *front.CellError
+		if !errors.As(err, &ce) || ce.Name != "panic" || len(ce.Traceback) != 3 || ce.Traceback[1] != c.frame || ce.Traceback[2] != "cell line 2: "+strings.Split(c.cell, "\n")[1] {
+			t.Errorf("cell %q: %#v", c.cell, err)
+		}
 	}
 }

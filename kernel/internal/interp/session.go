@@ -286,6 +286,7 @@ func (s *Session) steps(cc *check.Cell) ([]cell.Step, error) {
 	if err != nil {
 		return nil, err
 	}
+	lo.EachWritten(s.source.AddWritten)
 	steps, err := rewrite.Steps(lo.Cell, &s.sites, s.source)
 	if err != nil || lo.Cell == cc {
 		return steps, lo.Refusal(err)

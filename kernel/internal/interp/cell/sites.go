@@ -25,6 +25,33 @@ type Source struct {
 	// a cell run without an execution count, its first line, quoted.
 	Label string
 	lines []string
+	// written are the declarations the lowering wrote for the cell, on
+	// the lines after its own (package lower).
+	written []written
+}
+
+// A written declaration is one the lowering wrote: the line it starts
+// on, and its lines.
+type written struct {
+	first int
+	lines []string
+}
+
+// AddWritten records the text of a declaration the lowering wrote for
+// the cell, which starts on line first, after the cell's lines.
+func (c *Source) AddWritten(first int, text string) {
+	c.written = append(c.written, written{first: first, lines: strings.Split(text, "\n")})
+}
+
+// Written reports whether line n is one of a declaration the lowering
+// wrote, and which line of it.
+func (c *Source) Written(n int) (int, bool) {
+	for _, w := range c.written {
+		if n >= w.first && n < w.first+len(w.lines) {
+			return n - w.first + 1, true
+		}
+	}
+	return 0, false
 }
 
 // NewSource records code, run under execution count count (0: none).
@@ -48,8 +75,16 @@ func NewSource(code string, count int) *Source {
 	return c
 }
 
-// Line returns line n (from 1) of the cell, trimmed, or "".
+// Line returns line n (from 1) of the cell, trimmed, or "": a line of a
+// declaration the lowering wrote, after the cell's, too.
 func (c *Source) Line(n int) string {
+	if l, ok := c.Written(n); ok {
+		for _, w := range c.written {
+			if n >= w.first && n < w.first+len(w.lines) {
+				return strings.TrimSpace(w.lines[l-1])
+			}
+		}
+	}
 	if n < 1 || n > len(c.lines) {
 		return ""
 	}

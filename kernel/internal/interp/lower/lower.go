@@ -90,6 +90,16 @@ type written struct {
 	first, last int
 	root        string
 	at          int
+	text        string
+}
+
+// EachWritten calls f with each declaration the lowering wrote after the
+// cell's lines, the line it starts on and its text (which
+// cell.Source.AddWritten records, for a panic's frames).
+func (lo *Lowered) EachWritten(f func(first int, text string)) {
+	for _, w := range lo.written {
+		f(w.first, w.text)
+	}
 }
 
 // Refusal makes an error of package rewrite's about the lowered cell one
@@ -172,17 +182,17 @@ func (cl *cellLowering) initOrder() {
 // the units after the cell's own.
 func (cl *cellLowering) written(lc *check.Cell) []written {
 	var out []written
-	i := 0
+	i := len(cl.cc.File.Spans) // the spans of the units the lowering added come after the cell's
 	for _, a := range cl.added {
 		if a.Given {
 			continue
 		}
 		for ; i < len(lc.File.Spans); i++ {
 			sp := lc.File.Spans[i]
-			if sp.Unit.Text == a.Text && sp.Unit.Offset > len(cl.cc.File.Src) {
+			if sp.Unit.Text == a.Text {
 				u := sp.Unit
 				at, _ := cl.cc.File.LineOf(cl.atOf[a.Name])
-				out = append(out, written{first: u.Line, last: u.Line + strings.Count(u.Text, "\n"), root: cl.rootOf[a.Name], at: max(at, 1)})
+				out = append(out, written{first: u.Line, last: u.Line + strings.Count(u.Text, "\n"), root: cl.rootOf[a.Name], at: max(at, 1), text: u.Text})
 				i++
 				break
 			}
