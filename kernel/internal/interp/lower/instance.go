@@ -255,6 +255,17 @@ func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypePara
 				replace(x, text, e)
 				return false
 			}
+			if sel := fr.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+				if text, ok, e := cl.embeddedName(sel.Obj(), env); ok {
+					replace(x.Sel, text, e)
+				}
+			}
+		case *ast.KeyValueExpr:
+			if key, ok := x.Key.(*ast.Ident); ok {
+				if text, ok, e := cl.embeddedName(fr.info.Uses[key], env); ok {
+					replace(key, text, e)
+				}
+			}
 		case *ast.Ident:
 			if text, ok, e := cl.named(fr, x, env); ok {
 				replace(x, text, e)
@@ -263,6 +274,29 @@ func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypePara
 		return true
 	})
 	return edits, err
+}
+
+// embeddedName returns the name a field embedded by an instance's type
+// has once lowered: Go names a field that embeds B[T] B, the lowered
+// struct embeds Bᐸintᐳ, and so names it.
+func (cl *cellLowering) embeddedName(obj types.Object, env map[*types.TypeParam]types.Type) (string, bool, error) {
+	field, ok := obj.(*types.Var)
+	if !ok || !field.Embedded() {
+		return "", false, nil
+	}
+	t := field.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if _, ok := t.(*types.Alias); ok {
+		return "", false, nil // the field has the alias's name, which stays
+	}
+	n, ok := subst(t, env).(*types.Named)
+	if !ok || (n.TypeArgs().Len() == 0 && !cl.l.std.LowersObject(n.Obj())) {
+		return "", false, nil
+	}
+	text, err := cl.w.write(n)
+	return text, true, err
 }
 
 // sizes are the sizes of types on the platform the engine runs on.
