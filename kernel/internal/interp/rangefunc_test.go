@@ -640,6 +640,37 @@ func goRangeOutputs(t *testing.T) []string {
 	return outs
 }
 
+// A panic in the body of a loop over a function names the body's frame
+// as Go does (f-range1, range1 at a cell's top level), the iterator's at
+// its call of yield, and the loop's function's at the for. The lines
+// are those of go run of the same code as a program, main's body the
+// last cell.
+func TestRangeOverFuncFrames(t *testing.T) {
+	seq := numbered{1, "func seq(yield func(int) bool) {\n\tfor i := 0; i < 3; i++ {\n\t\tif !yield(i) {\n\t\t\treturn\n\t\t}\n\t}\n}"}
+	t.Run("in a function", func(t *testing.T) {
+		ce := runCells(t, seq, numbered{2, "func f() {\n\tfor x := range seq {\n\t\tg := func() int { return 10 / (x - 1) }\n\t\t_ = g()\n\t}\n}\nf()"})
+		checkTraceback(t, ce, "panic: runtime error: integer divide by zero",
+			"cell line 3, in f.func1: g := func() int { return 10 / (x - 1) }",
+			"cell line 4, in f-range1: _ = g()",
+			"Cell In[1], line 3, in seq: if !yield(i) {",
+			"cell line 2, in f: for x := range seq {",
+			"cell line 7: f()")
+	})
+	t.Run("after loops written on several lines", func(t *testing.T) {
+		ce := runCells(t, seq, numbered{2, "func f() {\n\tfor x := range\n\t\tseq {\n\t\tdefer fmt.Sprint(x, // a comment\n\t\t\t1)\n\t}\n\tvar p *int\n\tfmt.Sprint(*p)\n}\nf()"})
+		checkTraceback(t, ce, "panic: runtime error: invalid memory address or nil pointer dereference",
+			"cell line 8, in f: fmt.Sprint(*p)",
+			"cell line 10: f()")
+	})
+	t.Run("at the top level", func(t *testing.T) {
+		ce := runCells(t, seq, numbered{2, "n := 1\nfor x := range seq {\n\t_ = 10 / (x - n)\n}"})
+		checkTraceback(t, ce, "panic: runtime error: integer divide by zero",
+			"cell line 3, in range1: _ = 10 / (x - n)",
+			"Cell In[1], line 3, in seq: if !yield(i) {",
+			"cell line 2: for x := range seq {")
+	})
+}
+
 // What a loop over a function cannot run as Go does is refused, naming
 // the construct, and nothing runs.
 func TestRangeOverFuncRefusals(t *testing.T) {

@@ -40,12 +40,13 @@
 // A panic's traceback names the interpreted frames it went through,
 // innermost first, as Go's stack trace does, each with Go's name of its
 // function (third, (*Grid).First, third.func1, func1 for a literal at a
-// cell's top level) and the line it had reached: "cell line 3, in third:
-// return s[2]" in the running cell, "Cell In[2], line 3, in third: …" in
-// an earlier one (by the execution count the front gave it, or by its
-// first line if it had none), and "cell line 1: third(xs)" for the running
-// cell's top level. A frame that called another is at the line of its
-// call, as in Go.
+// cell's top level, third-range1 for the body of a range-over-func loop,
+// range1 at a cell's top level) and the line it had reached: "cell line
+// 3, in third: return s[2]" in the running cell, "Cell In[2], line 3, in
+// third: …" in an earlier one (by the execution count the front gave it,
+// or by its first line if it had none), and "cell line 1: third(xs)" for
+// the running cell's top level. A frame that called another is at the
+// line of its call, as in Go.
 //
 // yaegi v0.16.1 names the frames as they unwind ("1:47: panic:
 // main.third(...)" on its standard error, which the session keeps, not
