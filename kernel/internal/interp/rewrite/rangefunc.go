@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
@@ -445,12 +447,12 @@ func (lw *lowering) yieldParams(s *ast.RangeStmt) ([]string, bool) {
 		yield, _ = sig.Params().At(0).Type().Underlying().(*types.Signature)
 	}
 	if yield == nil {
-		r.refuse(s.Pos(), "range over a function of type "+types.TypeString(r.info.TypeOf(s.X), r.qualifier))
+		r.refuse(s.Pos(), "range over a function of type "+types.TypeString(r.info.TypeOf(s.X), types.RelativeTo(r.pkg)))
 		return nil, false
 	}
 	var params []string
 	for i := range yield.Params().Len() {
-		t, ok := lw.typeText(yield.Params().At(i).Type(), s.Pos(), "range over a function whose yield takes")
+		t, ok := lw.typeText(yield.Params().At(i).Type(), s.Pos(), "range over a function whose yield takes a")
 		if !ok {
 			return nil, false
 		}
@@ -476,10 +478,10 @@ func (lw *lowering) typeText(t types.Type, pos token.Pos, what string) (string, 
 	})
 	if !ok {
 		why := ""
-		for p := range imports {
-			why = " (import " + p + ")"
+		if len(imports) > 0 {
+			why = " (import " + strings.Join(slices.Sorted(maps.Keys(imports)), ", ") + ")"
 		}
-		r.refuse(pos, what+" a "+types.TypeString(t, r.qualifier)+", which the cell cannot write here"+why)
+		r.refuse(pos, what+" "+types.TypeString(t, types.RelativeTo(r.pkg))+", which the cell cannot write here"+why)
 	}
 	return text, ok
 }
@@ -523,7 +525,7 @@ func (lw *lowering) deferStmt(d *ast.DeferStmt) {
 			args = append(args, names...)
 		} else {
 			// Of the parameter's type, which an untyped argument takes.
-			t, ok := lw.typeText(paramType(sig, i, call.Ellipsis.IsValid()), d.Pos(), "a deferred call, in the body of a range-over-func loop, of a parameter of type")
+			t, ok := lw.typeText(paramType(sig, i, call.Ellipsis.IsValid()), d.Pos(), "a deferred call, in the body of a range-over-func loop, with a parameter of type")
 			if !ok {
 				return
 			}
