@@ -420,6 +420,60 @@ for range stop {
 say("stop", n)
 say(inner())
 say(inSwitch(2), inSwitch(9))`},
+	{"labels and blanks", `func again() int {
+	n := 0
+again:
+	for x := range count(3) {
+		n += x
+	}
+	if n < 9 {
+		goto again
+	}
+	return n
+}
+
+func deep() (string, int) {
+	for a := range count(3) {
+	Middle:
+		for b := range count(3) {
+			for c := range count(3) {
+				for d := range count(3) {
+					switch {
+					case d == 1 && c == 0:
+						continue Middle
+					case d == 2 && b == 2:
+						break Middle
+					case a == 2 && b == 1 && c == 1:
+						return "deep", a*100 + b*10 + c
+					}
+				}
+			}
+		}
+		say("a", a)
+	}
+	return "none", 0
+}`, `say(again())
+say(deep())
+n := 0
+for _, _ = range pairs {
+	n++
+}
+for _ = range count(2) {
+	n++
+}
+for range pairs {
+	n++
+}
+say(n)
+f := func() (int, error) {
+	for i := range count(5) {
+		if i == 3 {
+			return i, nil
+		}
+	}
+	return 0, nil
+}
+say(f())`},
 	{"defer receivers", `type Counter struct{ n int }
 
 func (c *Counter) Inc() { c.n++; say("inc", c.n) }

@@ -309,8 +309,36 @@ func (lw *lowering) ret(ret *ast.ReturnStmt, stack []breakTarget) {
 	if !ok {
 		return
 	}
+	if len(ret.Results) > 1 && !lw.convertNils(ret) {
+		return
+	}
 	lw.r.replace(ret.Return, ret.Return+token.Pos(len("return")), "{ "+strings.Join(names, ", ")+" =")
 	lw.r.insert(ret.End(), "; "+text+" }", false)
+}
+
+// convertNils writes each untyped nil among the values of ret, which
+// assigns several results, as a conversion to its result's type:
+// yaegi v0.16.1 fails an assignment of several values one of which is
+// nil ("reflect: New(nil)"). It returns false if it refused a type.
+func (lw *lowering) convertNils(ret *ast.ReturnStmt) bool {
+	var want []types.Type // the results' types
+	for _, f := range lw.fn.Results.List {
+		for range max(1, len(f.Names)) {
+			want = append(want, lw.r.info.TypeOf(f.Type))
+		}
+	}
+	for i, e := range ret.Results {
+		if tv := lw.r.info.Types[e]; !tv.IsNil() {
+			continue
+		}
+		t, ok := lw.typeText(want[i], ret.Pos(), "a return, in the body of a range-over-func loop, of nil as a")
+		if !ok {
+			return false
+		}
+		lw.r.insert(e.Pos(), "("+t+")(", false)
+		lw.r.insert(e.End(), ")", false)
+	}
+	return true
 }
 
 // resultNames returns the names of the function's results, which ret, a
