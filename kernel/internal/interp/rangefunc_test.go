@@ -597,6 +597,14 @@ for x := range f {
 	b.WriteString("x")
 	say(d, b.String())
 }`},
+	{"recover in a body", `func recoverInBody() {
+	defer func() {
+		for range count(1) {
+			say("recover in the body:", recover())
+		}
+	}()
+	panic("boom")
+}`, `recoverInBody()`},
 	{"a runtime error in the body", "", `for i := range count(3) {
 	say(10 / (i - 1))
 }`},
@@ -735,6 +743,7 @@ func TestRangeOverFuncRefusals(t *testing.T) {
 	}{
 		{"goto out of the body", seq + "func f() {\nagain:\n\tfor x := range seq {\n\t\tif x > 0 {\n\t\t\tgoto again\n\t\t}\n\t}\n}", "a goto out of the body of a range-over-func loop (goto again)", 8},
 		{"goto out of a nested body", seq + "func f() {\n\tfor x := range seq {\n\tinner:\n\t\tfor range seq {\n\t\t\tif x > 0 {\n\t\t\t\tgoto inner\n\t\t\t}\n\t\t}\n\t}\n}", "a goto out of the body", 9},
+		{"return at the top level", seq + "for x := range seq {\n\tif x > 0 {\n\t\treturn\n\t}\n}", "a return at the top level of a cell", 6},
 		{"defer at the top level", seq + "for x := range seq {\n\tdefer println(x)\n}", "a defer in a range-over-func loop at the top level of a cell", 5},
 		{"deferred literal that recovers", seq + "func f() {\n\tfor range seq {\n\t\tdefer func() { recover() }()\n\t}\n}", "a deferred function literal that calls recover", 6},
 		{"deferred function that recovers", seq + "func h() { recover() }\nfunc f() {\n\tfor range seq {\n\t\tdefer h()\n\t}\n}", "a deferred call of h, which calls recover", 7},
