@@ -67,13 +67,16 @@ func (f *frameRecorder) take() ([]string, int) {
 }
 
 // runtimeSymbols returns the table of the functions rewritten code calls
-// (see cell.RuntimeName) for yaegi: Bounds, and Recovering, which resets
+// (see cell.RuntimeName) for yaegi: Bounds, Recovering, which resets
 // rec, so that the frames a recovered panic unwound are not taken for
-// those of a later one.
+// those of a later one, and RangeState and Deferred, of the lowered
+// loops over functions.
 func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{cell.RuntimePath + "/tensornbruntime": {
 		"Bounds":     reflect.ValueOf(cell.PanicBounds),
 		"Recovering": reflect.ValueOf(rec.reset),
+		"RangeState": reflect.ValueOf(cell.PanicRange),
+		"Deferred":   reflect.ValueOf(cell.RunDeferred),
 	}}
 }
 

@@ -28,7 +28,7 @@ const (
 	noFault    runtimeFault = iota
 	indexFault              // x[i] with i out of range
 	sliceFault              // x[lo:hi] or x[lo:hi:max] with bounds out of range
-	nilFault                // a nil pointer dereferenced
+	nilFault                // a nil pointer dereferenced, or a nil function called
 )
 
 // faultOf recognizes reflect's words for a runtime error.
@@ -38,7 +38,8 @@ func faultOf(msg string) runtimeFault {
 		return indexFault
 	case strings.HasPrefix(msg, "reflect.Value.Slice") && strings.HasSuffix(msg, "index out of bounds"):
 		return sliceFault
-	case strings.HasPrefix(msg, "reflect: call of reflect.Value.") && strings.HasSuffix(msg, " on zero Value"):
+	case strings.HasPrefix(msg, "reflect: call of reflect.Value.") && strings.HasSuffix(msg, " on zero Value"),
+		msg == "reflect.Value.Call: call of nil function":
 		return nilFault
 	}
 	return noFault

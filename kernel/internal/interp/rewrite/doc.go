@@ -16,17 +16,37 @@
 // cannot compile one, none of that source's declarations is kept for later
 // cells.
 //
+// # Range over a function
+//
+// yaegi v0.16.1 runs Go 1.21 and has no range over functions. The
+// rewrite lowers such a loop as the Go spec defines it (rangefunc.go):
+// the function is called once with the loop's body made a function
+// literal, whose parameters are the loop variables; continue returns
+// true, break false; a return, or a break or continue of a statement
+// outside the loop, through any number of such loops, sets a variable of
+// each loop it leaves and returns false, and the code after the call
+// takes that exit. A return's values go to the function's results first
+// (named by the rewrite if they have no names), and a defer's call to a
+// list that the function runs, last first, when it returns, as Go runs
+// deferred calls. A state per loop makes an iterator that calls yield
+// after it returned false, after the loop, or after a panic of the body
+// fail with Go's runtime error. The code it adds is on the lines of the
+// for and of the closing brace. Refused: a goto out of the body, a defer
+// in one at a cell's top level, and a deferred call there whose function
+// may call recover (it would not stop a panic from the list).
+//
 // # A panic's frames
 //
 // A panic's traceback names the interpreted frames it went through,
 // innermost first, as Go's stack trace does, each with Go's name of its
 // function (third, (*Grid).First, third.func1, func1 for a literal at a
-// cell's top level) and the line it had reached: "cell line 3, in third:
-// return s[2]" in the running cell, "Cell In[2], line 3, in third: …" in
-// an earlier one (by the execution count the front gave it, or by its
-// first line if it had none), and "cell line 1: third(xs)" for the running
-// cell's top level. A frame that called another is at the line of its
-// call, as in Go.
+// cell's top level, third-range1 for the body of a range-over-func loop,
+// range1 at a cell's top level) and the line it had reached: "cell line
+// 3, in third: return s[2]" in the running cell, "Cell In[2], line 3, in
+// third: …" in an earlier one (by the execution count the front gave it,
+// or by its first line if it had none), and "cell line 1: third(xs)" for
+// the running cell's top level. A frame that called another is at the
+// line of its call, as in Go.
 //
 // yaegi v0.16.1 names the frames as they unwind ("1:47: panic:
 // main.third(...)" on its standard error, which the session keeps, not

@@ -22,7 +22,10 @@ import (
 // can fail, and none that calls, has that statement's site written once,
 // before it (markEarly). A for loop whose condition or post statement
 // can fail writes its own site again at the end of its body and before a
-// continue, where they run next.
+// continue, where they run next. A range over a function calls it: its
+// site is written before it, and its body, which the rewrite makes a
+// function literal (rangefunc.go), is marked as one, named as Go names
+// it (f-range1).
 //
 // Code that runs on goroutines is not marked, so that two goroutines
 // never write one variable: function literals started with go, and the
@@ -40,6 +43,12 @@ type fnScope struct {
 	key, name string
 	literal   bool // a function literal: its own literals are name.1, …
 	lits      int  // the literals numbered so far directly inside
+	// ranges counts the bodies of range-over-func loops numbered so far
+	// (name-range1, …). names is set for such a body: the scope of its
+	// function, which numbers the literals and loops inside it, as Go
+	// does.
+	ranges int
+	names  *fnScope
 	// plain is set for code that runs on goroutines: no marks.
 	plain bool
 	loops []loopMark
@@ -59,21 +68,52 @@ type loopMark struct {
 // literalScope returns the scope of lit, a function literal inside sc,
 // numbered as Go numbers closures.
 func (sc *fnScope) literalScope(lit *ast.FuncLit) *fnScope {
-	sc.lits++
+	ns := sc.namer()
+	ns.lits++
 	var name string
 	switch {
-	case sc.literal:
-		name = fmt.Sprintf("%s.%d", sc.name, sc.lits)
-	case sc.name == "":
-		name = fmt.Sprintf("func%d", sc.lits)
+	case ns.literal:
+		name = fmt.Sprintf("%s.%d", ns.name, ns.lits)
+	case ns.name == "":
+		name = fmt.Sprintf("func%d", ns.lits)
 	default:
-		name = fmt.Sprintf("%s.func%d", sc.name, sc.lits)
+		name = fmt.Sprintf("%s.func%d", ns.name, ns.lits)
 	}
-	key := "func"
-	if sc.key != "" {
-		key = sc.key + ".func"
-	}
+	key := sc.innerKey()
 	return &fnScope{fn: &cell.Func{Name: name, Key: key}, v: cell.LineVar(key), key: key, name: name, literal: true, plain: sc.plain}
+}
+
+// rangeScope returns the scope of the body of a range-over-func loop
+// inside sc, which the rewrite makes a function literal (rangefunc.go):
+// Go names it f-range1, range1 at a cell's top level (main-range1 in a
+// program), counting the loops of the function; the literals and loops
+// inside it are numbered as the function's.
+func (sc *fnScope) rangeScope() *fnScope {
+	ns := sc.namer()
+	ns.ranges++
+	name := fmt.Sprintf("range%d", ns.ranges)
+	if ns.name != "" {
+		name = fmt.Sprintf("%s-range%d", ns.name, ns.ranges)
+	}
+	key := sc.innerKey()
+	return &fnScope{fn: &cell.Func{Name: name, Key: key}, v: cell.LineVar(key), key: key, name: name, plain: sc.plain, names: ns}
+}
+
+// namer is the scope that numbers the literals and loops inside sc.
+func (sc *fnScope) namer() *fnScope {
+	if sc.names != nil {
+		return sc.names
+	}
+	return sc
+}
+
+// innerKey is yaegi's name of the frames of a function literal inside
+// sc.
+func (sc *fnScope) innerKey() string {
+	if sc.key == "" {
+		return "func"
+	}
+	return sc.key + ".func"
 }
 
 // instrument marks the cell's code: its functions, the function
@@ -282,6 +322,10 @@ func (r *rewriter) markEarly(s ast.Stmt, sc *fnScope) string {
 				}
 			})
 		}
+		if rs, ok := st.(*ast.RangeStmt); ok && r.overFunc(rs) {
+			calls = true // its function, and its body is a function of its own
+			return
+		}
 		switch st := st.(type) {
 		case *ast.BlockStmt:
 			visit(st.List)
@@ -418,6 +462,10 @@ func (r *rewriter) blocks(s ast.Stmt, sc *fnScope, label string) {
 			r.lineVars[sc.v] = true
 		}
 	case *ast.RangeStmt:
+		if r.overFunc(s) {
+			r.stmtList(s.Body.List, sc.rangeScope())
+			break
+		}
 		sc.loops = append(sc.loops, loopMark{label: label})
 		r.stmtList(s.Body.List, sc)
 		sc.loops = sc.loops[:len(sc.loops)-1]
@@ -583,7 +631,8 @@ func (r *rewriter) recovers(head []ast.Node) bool {
 // of a field through a pointer; a type assertion other than v, ok :=;
 // an integer division by a variable; a shift by a signed variable; a
 // comparison of interfaces (their dynamic types may not compare); a
-// send; a range over a pointer. Function literals' bodies are their own.
+// send; a range over a pointer; a range over a function, which calls it.
+// Function literals' bodies are their own.
 func (r *rewriter) mayFail(s ast.Stmt, head []ast.Node) bool {
 	commaOK := map[ast.Expr]bool{}
 	switch s := s.(type) {
@@ -608,6 +657,9 @@ func (r *rewriter) mayFail(s ast.Stmt, head []ast.Node) bool {
 			if _, ok := t.Underlying().(*types.Pointer); ok {
 				return true
 			}
+		}
+		if r.overFunc(s) {
+			return true // it calls the function
 		}
 	case *ast.DeclStmt:
 		if gd, ok := s.Decl.(*ast.GenDecl); ok {

@@ -24,8 +24,12 @@ import (
 //     see its last value), unless the loop body changes it: refused;
 //   - an untyped nil among the values of an assignment of several gets
 //     the type it is assigned to (yaegi panics on it);
-//   - range over a function, generic declarations, and generic functions
-//     or types of compiled packages are refused.
+//   - range over a function becomes a call of the function with the
+//     loop's body as a function literal, the yield function, with Go's
+//     rules for break, continue, return, defer and the iterator's misuse
+//     (rangefunc.go), or is refused where it cannot be;
+//   - generic declarations, and generic functions or types of compiled
+//     packages, are refused.
 //
 // It also marks the code for the frames of a panic (instrument.go) and
 // guards constant indexes (bounds.go).
@@ -41,6 +45,8 @@ type rewriter struct {
 	edits   []edit
 	temps   int
 	refusal *cell.Unsupported
+	// rangeFuncs are the range-over-func loops lowered (rangefunc.go).
+	rangeFuncs map[*ast.RangeStmt]bool
 
 	// What instrument found: sites go to sites, in running, the cell.
 	sites   *cell.Sites
@@ -178,9 +184,11 @@ func kindOf(obj types.Object) string {
 	return "function"
 }
 
-// rangeStmt rewrites range over an integer and refuses range over a
-// function; both kinds of defined loop variables get per-iteration copies
-// when closures capture them.
+// rangeStmt rewrites range over an integer, with a variable per
+// iteration, and lowers range over a function (rangefunc.go), whose loop
+// variables are the yield function's parameters; the defined loop
+// variables of other ranges get per-iteration copies when closures
+// capture them.
 func (r *rewriter) rangeStmt(n *ast.RangeStmt) {
 	tv := r.info.Types[n.X]
 	under := tv.Type
@@ -188,7 +196,7 @@ func (r *rewriter) rangeStmt(n *ast.RangeStmt) {
 		under = under.Underlying()
 	}
 	if _, ok := under.(*types.Signature); ok {
-		r.refuse(n.Pos(), "range over a function (an iterator)")
+		r.rangeFunc(n)
 		return
 	}
 	var defined []*ast.Ident
