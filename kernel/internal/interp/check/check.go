@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/tensornb/tensornb/kernel/internal/cells"
@@ -142,7 +144,7 @@ func (c *Checker) Check(code string, lower func(*Cell) ([]cell.Step, error)) (st
 // refused before type-checking: its imports first, then new definitions
 // of the session's types and methods, then a syntax error.
 func (c *Checker) read(code string) (*Cell, error) {
-	cc := &Cell{c: c, Units: cells.Split(code), Auto: map[string]bool{}}
+	cc := &Cell{c: c, Units: withoutPackageClause(cells.Split(code)), Auto: map[string]bool{}}
 	cc.Imports = ParseImports(cc.Units)
 	var err error
 	if cc.CellImports, err = c.readImports(cc.Imports); err != nil {
@@ -160,6 +162,15 @@ func (c *Checker) read(code string) (*Cell, error) {
 	cc.forgotten = map[string]bool{}
 	cc.reparse()
 	return cc, nil
+}
+
+// packageClause matches a package clause: package main.
+var packageClause = regexp.MustCompile(`^package\s+[\pL_][\pL\pN_]*$`)
+
+// withoutPackageClause drops a package clause from a cell's units, as GoNB
+// does: a whole program pasted into a cell is its declarations and main.
+func withoutPackageClause(units []cells.Unit) []cells.Unit {
+	return slices.DeleteFunc(units, func(u cells.Unit) bool { return packageClause.MatchString(u.Code()) })
 }
 
 // reparse parses the cell again, with the session's declarations it
