@@ -67,6 +67,10 @@ func TestGenerics(t *testing.T) {
 		{"a type switch on a type parameter", []string{
 			"func Describe[T any](x T) string {\n\tswitch any(x).(type) {\n\tcase int:\n\t\treturn \"int\"\n\tcase string:\n\t\treturn \"string\"\n\t}\n\treturn \"other\"\n}\nfmt.Println(Describe(1), Describe(\"x\"), Describe(2.5))",
 		}, "int string other\n"},
+		{"a type switch whose cases coincide once instantiated", []string{
+			"func Kind[T any](i interface{}) string {\n\tswitch i.(type) {\n\tcase T:\n\t\treturn \"T\"\n\tcase int, string:\n\t\treturn \"int or string\"\n\tcase []T, bool:\n\t\treturn \"[]T or bool\"\n\t}\n\treturn \"other\"\n}",
+			"fmt.Println(Kind[int](1), Kind[int](\"a\"), Kind[string](\"a\"), Kind[float64](1), Kind[bool]([]bool{}), Kind[bool](true))",
+		}, "T int or string T int or string []T or bool T\n"},
 		{"a pointer constraint and a conversion", []string{
 			"type Setter[T any] interface {\n\t*T\n\tSet(string)\n}\ntype Num int\nfunc (n *Num) Set(s string) { v, _ := strconv.Atoi(s); *n = Num(v) }",
 			"func FromStrings[T any, PT Setter[T]](s []string) []T {\n\tout := make([]T, len(s))\n\tfor i, v := range s {\n\t\tp := PT(&out[i])\n\t\tp.Set(v)\n\t}\n\treturn out\n}\nfmt.Println(FromStrings[Num]([]string{\"4\", \"5\"}))",

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -260,6 +261,10 @@ func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypePara
 					replace(x.Sel, text, e)
 				}
 			}
+		case *ast.TypeSwitchStmt:
+			if len(env) > 0 {
+				edits = append(edits, cl.duplicateCases(fr, x, env)...)
+			}
 		case *ast.KeyValueExpr:
 			if key, ok := x.Key.(*ast.Ident); ok {
 				if text, ok, e := cl.embeddedName(fr.info.Uses[key], env); ok {
@@ -274,6 +279,50 @@ func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypePara
 		return true
 	})
 	return edits, err
+}
+
+// duplicateCases returns the edits that take away, from a type switch of
+// an instance, the types of its cases that an earlier case has after the
+// type parameters are replaced (case T: … case int:, with T int), which
+// Go's compiler refuses in concrete code and which the generic switch
+// never reaches; a clause left with no type goes whole.
+func (cl *cellLowering) duplicateCases(fr *from, sw *ast.TypeSwitchStmt, env map[*types.TypeParam]types.Type) []check.Edit {
+	var edits []check.Edit
+	var seen []types.Type
+	for _, st := range sw.Body.List {
+		cc := st.(*ast.CaseClause)
+		var kept []ast.Expr
+		for _, e := range cc.List {
+			t := subst(fr.info.TypeOf(e), env)
+			if slices.ContainsFunc(seen, func(s types.Type) bool { return types.Identical(s, t) }) {
+				continue
+			}
+			seen = append(seen, t)
+			kept = append(kept, e)
+		}
+		switch {
+		case len(kept) == len(cc.List):
+		case len(kept) == 0:
+			from, to := fr.offset(cc.Pos()), fr.offset(cc.End())
+			edits = append(edits, check.Edit{From: from, To: to, Text: strings.Repeat("\n", strings.Count(fr.text(cc.Pos())[from:to], "\n"))})
+		default:
+			// A type that goes before the last kept goes with the comma
+			// after it; those after the last kept, from its end on.
+			last := slices.Index(cc.List, kept[len(kept)-1])
+			remove := func(from, to int) {
+				edits = append(edits, check.Edit{From: from, To: to, Text: strings.Repeat("\n", strings.Count(fr.text(cc.Pos())[from:to], "\n"))})
+			}
+			for i, e := range cc.List[:last] {
+				if !slices.Contains(kept, e) {
+					remove(fr.offset(e.Pos()), fr.offset(cc.List[i+1].Pos()))
+				}
+			}
+			if last < len(cc.List)-1 {
+				remove(fr.offset(cc.List[last].End()), fr.offset(cc.List[len(cc.List)-1].End()))
+			}
+		}
+	}
+	return edits
 }
 
 // embeddedName returns the name a field embedded by an instance's type

@@ -24,6 +24,9 @@ import (
 //     see its last value), unless the loop body changes it: refused;
 //   - an untyped nil among the values of an assignment of several gets
 //     the type it is assigned to (yaegi panics on it);
+//   - a type switch with a case of an interface type, which yaegi
+//     matches wrongly, becomes a switch of type assertions
+//     (typeswitch.go);
 //   - range over a function becomes a call of the function with the
 //     loop's body as a function literal, the yield function, with Go's
 //     rules for break, continue, return, defer and the iterator's misuse
@@ -171,6 +174,8 @@ func (r *rewriter) walk(n ast.Node) {
 			r.minMax(n)
 		case *ast.AssignStmt:
 			r.nilAssign(n)
+		case *ast.TypeSwitchStmt:
+			r.typeSwitch(n)
 		}
 		return true
 	})
