@@ -27,6 +27,9 @@ import (
 //   - a type switch with a case of an interface type, which yaegi
 //     matches wrongly, becomes a switch of type assertions
 //     (typeswitch.go);
+//   - a comparison of an interface value with a value of a type the
+//     cells declared, which yaegi gets wrong, becomes a type assertion
+//     and a comparison of values (compare.go);
 //   - range over a function becomes a call of the function with the
 //     loop's body as a function literal, the yield function, with Go's
 //     rules for break, continue, return, defer and the iterator's misuse
@@ -176,6 +179,8 @@ func (r *rewriter) walk(n ast.Node) {
 			r.nilAssign(n)
 		case *ast.TypeSwitchStmt:
 			r.typeSwitch(n)
+		case *ast.BinaryExpr:
+			r.compare(n)
 		}
 		return true
 	})
