@@ -71,6 +71,10 @@ func TestGenerics(t *testing.T) {
 			"func Kind[T any](i interface{}) string {\n\tswitch i.(type) {\n\tcase T:\n\t\treturn \"T\"\n\tcase int, string:\n\t\treturn \"int or string\"\n\tcase []T, bool:\n\t\treturn \"[]T or bool\"\n\t}\n\treturn \"other\"\n}",
 			"fmt.Println(Kind[int](1), Kind[int](\"a\"), Kind[string](\"a\"), Kind[float64](1), Kind[bool]([]bool{}), Kind[bool](true))",
 		}, "T int or string T int or string []T or bool T\n"},
+		{"type arguments declared inside a function", []string{
+			"import \"slices\"\nfunc Count[T comparable](xs []T, v T) int {\n\tn := 0\n\tfor _, x := range xs {\n\t\tif x == v {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}",
+			"func demo() {\n\ttype point struct{ x, y int }\n\ttype pair struct{ a, b point }\n\tps := []pair{{point{1, 2}, point{3, 4}}, {point{1, 2}, point{3, 4}}}\n\tfmt.Println(Count(ps, pair{point{1, 2}, point{3, 4}}))\n\tpts := []point{{3, 1}, {1, 2}}\n\tslices.SortFunc(pts, func(a, b point) int { return a.x - b.x })\n\tfmt.Println(pts)\n}\ndemo()",
+		}, "2\n[{1 2} {3 1}]\n"},
 		{"a pointer constraint and a conversion", []string{
 			"type Setter[T any] interface {\n\t*T\n\tSet(string)\n}\ntype Num int\nfunc (n *Num) Set(s string) { v, _ := strconv.Atoi(s); *n = Num(v) }",
 			"func FromStrings[T any, PT Setter[T]](s []string) []T {\n\tout := make([]T, len(s))\n\tfor i, v := range s {\n\t\tp := PT(&out[i])\n\t\tp.Set(v)\n\t}\n\treturn out\n}\nfmt.Println(FromStrings[Num]([]string{\"4\", \"5\"}))",

@@ -182,7 +182,7 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"loop variable captured and changed", "var fs []func() int\nfor i := 0; i < 3; i++ {\n\tfs = append(fs, func() int { return i })\n\ti++\n}", "the loop variable i", 2},
 		{"goto out of a loop over a function", "func seq(yield func(int) bool) {}\nfor range seq {\n\tgoto end\n}\nend:", "a goto out of the body of a range-over-func loop", 3},
-		{"generic instantiated with a local type", "func first[T any](xs []T) T { return xs[0] }\nfunc f() int {\n\ttype p struct{ x int }\n\treturn first([]p{{1}}).x\n}", "first[p] (p is declared inside a function)", 4},
+		{"a type argument declared inside a generic function", "func first[T any](xs []T) T { return xs[0] }\nfunc f[U any]() U {\n\ttype p struct{ x U }\n\treturn first([]p{{}}).x\n}\nf[int]()", "this cell's generic code (p is declared inside a generic function)", 1},
 		{"package not compiled in", "import \"github.com/example/nothere\"", "package github.com/example/nothere", 1},
 		{"a standard generic function the runtime implements", "import (\"iter\"; \"maps\")\nm := map[string]int{\"a\": 1}\nnext, stop := iter.Pull(maps.Keys(m))\nfmt.Println(next())\nstop()", "iter.Pull[string] (it uses internal/race.Acquire", 3},
 		{"a standard function the runtime implements", "import \"maps\"\nm := maps.Clone(map[int]int{1: 2})\n_ = m", "maps.Clone[map[int]int, int, int] (it uses maps.clone: clone has no Go body: the runtime implements it)", 2},

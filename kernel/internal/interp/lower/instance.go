@@ -226,7 +226,7 @@ func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypePara
 		edits = append(edits, check.Edit{From: fr.offset(at.Pos()), To: fr.offset(at.End()), Text: text})
 	}
 	ast.Inspect(n, func(n ast.Node) bool {
-		if err != nil {
+		if err != nil || cl.skip[n] {
 			return false
 		}
 		if id, whole, ok := cl.instantiation(fr, n); ok {
@@ -397,6 +397,9 @@ func (cl *cellLowering) packageName(path string) (string, error) {
 func (cl *cellLowering) named(fr *from, id *ast.Ident, env map[*types.TypeParam]types.Type) (string, bool, error) {
 	obj := fr.info.Uses[id]
 	if tn, ok := obj.(*types.TypeName); ok {
+		if name := cl.locals[tn]; fr == cl.cell && name != "" && name != "?" {
+			return name, true, nil
+		}
 		if tp, ok := tn.Type().(*types.TypeParam); ok {
 			t, ok := env[tp]
 			if !ok {

@@ -52,6 +52,13 @@ type cellLowering struct {
 	generic   []ast.Node
 	froms     map[*stdPackage]*from
 
+	// locals are the names of the types declared inside functions that
+	// the lowering declares at package level, hoisted those in order, and
+	// skip the nodes of the file the lowering takes out.
+	locals  map[*types.TypeName]string
+	hoisted []*types.TypeName
+	skip    map[ast.Node]bool
+
 	asked map[string]bool
 	queue []instance
 	at    token.Pos // where the cell asked for the instance being written
@@ -123,11 +130,11 @@ func (lo *Lowered) Refusal(err error) error {
 // whose lowering fails is refused, at the line that could not be
 // lowered.
 func (l *Lowering) Cell(cc *check.Cell, given func(name, text string) bool) (*Lowered, error) {
-	cl := &cellLowering{l: l, cc: cc, given: given, cellDecls: newDecls(), froms: map[*stdPackage]*from{}, asked: map[string]bool{}, imports: map[string]string{},
+	cl := &cellLowering{l: l, cc: cc, given: given, cellDecls: newDecls(), froms: map[*stdPackage]*from{}, asked: map[string]bool{}, imports: map[string]string{}, locals: map[*types.TypeName]string{}, skip: map[ast.Node]bool{},
 		rootOf: map[string]string{}, atOf: map[string]token.Pos{}}
 	cl.cell = &from{fset: cc.FileSet(), info: cc.Info, pkg: cc.Pkg, text: func(token.Pos) string { return cc.File.Src }}
 	q := cc.Qualifier()
-	cl.w = typeWriter{main: cc.Pkg, std: l.std, qualifier: func(p *types.Package) string {
+	cl.w = typeWriter{main: cc.Pkg, std: l.std, locals: cl.locals, qualifier: func(p *types.Package) string {
 		if name, ok := cc.CellImports[p.Path()]; ok && name != "." && name != "_" {
 			return cmp.Or(name, p.Name())
 		}
@@ -142,8 +149,16 @@ func (l *Lowering) Cell(cc *check.Cell, given func(name, text string) bool) (*Lo
 	if len(cl.generic) == 0 && !cl.instantiates() {
 		return &Lowered{Cell: cc}, nil
 	}
+	hoisting, err := cl.hoistLocals()
+	if err != nil {
+		return nil, cl.refusal(instance{at: cl.at}, err)
+	}
 	edits, err := cl.fileEdits()
 	if err != nil {
+		return nil, cl.refusal(instance{at: cl.at}, err)
+	}
+	edits = append(edits, hoisting...)
+	if err := cl.writeLocals(); err != nil {
 		return nil, cl.refusal(instance{at: cl.at}, err)
 	}
 	for len(cl.queue) > 0 {

@@ -97,6 +97,7 @@ func substTuple(t *types.Tuple, env map[*types.TypeParam]types.Type) *types.Tupl
 type typeWriter struct {
 	main      *types.Package
 	std       *Std
+	locals    map[*types.TypeName]string // the names of hoisted local types
 	qualifier types.Qualifier
 	// instance returns the name of an instance's declaration, and of
 	// a type of a standard package the lowering reads from source.
@@ -270,6 +271,10 @@ func (w *typeWriter) writeNamed(b *strings.Builder, t *types.Named) error {
 	obj := t.Obj()
 	if obj.Pkg() == nil { // error, comparable
 		b.WriteString(obj.Name())
+		return nil
+	}
+	if name := w.locals[obj]; name != "" && name != "?" {
+		b.WriteString(name)
 		return nil
 	}
 	if obj.Parent() != nil && obj.Parent() != obj.Pkg().Scope() {
