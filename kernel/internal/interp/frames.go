@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
+	"github.com/tensornb/tensornb/kernel/internal/interp/rewrite"
 )
 
 // A panic's frames: yaegi names the interpreted frames as they unwind,
@@ -107,6 +108,9 @@ func (s *Session) frames(st cell.Step) []frame {
 		key, ok := strings.CutPrefix(name, "main.")
 		if !ok {
 			continue // main itself, the evaluation, or a package's frame
+		}
+		if rest, ok := strings.CutPrefix(key, rewrite.MainFunc); ok && (rest == "" || rest[0] == '.') {
+			key = "main" + rest // the cells' func main, or a literal in it
 		}
 		if rest, ok := strings.CutPrefix(key, statementFunc); ok {
 			// tensornbStatementN, the step's own, or a literal in it

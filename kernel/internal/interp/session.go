@@ -219,9 +219,12 @@ func (s *Session) Names() []string {
 	return names
 }
 
-// userNames writes the packages of messages as the person knows them:
-// iter.Seq, not the name the session imports iter under for a type only.
-func userNames(msg string) string { return strings.ReplaceAll(msg, cell.TypeAliasPrefix, "") }
+// userNames writes the names in messages as the person knows them:
+// iter.Seq, not the name the session imports iter under for a type only;
+// main, not the name yaegi knows the cells' func main by.
+func userNames(msg string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(msg, cell.TypeAliasPrefix, ""), rewrite.MainFunc, "main")
+}
 
 // runCell does the work of Run.
 func (s *Session) runCell(ctx context.Context, code string) error {

@@ -14,7 +14,9 @@
 // as a Go file does; it is written with each declaration on its own cell
 // lines, so that an error of yaegi's in it is at the cell's line. If yaegi
 // cannot compile one, none of that source's declarations is kept for later
-// cells.
+// cells. A func main is declared under another name, which yaegi does not
+// run by itself (mainfunc.go), and the cell that declares it calls it
+// last; later cells' main() calls it by that name.
 //
 // # A panic's frames
 //

@@ -138,6 +138,7 @@ func (r *rewriter) walk(n ast.Node) {
 				r.refuse(n.Pos(), "the generic type "+n.Name.Name)
 			}
 		case *ast.Ident:
+			r.mainIdent(n)
 			if inst, ok := r.info.Instances[n]; ok {
 				if obj := r.info.Uses[n]; obj != nil && obj.Pkg() != nil && obj.Pkg() != r.pkg {
 					r.refuse(n.Pos(), fmt.Sprintf("%s.%s, a generic %s of a compiled package (instantiated as %s)", obj.Pkg().Name(), obj.Name(), kindOf(obj), types.TypeString(inst.Type, r.qualifier)))

@@ -23,7 +23,8 @@ import (
 // functions another, so that each may use the others (see together);
 // init functions, which run as they are declared, come after the other
 // functions, which they may call, each a step of its own, so that a
-// panic in one is at its line.
+// panic in one is at its line. A func main the cell declares is called
+// last (mainfunc.go).
 func (r *rewriter) steps() []cell.Step {
 	cc := r.cc
 	var steps []cell.Step
@@ -65,7 +66,12 @@ func (r *rewriter) steps() []cell.Step {
 		steps[i].LineVars = lineVars
 	}
 	sort.SliceStable(steps, func(i, j int) bool { return rank(steps[i]) < rank(steps[j]) })
-	return together(steps)
+	steps = together(steps)
+	if call, ok := r.mainCall(); ok {
+		call.LineVars = lineVars
+		steps = append(steps, call)
+	}
+	return steps
 }
 
 // importStep returns the step of an import unit: the imports it writes
