@@ -40,6 +40,8 @@ func TestMainRunsOnce(t *testing.T) {
 	}{
 		{"not again in a later cell", []string{"func main() { fmt.Println(\"main ran\") }", "fmt.Println(\"later\")"}, "main ran\nlater\n"},
 		{"after the variables", []string{"var ErrTea = fmt.Errorf(\"no tea\")\nfunc brew() error { return ErrTea }\nfunc main() { fmt.Println(brew(), errors.Is(brew(), ErrTea)); fmt.Println(\"end\") }"}, "no tea true\nend\n"},
+		{"variables, init, main", []string{"var order []string\nvar x = note(\"var\")\nfunc note(s string) string { order = append(order, s); return s }\nfunc init() { note(\"init\") }\nfunc main() { note(\"main\"); fmt.Println(order) }"}, "[var init main]\n"},
+		{"init after the variables", []string{"func init() { fmt.Println(\"init\", n) }\nvar n = 2"}, "init 2\n"},
 		{"a function value in a variable", []string{"var up = strings.ToUpper\nfunc main() { fmt.Println(up(\"x\")) }"}, "X\n"},
 		{"called from later cells", []string{"func main() { fmt.Println(\"one\") }", "main()\nf := main\nf()", "func main() { fmt.Println(\"two\") }", "fmt.Println(\"after\")"}, "one\none\none\ntwo\nafter\n"},
 	} {

@@ -8,7 +8,8 @@
 // Declarations run before the statements: the cell's types and constants
 // as one source, then its variables, by their types, then its functions
 // and methods as one source, then its init functions, each on its own,
-// which run as they are declared and may call the functions. yaegi finds a
+// which run as they are declared and may call the functions, after the
+// values of the cell's var declarations. yaegi finds a
 // name only if an earlier evaluation declared it or the same source does,
 // so each source lets its declarations refer to one another in any order,
 // as a Go file does; it is written with each declaration on its own cell

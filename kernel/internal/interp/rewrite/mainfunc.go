@@ -53,3 +53,29 @@ func (r *rewriter) mainCall() (cell.Step, bool) {
 	}
 	return cell.Step{}, false
 }
+
+// initsAfterValues moves the cell's init functions, which run as they
+// are declared, after the last step that gives its var declarations
+// their values: a Go program initializes its package-level variables
+// before it runs its init functions. Statements written before that var
+// declaration then run before them too, in the cell's order.
+func initsAfterValues(steps []cell.Step) []cell.Step {
+	last := -1
+	for i, st := range steps {
+		if st.Kind == cell.DeclStep && st.Texts != nil {
+			last = i // a var declaration's values (splitVar)
+		}
+	}
+	var inits, out []cell.Step
+	for i, st := range steps {
+		if i < last && rank(st) == 4 {
+			inits = append(inits, st)
+			continue
+		}
+		out = append(out, st)
+		if i == last {
+			out = append(out, inits...)
+		}
+	}
+	return out
+}

@@ -22,9 +22,9 @@ import (
 // the order written. The types and constants are one step, and the
 // functions another, so that each may use the others (see together);
 // init functions, which run as they are declared, come after the other
-// functions, which they may call, each a step of its own, so that a
-// panic in one is at its line. A func main the cell declares is called
-// last (mainfunc.go).
+// functions, which they may call, and after the values of the cell's var
+// declarations, each a step of its own, so that a panic in one is at its
+// line. A func main the cell declares is called last (mainfunc.go).
 func (r *rewriter) steps() []cell.Step {
 	cc := r.cc
 	var steps []cell.Step
@@ -66,7 +66,7 @@ func (r *rewriter) steps() []cell.Step {
 		steps[i].LineVars = lineVars
 	}
 	sort.SliceStable(steps, func(i, j int) bool { return rank(steps[i]) < rank(steps[j]) })
-	steps = together(steps)
+	steps = initsAfterValues(together(steps))
 	if call, ok := r.mainCall(); ok {
 		call.LineVars = lineVars
 		steps = append(steps, call)
