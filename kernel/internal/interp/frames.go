@@ -68,13 +68,15 @@ func (f *frameRecorder) take() ([]string, int) {
 }
 
 // runtimeSymbols returns the table of the functions rewritten code calls
-// (see cell.RuntimeName) for yaegi: Bounds, and Recovering, which resets
-// rec, so that the frames a recovered panic unwound are not taken for
-// those of a later one.
+// (see cell.RuntimeName) for yaegi: Bounds, UnwrapError, AsMethod, and
+// Recovering, which resets rec, so that the frames a recovered panic
+// unwound are not taken for those of a later one.
 func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{cell.RuntimePath + "/tensornbruntime": {
-		"Bounds":     reflect.ValueOf(cell.PanicBounds),
-		"Recovering": reflect.ValueOf(rec.reset),
+		"Bounds":      reflect.ValueOf(cell.PanicBounds),
+		"Recovering":  reflect.ValueOf(rec.reset),
+		"UnwrapError": reflect.ValueOf(cell.UnwrapError),
+		"AsMethod":    reflect.ValueOf(cell.AsMethod),
 	}}
 }
 

@@ -7,7 +7,9 @@ import "fmt"
 // Bounds (PanicBounds) fails as Go does a guarded index (package
 // rewrite's bounds.go); Recovering, which the rewrite calls before a
 // statement that calls recover, tells the session that the frames a
-// recovered panic unwound are not those of a later one.
+// recovered panic unwound are not those of a later one; UnwrapError and
+// AsMethod call the methods of compiled errors for errors.As, lowered
+// (package rewrite's errors.go).
 const (
 	RuntimePath = "github.com/tensornb/tensornb/kernel/internal/interp/tensornbruntime"
 	RuntimeName = "tensornbRuntime"
@@ -72,4 +74,26 @@ func (BoundsError) RuntimeError() {}
 // failed bounds check of kind code with operands x and y.
 func PanicBounds(code, x, y int) {
 	panic(BoundsError(BoundsMessage(BoundsCode(code), int64(x), int64(y))))
+}
+
+// UnwrapError, for yaegi (package rewrite's errors.go), returns
+// what err's compiled Unwrap method gives, next for Unwrap() error, all
+// and many set for Unwrap() []error; nothing if err has neither, as a
+// value of an interpreted type has, which yaegi passes to compiled code
+// in a wrapper with its Error method alone.
+func UnwrapError(err error) (next error, all []error, many bool) {
+	switch x := err.(type) {
+	case interface{ Unwrap() error }:
+		return x.Unwrap(), nil, false
+	case interface{ Unwrap() []error }:
+		return nil, x.Unwrap(), true
+	}
+	return nil, nil, false
+}
+
+// AsMethod, for yaegi (package rewrite's errors.go), reports whether
+// err has a compiled As method, and it says err matches target.
+func AsMethod(err error, target any) bool {
+	x, ok := err.(interface{ As(any) bool })
+	return ok && x.As(target)
 }

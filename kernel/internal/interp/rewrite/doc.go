@@ -19,6 +19,11 @@
 // run by itself (mainfunc.go), and the cell that declares it calls it
 // last; later cells' main() calls it by that name.
 //
+// A call of errors.As becomes a function literal that walks the error's
+// tree in interpreted code (errors.go): yaegi's compiled errors.As sees
+// none of the methods of the cells' types but Error, nor their values
+// through a pointer to a target.
+//
 // # A panic's frames
 //
 // A panic's traceback names the interpreted frames it went through,

@@ -23,7 +23,9 @@ import (
 //     1.22's semantics; yaegi shares one variable, so closures would all
 //     see its last value), unless the loop body changes it: refused;
 //   - range over a function, generic declarations, and generic functions
-//     or types of compiled packages are refused.
+//     or types of compiled packages are refused;
+//   - func main is renamed (mainfunc.go), errors.As walks the error's
+//     tree in interpreted code (errors.go).
 //
 // It also marks the code for the frames of a panic (instrument.go) and
 // guards constant indexes (bounds.go).
@@ -162,6 +164,7 @@ func (r *rewriter) walk(n ast.Node) {
 			}
 		case *ast.CallExpr:
 			r.minMax(n)
+			r.errorsAs(n)
 		}
 		return true
 	})
