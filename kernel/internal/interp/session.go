@@ -347,7 +347,7 @@ func (s *Session) run(ctx context.Context, st cell.Step) (declared bool, err err
 			var err error
 			if zero, ok := s.declaredAlike(st, text); ok {
 				err = s.evalInFunc(ctx, st.Site, zero)
-			} else if strings.HasPrefix(text, "var ") || plainDefine.MatchString(text) {
+			} else if strings.HasPrefix(text, "var ") || strings.HasPrefix(text, "type ") || plainDefine.MatchString(text) {
 				if mayLiveOn(text) {
 					_, err = s.eval(ctx, text)
 				} else {
