@@ -22,7 +22,9 @@
 // A call of errors.As becomes a function literal that walks the error's
 // tree in interpreted code (errors.go): yaegi's compiled errors.As sees
 // none of the methods of the cells' types but Error, nor their values
-// through a pointer to a target.
+// through a pointer to a target. A method expression, T.M, becomes a
+// function literal that calls the method (methodexpr.go): yaegi's are
+// wrong.
 //
 // # A panic's frames
 //

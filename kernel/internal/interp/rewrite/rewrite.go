@@ -25,7 +25,8 @@ import (
 //   - range over a function, generic declarations, and generic functions
 //     or types of compiled packages are refused;
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
-//     tree in interpreted code (errors.go).
+//     tree in interpreted code (errors.go), a method expression becomes
+//     a function literal (methodexpr.go).
 //
 // It also marks the code for the frames of a panic (instrument.go) and
 // guards constant indexes (bounds.go).
@@ -147,6 +148,7 @@ func (r *rewriter) walk(n ast.Node) {
 				}
 			}
 		case *ast.SelectorExpr:
+			r.methodExpr(n)
 			// A name of a compiled package that yaegi's copy lacks: its
 			// standard library is Go 1.22's, go/types knows the newer one.
 			if x, ok := n.X.(*ast.Ident); ok {
