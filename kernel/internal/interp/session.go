@@ -119,7 +119,11 @@ func Open(host Host, stdout, stderr io.Writer, ask func() (string, error)) (*Ses
 	stdin := &prompter{ask: ask}
 	var stdinReader io.Reader = stdin
 	in := interp.New(interp.Options{Stdin: stdin, Stdout: stdout, Stderr: rec})
-	for _, table := range []interp.Exports{fixedStandard(host.Library.Standard()), symbols.Symbols, runtimeSymbols(rec), {"os/os": {"Stdin": reflect.ValueOf(&stdinReader).Elem()}}} {
+	tables := []interp.Exports{fixedStandard(host.Library.Standard()), symbols.Symbols, runtimeSymbols(rec), {"os/os": {"Stdin": reflect.ValueOf(&stdinReader).Elem()}}}
+	if _, ok := host.Library.Standard()["log/log"]; ok {
+		tables = append(tables, logTable(rec))
+	}
+	for _, table := range tables {
 		if err := in.Use(table); err != nil {
 			return nil, err
 		}

@@ -22,8 +22,9 @@ import (
 //   - a loop variable captured by a closure gets a copy per iteration (Go
 //     1.22's semantics; yaegi shares one variable, so closures would all
 //     see its last value), unless the loop body changes it: refused;
-//   - range over a function, generic declarations, and generic functions
-//     or types of compiled packages are refused;
+//   - range over a function, generic declarations, generic functions or
+//     types of compiled packages, and log.Lshortfile and log.Llongfile
+//     are refused;
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go).
@@ -149,6 +150,7 @@ func (r *rewriter) walk(n ast.Node) {
 			}
 		case *ast.SelectorExpr:
 			r.methodExpr(n)
+			r.logFlags(n)
 			// A name of a compiled package that yaegi's copy lacks: its
 			// standard library is Go 1.22's, go/types knows the newer one.
 			if x, ok := n.X.(*ast.Ident); ok {
