@@ -68,15 +68,20 @@ func (f *frameRecorder) take() ([]string, int) {
 }
 
 // runtimeSymbols returns the table of the functions rewritten code calls
-// (see cell.RuntimeName) for yaegi: Bounds, UnwrapError, AsMethod, and
-// Recovering, which resets rec, so that the frames a recovered panic
-// unwound are not taken for those of a later one.
+// (see cell.RuntimeName) for yaegi: Bounds, UnwrapError, AsMethod, Clear,
+// Recovered, Print and Println, which write to rec, as the builtins write
+// to standard error, and Recovering, which resets rec, so that the frames
+// a recovered panic unwound are not taken for those of a later one.
 func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{cell.RuntimePath + "/tensornbruntime": {
 		"Bounds":      reflect.ValueOf(cell.PanicBounds),
 		"Recovering":  reflect.ValueOf(rec.reset),
 		"UnwrapError": reflect.ValueOf(cell.UnwrapError),
 		"AsMethod":    reflect.ValueOf(cell.AsMethod),
+		"Clear":       reflect.ValueOf(cell.Clear),
+		"Recovered":   reflect.ValueOf(cell.Recovered),
+		"Print":       reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, false, args...) }),
+		"Println":     reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, true, args...) }),
 	}}
 }
 

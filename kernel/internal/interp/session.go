@@ -567,8 +567,9 @@ func (s *Session) runError(err error, st cell.Step) *front.CellError {
 			top.site, top.line = &cell.Site{Cell: s.source, Line: st.Line}, st.Line
 			own = true
 		}
-		value := fmt.Sprint(p.Value)
-		if e, ok := p.Value.(error); ok {
+		pv := cell.Recovered(p.Value) // yaegi's reflect.Value of an interpreted panic's, unwrapped
+		value := fmt.Sprint(pv)
+		if e, ok := pv.(error); ok {
 			var te *tensor.Error
 			if errors.As(e, &te) {
 				return explain.TensorError(te, s.traceback(frames)...)

@@ -24,7 +24,9 @@
 // none of the methods of the cells' types but Error, nor their values
 // through a pointer to a target. A method expression, T.M, becomes a
 // function literal that calls the method (methodexpr.go): yaegi's are
-// wrong.
+// wrong. Builtins that yaegi lacks or gets wrong (clear, new of a value,
+// print and println, recover's value) become compiled helpers' calls or
+// function literals (builtins.go).
 //
 // # A panic's frames
 //

@@ -25,6 +25,7 @@ import (
 //   - range over a function, generic declarations, generic functions or
 //     types of compiled packages, and log.Lshortfile and log.Llongfile
 //     are refused;
+//   - clear, new of a value and recover are lowered (builtins.go);
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go).
@@ -169,6 +170,7 @@ func (r *rewriter) walk(n ast.Node) {
 		case *ast.CallExpr:
 			r.minMax(n)
 			r.errorsAs(n)
+			r.builtinCall(n)
 		}
 		return true
 	})
