@@ -64,3 +64,13 @@ func TestErrorsAsRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A value of an error type the cells declare passed to errors.Join, whose
+// parameter is ...error, is an error there, as Go has it (yaegi alone
+// passed its bare data: "cannot use *struct { Code int } as type error").
+func TestErrorsJoin(t *testing.T) {
+	got := printed(t, errorTypes, "j := errors.Join(&MyErr{4}, errors.New(\"x\"), nil)\nfmt.Println(j)\nvar me *MyErr\nfmt.Println(errors.As(j, &me), me)\nfmt.Println(errors.Join(), errors.Join(nil) == nil)")
+	if want := "code 4\nx\ntrue code 4\n<nil> true\n"; got != want {
+		t.Fatalf("printed %q, want %q", got, want)
+	}
+}

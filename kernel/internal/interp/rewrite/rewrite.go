@@ -25,7 +25,9 @@ import (
 //   - range over a function, generic declarations, generic functions or
 //     types of compiled packages, and log.Lshortfile and log.Llongfile
 //     are refused;
-//   - clear, new of a value and recover are lowered (builtins.go);
+//   - clear, new of a value and recover are lowered (builtins.go), and
+//     the cells' values passed to a compiled ...error wrapped
+//     (variadic.go);
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go).
@@ -171,6 +173,7 @@ func (r *rewriter) walk(n ast.Node) {
 			r.minMax(n)
 			r.errorsAs(n)
 			r.builtinCall(n)
+			r.variadicArgs(n)
 		}
 		return true
 	})
