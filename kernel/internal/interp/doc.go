@@ -26,5 +26,7 @@
 // few standard packages and export data it fetches, and runs the session
 // in the page's Web Worker through a [Local]. Completion and inspection
 // are package complete's; what every engine has compiled in, package
-// compiled's.
+// compiled's. Where yaegi's tables of the standard library are wrong, the
+// session mends them (stdfixes.go: fmt sees the cells' Error methods;
+// logfix.go: log's Logger).
 package interp

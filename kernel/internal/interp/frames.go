@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
+	"github.com/tensornb/tensornb/kernel/internal/interp/rewrite"
 )
 
 // A panic's frames: yaegi names the interpreted frames as they unwind,
@@ -67,16 +68,23 @@ func (f *frameRecorder) take() ([]string, int) {
 }
 
 // runtimeSymbols returns the table of the functions rewritten code calls
-// (see cell.RuntimeName) for yaegi: Bounds, Recovering, which resets
-// rec, so that the frames a recovered panic unwound are not taken for
-// those of a later one, and RangeState and Deferred, of the lowered
-// loops over functions.
+// (see cell.RuntimeName) for yaegi: Bounds, UnwrapError, AsMethod, Clear,
+// Recovered, Print and Println, which write to rec, as the builtins write
+// to standard error, Recovering, which resets rec, so that the frames a
+// recovered panic unwound are not taken for those of a later one, and
+// RangeState and Deferred, of the lowered loops over functions.
 func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{cell.RuntimePath + "/tensornbruntime": {
-		"Bounds":     reflect.ValueOf(cell.PanicBounds),
-		"Recovering": reflect.ValueOf(rec.reset),
-		"RangeState": reflect.ValueOf(cell.PanicRange),
-		"Deferred":   reflect.ValueOf(cell.RunDeferred),
+		"Bounds":      reflect.ValueOf(cell.PanicBounds),
+		"Recovering":  reflect.ValueOf(rec.reset),
+		"RangeState":  reflect.ValueOf(cell.PanicRange),
+		"Deferred":    reflect.ValueOf(cell.RunDeferred),
+		"UnwrapError": reflect.ValueOf(cell.UnwrapError),
+		"AsMethod":    reflect.ValueOf(cell.AsMethod),
+		"Clear":       reflect.ValueOf(cell.Clear),
+		"Recovered":   reflect.ValueOf(cell.Recovered),
+		"Print":       reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, false, args...) }),
+		"Println":     reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, true, args...) }),
 	}}
 }
 
@@ -110,6 +118,9 @@ func (s *Session) frames(st cell.Step) []frame {
 		key, ok := strings.CutPrefix(name, "main.")
 		if !ok {
 			continue // main itself, the evaluation, or a package's frame
+		}
+		if rest, ok := strings.CutPrefix(key, rewrite.MainFunc); ok && (rest == "" || rest[0] == '.') {
+			key = "main" + rest // the cells' func main, or a literal in it
 		}
 		if rest, ok := strings.CutPrefix(key, statementFunc); ok {
 			// tensornbStatementN, the step's own, or a literal in it

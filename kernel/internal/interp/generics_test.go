@@ -3,30 +3,11 @@ package interp_test
 import (
 	"context"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/tensornb/tensornb/kernel/internal/front"
-	"github.com/tensornb/tensornb/kernel/internal/interp"
-	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 )
-
-// printed runs cells in a new session and returns what they printed.
-func printed(t *testing.T, cells ...string) string {
-	t.Helper()
-	var out strings.Builder
-	s, err := interp.Open(worker.Host("../../.."), &out, io.Discard, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cells {
-		if err := s.Run(context.Background(), c); err != nil {
-			t.Fatalf("cell %q: %v", c, err)
-		}
-	}
-	return out.String()
-}
 
 // Generic functions and types, declared in one cell and instantiated in
 // later ones, run as Go runs them: each instance the cells use is

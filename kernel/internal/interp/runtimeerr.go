@@ -86,8 +86,16 @@ func GoWords(msg string) string {
 	case nilFault:
 		return "runtime error: invalid memory address or nil pointer dereference"
 	}
+	if m := sliceToArray.FindStringSubmatch(msg); m != nil {
+		return "runtime error: cannot convert slice with length " + m[1] + " to array or pointer to array with length " + m[2]
+	}
 	return yaegiPosition.ReplaceAllString(msg, "$1")
 }
+
+// sliceToArray matches reflect's words for a failed conversion of a slice
+// to an array or a pointer to one ([4]int(s), Go 1.20), which yaegi runs
+// with reflect, and its lengths.
+var sliceToArray = regexp.MustCompile(`^reflect: cannot convert slice with length (\d+) to (?:pointer to )?array with length (\d+)$`)
 
 // A suspect is an expression that may have failed, and its line in the
 // code, from 1.

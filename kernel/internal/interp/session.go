@@ -128,7 +128,11 @@ func Open(host Host, stdout, stderr io.Writer, ask func() (string, error)) (*Ses
 	stdin := &prompter{ask: ask}
 	var stdinReader io.Reader = stdin
 	in := interp.New(interp.Options{Stdin: stdin, Stdout: stdout, Stderr: rec})
-	for _, table := range []interp.Exports{host.Library.Standard(), symbols.Symbols, runtimeSymbols(rec), {"os/os": {"Stdin": reflect.ValueOf(&stdinReader).Elem()}}} {
+	tables := []interp.Exports{fixedStandard(host.Library.Standard()), symbols.Symbols, runtimeSymbols(rec), {"os/os": {"Stdin": reflect.ValueOf(&stdinReader).Elem()}}}
+	if _, ok := host.Library.Standard()["log/log"]; ok {
+		tables = append(tables, logTable(rec))
+	}
+	for _, table := range tables {
 		if err := in.Use(table); err != nil {
 			return nil, err
 		}
@@ -229,9 +233,12 @@ func (s *Session) Names() []string {
 	return names
 }
 
-// userNames writes the packages of messages as the person knows them:
-// iter.Seq, not the name the session imports iter under for a type only.
-func userNames(msg string) string { return strings.ReplaceAll(msg, cell.TypeAliasPrefix, "") }
+// userNames writes the names in messages as the person knows them:
+// iter.Seq, not the name the session imports iter under for a type only;
+// main, not the name yaegi knows the cells' func main by.
+func userNames(msg string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(msg, cell.TypeAliasPrefix, ""), rewrite.MainFunc, "main")
+}
 
 // runCell does the work of Run.
 func (s *Session) runCell(ctx context.Context, code string) error {
@@ -388,7 +395,7 @@ func (s *Session) run(ctx context.Context, st cell.Step) (declared bool, err err
 			var err error
 			if zero, ok := s.declaredAlike(st, text); ok {
 				err = s.evalInFunc(ctx, st.Site, zero)
-			} else if strings.HasPrefix(text, "var ") || plainDefine.MatchString(text) {
+			} else if strings.HasPrefix(text, "var ") || strings.HasPrefix(text, "type ") || plainDefine.MatchString(text) {
 				if mayLiveOn(text) {
 					_, err = s.eval(ctx, text)
 				} else {
@@ -604,8 +611,9 @@ func (s *Session) runError(err error, st cell.Step) *front.CellError {
 			top.site, top.line = &cell.Site{Cell: s.source, Line: st.Line}, st.Line
 			own = true
 		}
-		value := fmt.Sprint(p.Value)
-		if e, ok := p.Value.(error); ok {
+		pv := cell.Recovered(p.Value) // yaegi's reflect.Value of an interpreted panic's, unwrapped
+		value := fmt.Sprint(pv)
+		if e, ok := pv.(error); ok {
 			var te *tensor.Error
 			if errors.As(e, &te) {
 				return explain.TensorError(te, s.traceback(frames)...)

@@ -326,7 +326,8 @@ func TestDeclarationsBeforeUse(t *testing.T) {
 
 // What runs differently at a cell's top level is refused or handled as Go
 // would: a defer or return there, a variable named like an imported
-// package, a method defined anew; os.Exit ends the cell; a package that
+// package or main (yaegi ran it as package main's main), a method
+// defined anew; os.Exit ends the cell; a package that
 // only a type needs leaves its name free; a definition whose value fails
 // still leaves its variable, typed.
 func TestTopLevel(t *testing.T) {
@@ -334,6 +335,7 @@ func TestTopLevel(t *testing.T) {
 		{"defer fmt.Println(\"bye\")\nfmt.Println(\"hi\")", "a defer at the top level of a cell"},
 		{"x := 4\nif x > 3 {\n\treturn\n}", "a return at the top level of a cell"},
 		{"import \"strings\"\nstrings := []string{\"a\"}\n_ = strings", "a variable named strings, like an imported package"},
+		{"main := 3\n_ = main", "a variable named main"},
 		{"type T int\nfunc (t T) Get() int { return int(t) }\n%%\nfunc (t T) Get() int { return int(t) * 100 }", "a new definition of the method T.Get"},
 	} {
 		s, _ := newSession(t)

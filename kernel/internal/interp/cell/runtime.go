@@ -1,6 +1,12 @@
 package cell
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"runtime"
+	"strconv"
+)
 
 // The compiled functions that rewritten code calls: the session gives
 // them to yaegi as a package at RuntimePath, imported as RuntimeName.
@@ -9,7 +15,11 @@ import "fmt"
 // statement that calls recover, tells the session that the frames a
 // recovered panic unwound are not those of a later one; RangeState
 // (PanicRange) and Deferred (RunDeferred) serve the lowered loops over
-// functions (package rewrite's rangefunc.go).
+// functions (package rewrite's rangefunc.go); UnwrapError and AsMethod
+// call the methods of compiled errors for errors.As, lowered (package
+// rewrite's errors.go); Clear, Recovered, Print and Println are the
+// builtins clear, recover's value, print and println as Go has them
+// (package rewrite's builtins.go).
 const (
 	RuntimePath = "github.com/tensornb/tensornb/kernel/internal/interp/tensornbruntime"
 	RuntimeName = "tensornbRuntime"
@@ -134,4 +144,86 @@ func runDeferred(calls []func()) {
 	}
 	defer runDeferred(calls[:len(calls)-1])
 	calls[len(calls)-1]()
+}
+
+// UnwrapError, for yaegi (package rewrite's errors.go), returns
+// what err's compiled Unwrap method gives, next for Unwrap() error, all
+// and many set for Unwrap() []error; nothing if err has neither, as a
+// value of an interpreted type has, which yaegi passes to compiled code
+// in a wrapper with its Error method alone.
+func UnwrapError(err error) (next error, all []error, many bool) {
+	switch x := err.(type) {
+	case interface{ Unwrap() error }:
+		return x.Unwrap(), nil, false
+	case interface{ Unwrap() []error }:
+		return nil, x.Unwrap(), true
+	}
+	return nil, nil, false
+}
+
+// AsMethod, for yaegi (package rewrite's errors.go), reports whether
+// err has a compiled As method, and it says err matches target.
+func AsMethod(err error, target any) bool {
+	x, ok := err.(interface{ As(any) bool })
+	return ok && x.As(target)
+}
+
+// Clear, for yaegi (package rewrite's builtins.go), is the builtin clear:
+// it deletes the entries of a map, and zeroes the elements of a slice.
+func Clear(x any) {
+	if v := reflect.ValueOf(x); v.IsValid() {
+		v.Clear()
+	}
+}
+
+// Recovered, for yaegi (package rewrite's builtins.go), returns the value
+// of the panic that recover stopped, v as yaegi's recover returns it:
+// that of a panic of interpreted code as a reflect.Value, which it
+// unwraps, and for panic(nil), or a nil interface, Go 1.21's
+// *runtime.PanicNilError. A compiled panic's value (a runtime error) is
+// as it was.
+func Recovered(v any) any {
+	rv, ok := v.(reflect.Value)
+	if !ok {
+		return v
+	}
+	if !rv.IsValid() || rv.Kind() == reflect.Interface && rv.IsNil() {
+		return new(runtime.PanicNilError)
+	}
+	return rv.Interface()
+}
+
+// WritePrint writes args to w as the builtin print does, or println, with
+// nl set: each a value of a basic type (the rewrite passes no other),
+// floats and complex numbers in the shortest form that reads back, as
+// Go's runtime writes them; println puts a space between them and a
+// newline after.
+func WritePrint(w io.Writer, nl bool, args ...any) {
+	var b []byte
+	for i, a := range args {
+		if nl && i > 0 {
+			b = append(b, ' ')
+		}
+		v := reflect.ValueOf(a)
+		switch v.Kind() {
+		case reflect.Bool:
+			b = strconv.AppendBool(b, v.Bool())
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			b = strconv.AppendInt(b, v.Int(), 10)
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			b = strconv.AppendUint(b, v.Uint(), 10)
+		case reflect.Float32, reflect.Float64:
+			b = strconv.AppendFloat(b, v.Float(), 'g', -1, v.Type().Bits())
+		case reflect.Complex64, reflect.Complex128:
+			b = append(b, strconv.FormatComplex(v.Complex(), 'g', -1, v.Type().Bits())...)
+		case reflect.String:
+			b = append(b, v.String()...)
+		default:
+			b = fmt.Append(b, a)
+		}
+	}
+	if nl {
+		b = append(b, '\n')
+	}
+	_, _ = w.Write(b)
 }

@@ -159,6 +159,11 @@ func (c *Checker) read(code string) (*Cell, error) {
 	}
 	cc.redeclared = cc.File.declared()
 	cc.uses = identifiers(code)
+	if slices.Contains(cc.uses, "As") {
+		// errors.As, lowered, asks the cells' types that have an
+		// Unwrap or As method (package rewrite's errors.go).
+		cc.uses = append(cc.uses, "Unwrap")
+	}
 	cc.forgotten = map[string]bool{}
 	cc.reparse()
 	return cc, nil

@@ -65,7 +65,7 @@ func (cc *Cell) redefined(n ast.Node, sp Span) (string, bool) {
 // refuseTopLevel refuses what the cell's top level does that runs
 // differently here, where each statement runs as a function of its own
 // and session variables share one scope with the imports: a defer, a
-// return, a variable named like an imported package.
+// return, a variable named like an imported package, or main.
 func (cc *Cell) refuseTopLevel() error {
 	imported := map[string]bool{}
 	for p, n := range cc.allImports() { // the cells' own imports, not typeAlias's
@@ -85,6 +85,9 @@ func (cc *Cell) refuseTopLevel() error {
 				for _, e := range st.Lhs {
 					if id, ok := e.(*ast.Ident); ok && imported[id.Name] {
 						return cc.refusal(st.Pos(), "a variable named "+id.Name+", like an imported package (choose another name)")
+					}
+					if id, ok := e.(*ast.Ident); ok && id.Name == "main" {
+						return cc.refusal(st.Pos(), "a variable named main at the top level of a cell (it would be package main's, whose main must be a function; choose another name)")
 					}
 				}
 			}

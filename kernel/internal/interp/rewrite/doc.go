@@ -8,13 +8,30 @@
 // Declarations run before the statements: the cell's types and constants
 // as one source, then its variables, by their types, then its functions
 // and methods as one source, then its init functions, each on its own,
-// which run as they are declared and may call the functions. yaegi finds a
-// name only if an earlier evaluation declared it or the same source does,
-// so each source lets its declarations refer to one another in any order,
-// as a Go file does; it is written with each declaration on its own cell
-// lines, so that an error of yaegi's in it is at the cell's line. If yaegi
-// cannot compile one, none of that source's declarations is kept for later
-// cells.
+// which run as they are declared and may call the functions, after the
+// values of the cell's var declarations. yaegi finds a name only if an
+// earlier evaluation declared it or the same source does, so each source
+// lets its declarations refer to one another in any order, as a Go file
+// does; it is written with each declaration on its own cell lines, so
+// that an error of yaegi's in it is at the cell's line. If yaegi cannot
+// compile one, none of that source's declarations is kept for later
+// cells. A func main is declared under another name, which yaegi does not
+// run by itself (mainfunc.go), and the cell that declares it calls it
+// last; later cells' main() calls it by that name. A variable's type is
+// written without the names of its function types' parameters, or
+// declared first as an alias if it names struct fields or interface
+// methods (vartypes.go): yaegi takes those names for variables.
+//
+// A call of errors.As becomes a function literal that walks the error's
+// tree in interpreted code (errors.go): yaegi's compiled errors.As sees
+// none of the methods of the cells' types but Error, nor their values
+// through a pointer to a target. A method expression, T.M, becomes a
+// function literal that calls the method (methodexpr.go): yaegi's are
+// wrong. Builtins that yaegi lacks or gets wrong (clear, new of a value,
+// print and println, recover's value) become compiled helpers' calls or
+// function literals (builtins.go). A value of the cells' types passed to
+// a compiled ...error parameter is wrapped as one (variadic.go).
+// log.Lshortfile and log.Llongfile are refused (logflags.go).
 //
 // # Range over a function
 //

@@ -34,8 +34,15 @@ import (
 //     loop's body as a function literal, the yield function, with Go's
 //     rules for break, continue, return, defer and the iterator's misuse
 //     (rangefunc.go), or is refused where it cannot be;
-//   - generic declarations, and generic functions or types of compiled
-//     packages, are refused.
+//   - clear, new of a value and recover are lowered (builtins.go), and
+//     the cells' values passed to a compiled ...error wrapped
+//     (variadic.go);
+//   - func main is renamed (mainfunc.go), errors.As walks the error's
+//     tree in interpreted code (errors.go), a method expression becomes
+//     a function literal (methodexpr.go);
+//   - generic declarations, generic functions or types of compiled
+//     packages (which package lower leaves none of), and log.Lshortfile
+//     and log.Llongfile are refused.
 //
 // It also marks the code for the frames of a panic (instrument.go) and
 // guards constant indexes (bounds.go).
@@ -152,12 +159,15 @@ func (r *rewriter) walk(n ast.Node) {
 				r.refuse(n.Pos(), "the generic type "+n.Name.Name)
 			}
 		case *ast.Ident:
+			r.mainIdent(n)
 			if inst, ok := r.info.Instances[n]; ok {
 				if obj := r.info.Uses[n]; obj != nil && obj.Pkg() != nil && obj.Pkg() != r.pkg {
 					r.refuse(n.Pos(), fmt.Sprintf("%s.%s, a generic %s of a compiled package (instantiated as %s)", obj.Pkg().Name(), obj.Name(), kindOf(obj), types.TypeString(inst.Type, r.qualifier)))
 				}
 			}
 		case *ast.SelectorExpr:
+			r.methodExpr(n)
+			r.logFlags(n)
 			// A name of a compiled package that yaegi's copy lacks: its
 			// standard library is Go 1.22's, go/types knows the newer one.
 			if x, ok := n.X.(*ast.Ident); ok {
@@ -175,6 +185,9 @@ func (r *rewriter) walk(n ast.Node) {
 			}
 		case *ast.CallExpr:
 			r.minMax(n)
+			r.errorsAs(n)
+			r.builtinCall(n)
+			r.variadicArgs(n)
 		case *ast.AssignStmt:
 			r.nilAssign(n)
 		case *ast.TypeSwitchStmt:

@@ -22,8 +22,9 @@ import (
 // the order written. The types and constants are one step, and the
 // functions another, so that each may use the others (see together);
 // init functions, which run as they are declared, come after the other
-// functions, which they may call, each a step of its own, so that a
-// panic in one is at its line.
+// functions, which they may call, and after the values of the cell's var
+// declarations, each a step of its own, so that a panic in one is at its
+// line. A func main the cell declares is called last (mainfunc.go).
 func (r *rewriter) steps() []cell.Step {
 	cc := r.cc
 	var steps []cell.Step
@@ -65,7 +66,12 @@ func (r *rewriter) steps() []cell.Step {
 		steps[i].LineVars = lineVars
 	}
 	sort.SliceStable(steps, func(i, j int) bool { return rank(steps[i]) < rank(steps[j]) })
-	return together(steps)
+	steps = initsAfterValues(together(steps))
+	if call, ok := r.mainCall(); ok {
+		call.LineVars = lineVars
+		steps = append(steps, call)
+	}
+	return steps
 }
 
 // importStep returns the step of an import unit: the imports it writes
@@ -163,7 +169,7 @@ func splitVar(st cell.Step) []cell.Step {
 	declare.Kind, declare.Texts = cell.VarStep, nil
 	assign.Texts, assign.Decls, assign.TypeImports = nil, nil, nil
 	for _, t := range st.Texts {
-		if strings.HasPrefix(t, "var ") {
+		if strings.HasPrefix(t, "var ") || strings.HasPrefix(t, "type ") {
 			declare.Texts = append(declare.Texts, t)
 		} else {
 			assign.Texts = append(assign.Texts, t)
@@ -268,8 +274,9 @@ func joinTexts(parts []cell.Step) (string, []int) {
 // (x = e). yaegi v0.16.1 gets some definitions wrong when it infers their
 // types itself: x := e where e indexes a compiled package's slice type
 // ("constant definition loop"), and a package-level var initialized from
-// another ("variable definition loop"). It returns nil for other units,
-// and imports lists packages the types need imported first.
+// another ("variable definition loop"); some types are declared first as
+// an alias (see varType). It returns nil for other units, and imports
+// lists packages the types need imported first.
 func (r *rewriter) definitions(sp check.Span) (texts []string, imports map[string]string) {
 	cc := r.cc
 	imports = map[string]string{}
@@ -296,12 +303,11 @@ func (r *rewriter) definitions(sp check.Span) (texts []string, imports map[strin
 			if obj == nil || id.Name == "_" {
 				continue // not new: x, err := … with x declared before
 			}
-			t := ""
-			if typ != nil {
-				t = r.source(typ)
-			} else if t = cc.TypeFor(obj.Type(), imports); t == "" {
+			t, decls := r.varType(typ, obj, imports)
+			if t == "" {
 				return false
 			}
+			out = append(out, decls...)
 			out = append(out, "var "+id.Name+" "+t)
 		}
 		if len(vals) > 0 {
