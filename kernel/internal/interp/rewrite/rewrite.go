@@ -37,6 +37,8 @@ import (
 //   - clear, new of a value and recover are lowered (builtins.go), and
 //     the cells' values passed to a compiled ...error wrapped
 //     (variadic.go);
+//   - named results start at their zero values (results.go): yaegi may
+//     start them with the value of what the call is assigned to;
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go);
@@ -154,6 +156,7 @@ func (r *rewriter) walk(n ast.Node) {
 			if n.Type.TypeParams != nil {
 				r.refuse(n.Pos(), "the generic function "+n.Name.Name)
 			}
+			r.namedResults(n.Type, n.Body)
 		case *ast.TypeSpec:
 			if n.TypeParams != nil {
 				r.refuse(n.Pos(), "the generic type "+n.Name.Name)
@@ -194,6 +197,8 @@ func (r *rewriter) walk(n ast.Node) {
 			r.typeSwitch(n)
 		case *ast.BinaryExpr:
 			r.compare(n)
+		case *ast.FuncLit:
+			r.namedResults(n.Type, n.Body)
 		}
 		return true
 	})

@@ -1,0 +1,13 @@
+package interp_test
+
+import "testing"
+
+// A function's named results start at their zero values, whatever the
+// call's value is assigned to: yaegi alone started g's ret with got's
+// value, and printed [1 2 3 1 2 3]. The output is that of go run.
+func TestNamedResultsStartAtZero(t *testing.T) {
+	got := printed(t, "func f(s []int) (ret []int) {\n\tfor _, v := range s {\n\t\tret = append(ret, v)\n\t}\n\treturn ret\n}\nfunc g(s []int) (ret []int) {\n\tfor _, v := range s {\n\t\tret = append(ret, v)\n\t}\n\treturn\n}\ngot := f([]int{1, 2, 3})\ngot = g([]int{1, 2, 3})\nh := func() (n int, s string) { n++; s += \"x\"; return }\nn, s := h()\nn, s = h()\nfmt.Println(got, n, s)")
+	if want := "[1 2 3] 1 x\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
