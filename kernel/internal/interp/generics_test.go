@@ -56,6 +56,10 @@ func TestGenerics(t *testing.T) {
 			"import \"slices\"\nfunc Count[T comparable](xs []T, v T) int {\n\tn := 0\n\tfor _, x := range xs {\n\t\tif x == v {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}",
 			"func demo() {\n\ttype point struct{ x, y int }\n\ttype pair struct{ a, b point }\n\tps := []pair{{point{1, 2}, point{3, 4}}, {point{1, 2}, point{3, 4}}}\n\tfmt.Println(Count(ps, pair{point{1, 2}, point{3, 4}}))\n\tpts := []point{{3, 1}, {1, 2}}\n\tslices.SortFunc(pts, func(a, b point) int { return a.x - b.x })\n\tfmt.Println(pts)\n}\ndemo()",
 		}, "2\n[{1 2} {3 1}]\n"},
+		{"an assertion that cannot succeed once instantiated", []string{
+			"type S struct{}\nfunc (S) M() byte { return 0 }\ntype I[T any] interface{ M() T }\nfunc F[T, A any](x I[T]) string {\n\t_, ok := x.(A)\n\tswitch x.(type) {\n\tcase A:\n\t\treturn fmt.Sprint(\"A \", ok)\n\t}\n\treturn fmt.Sprint(\"not A \", ok)\n}",
+			"fmt.Println(F[byte, string](S{}), F[byte, S](S{}), F[byte, S](I[byte](S{})))\nvar v any = S{}\nswitch v.(type) {\ncase S:\n\tfmt.Println(\"S\")\ndefault:\n\tfmt.Println(\"other\")\n}",
+		}, "not A false A true A true\nS\n"},
 		{"a pointer constraint and a conversion", []string{
 			"type Setter[T any] interface {\n\t*T\n\tSet(string)\n}\ntype Num int\nfunc (n *Num) Set(s string) { v, _ := strconv.Atoi(s); *n = Num(v) }",
 			"func FromStrings[T any, PT Setter[T]](s []string) []T {\n\tout := make([]T, len(s))\n\tfor i, v := range s {\n\t\tp := PT(&out[i])\n\t\tp.Set(v)\n\t}\n\treturn out\n}\nfmt.Println(FromStrings[Num]([]string{\"4\", \"5\"}))",

@@ -265,6 +265,21 @@ func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypePara
 			if len(env) > 0 {
 				edits = append(edits, cl.duplicateCases(fr, x, env)...)
 			}
+			switch a := x.Assign.(type) {
+			case *ast.AssignStmt:
+				cl.guards[a.Rhs[0].(*ast.TypeAssertExpr)] = x
+			case *ast.ExprStmt:
+				cl.guards[a.X.(*ast.TypeAssertExpr)] = x
+			}
+		case *ast.TypeAssertExpr:
+			// x.(S) where S lacks methods of x's interface once
+			// instantiated: Go refuses such an assertion in concrete
+			// code, where it cannot succeed; of any, it fails at run
+			// time, as the generic one does.
+			if len(env) > 0 && cl.impossible(fr, x, env) {
+				edits = append(edits, check.Edit{From: fr.offset(x.X.Pos()), To: fr.offset(x.X.Pos()), Text: "any("},
+					check.Edit{From: fr.offset(x.X.End()), To: fr.offset(x.X.End()), Text: ")"})
+			}
 		case *ast.KeyValueExpr:
 			if key, ok := x.Key.(*ast.Ident); ok {
 				if text, ok, e := cl.embeddedName(fr.info.Uses[key], env); ok {
@@ -525,9 +540,64 @@ func unparen(x ast.Expr) ast.Expr {
 	}
 }
 
-// applied returns the text of n with edits made, which are inside it.
+// impossible reports whether a type assertion, or a type switch's, has a
+// type that x's interface rules out once env makes them concrete.
+func (cl *cellLowering) impossible(fr *from, x *ast.TypeAssertExpr, env map[*types.TypeParam]types.Type) bool {
+	iface, ok := subst(fr.info.TypeOf(x.X), env).Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	var asserted []ast.Expr
+	if x.Type != nil {
+		asserted = []ast.Expr{x.Type}
+	} else if sw := cl.guards[x]; sw != nil {
+		for _, st := range sw.Body.List {
+			asserted = append(asserted, st.(*ast.CaseClause).List...)
+		}
+	}
+	for _, e := range asserted {
+		t := fr.info.TypeOf(e)
+		if t != nil && !fr.info.Types[e].IsNil() && !types.AssertableTo(iface, subst(t, env)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTypeParam reports whether t involves a type parameter: it is one,
+// or an instance with one among its type arguments, or made of such.
+func hasTypeParam(t types.Type) bool {
+	found := false
+	cell.InspectType(t, func(t types.Type) bool {
+		switch t := t.(type) {
+		case *types.TypeParam:
+			found = true
+		case *types.Named:
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				found = found || hasTypeParam(t.TypeArgs().At(i))
+			}
+		case *types.Signature:
+			found = found || hasTypeParam(t.Params()) || hasTypeParam(t.Results())
+		case *types.Tuple:
+			for i := 0; i < t.Len(); i++ {
+				found = found || hasTypeParam(t.At(i).Type())
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// applied returns the text of n with edits made, which are inside it; of
+// two that start at one place, an insertion goes first.
 func applied(fr *from, n ast.Node, edits []check.Edit) string {
-	sort.Slice(edits, func(i, j int) bool { return edits[i].From < edits[j].From })
+	sort.SliceStable(edits, func(i, j int) bool {
+		a, b := edits[i], edits[j]
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		return a.From == a.To && b.From != b.To
+	})
 	src := fr.text(n.Pos())
 	from, to := fr.offset(n.Pos()), fr.offset(n.End())
 	var b strings.Builder

@@ -8,9 +8,10 @@ import (
 )
 
 // typeSwitch rewrites a type switch that has a case of an interface type
-// (error, fmt.Stringer, any) or of a struct type written out, which yaegi
-// v0.16.1 matches wrongly: case error: never matches, nor case any:, and
-// a later case runs instead. The switch becomes one of conditions, in
+// (error, fmt.Stringer, any), of a struct type written out, or of a type
+// the cells declared, which yaegi v0.16.1 matches wrongly: case error:
+// never matches, nor case any:, nor the case of a cells' type with
+// methods when the value is held in any, and a later case runs instead. The switch becomes one of conditions, in
 // the same order, each a type assertion, which yaegi gets right:
 //
 //	switch v := x.(type) {      switch tensornbN1 := x; {
@@ -65,13 +66,17 @@ func (r *rewriter) typeSwitch(sw *ast.TypeSwitchStmt) {
 }
 
 // needsRewrite reports whether a type switch has a case that yaegi
-// matches wrongly: of an interface type, or of a struct type written out.
+// matches wrongly: of an interface type, of a struct type written out, or
+// of a type the cells declared.
 func (r *rewriter) needsRewrite(sw *ast.TypeSwitchStmt) bool {
 	for _, st := range sw.Body.List {
 		for _, e := range st.(*ast.CaseClause).List {
 			t := r.info.TypeOf(e)
 			if t == nil || r.info.Types[e].IsNil() {
 				continue
+			}
+			if involvesMain(t, r.pkg) {
+				return true // a case of a cells' type with methods never matches a value held in any
 			}
 			switch t.Underlying().(type) {
 			case *types.Interface:
