@@ -25,3 +25,15 @@ func TestInterfaceComparisons(t *testing.T) {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// A value of a type the cells declared, asserted to an interface type it
+// implements, is that interface's value, whether alone, with its ok or
+// in a type switch's variable: yaegi alone panicked or gave nil. The
+// output is that of go run.
+func TestAssertionsToInterfaces(t *testing.T) {
+	got := printed(t, "type Shape interface{ Area() int }\ntype Sq struct{ s int }\nfunc (q Sq) Area() int { return q.s * q.s }\ntype Rect struct{ w, h int }\nfunc (r *Rect) Area() int { return r.w * r.h }\nfunc describe(v any) string {\n\tswitch s := v.(type) {\n\tcase Shape:\n\t\treturn fmt.Sprint(\"shape \", s.Area())\n\t}\n\treturn \"other\"\n}",
+		"var a any = Sq{3}\nvar b any = &Rect{2, 5}\nfmt.Println(a.(Shape).Area(), b.(Shape).Area())\ns, ok := b.(Shape)\n_, ok2 := any(4).(Shape)\nfmt.Println(s.Area(), ok, ok2, describe(a), describe(b), describe(1))\nfunc() {\n\tdefer func() { fmt.Println(recover() != nil) }()\n\t_ = any(\"x\").(Shape)\n}()")
+	if want := "9 10\n10 true false shape 9 shape 10 other\ntrue\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}

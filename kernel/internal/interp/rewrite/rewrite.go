@@ -37,6 +37,9 @@ import (
 //   - clear, new of a value and recover are lowered (builtins.go), and
 //     the cells' values passed to a compiled ...error wrapped
 //     (variadic.go);
+//   - an assertion to an interface type that the value is taken from
+//     asserts to each of the cells' types that implement it first
+//     (assert.go): yaegi panics or gives nil;
 //   - named results start at their zero values (results.go): yaegi may
 //     start them with the value of what the call is assigned to;
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
@@ -72,6 +75,8 @@ type rewriter struct {
 	litFuncs map[*ast.FuncLit]*cell.Func
 	unitSite map[ast.Node]int
 	lineVars map[string]bool
+	// asserted are the type assertions rewritten (assert.go).
+	asserted map[*ast.TypeAssertExpr]bool
 	// marked says, of each function the cell declares, whether its
 	// statements are marked (not if it runs on goroutines).
 	marked map[*ast.FuncDecl]bool
@@ -100,7 +105,7 @@ func Steps(cc *check.Cell, sites *cell.Sites, source *cell.Source) ([]cell.Step,
 func rewrite(cc *check.Cell, sites *cell.Sites, source *cell.Source) (*rewriter, error) {
 	r := &rewriter{cc: cc, src: cc.File.Src, file: cc.File.Parsed, info: cc.Info, fset: cc.FileSet(), pkg: cc.Pkg, qualifier: cc.Qualifier(),
 		sites: sites, running: source,
-		litFuncs: map[*ast.FuncLit]*cell.Func{}, unitSite: map[ast.Node]int{}, lineVars: map[string]bool{}, marked: map[*ast.FuncDecl]bool{}}
+		litFuncs: map[*ast.FuncLit]*cell.Func{}, asserted: map[*ast.TypeAssertExpr]bool{}, unitSite: map[ast.Node]int{}, lineVars: map[string]bool{}, marked: map[*ast.FuncDecl]bool{}}
 	for _, s := range cc.File.Spans {
 		for _, n := range s.Nodes {
 			r.walk(n)
@@ -193,6 +198,11 @@ func (r *rewriter) walk(n ast.Node) {
 			r.variadicArgs(n)
 		case *ast.AssignStmt:
 			r.nilAssign(n)
+			r.assertion(n)
+		case *ast.ValueSpec:
+			r.assertion(n)
+		case *ast.TypeAssertExpr:
+			r.valueAssertion(n)
 		case *ast.TypeSwitchStmt:
 			r.typeSwitch(n)
 		case *ast.BinaryExpr:
@@ -386,17 +396,27 @@ func (r *rewriter) minMax(call *ast.CallExpr) {
 	r.edits = append(r.edits, edit{r.offset(call.Fun.Pos()), r.offset(call.Lparen) + 1, text, false})
 }
 
-// sortEdits puts the edits in the order of where they start, insertions
-// before replacements that start at the same place (a mark before the
-// statement a rewrite replaces the start of), and otherwise in the order
-// they were made in; apply needs it.
+// sortEdits puts the edits in the order of where they start, and of
+// those that start at one place, marks first, then other insertions, then
+// replacements (a mark goes before the statement a rewrite replaces or
+// wraps the start of), and otherwise in the order they were made in;
+// apply needs it.
 func (r *rewriter) sortEdits() {
+	order := func(e edit) int {
+		switch {
+		case e.mark:
+			return 0
+		case e.from == e.to:
+			return 1
+		}
+		return 2
+	}
 	sort.SliceStable(r.edits, func(i, j int) bool {
 		a, b := r.edits[i], r.edits[j]
 		if a.from != b.from {
 			return a.from < b.from
 		}
-		return a.from == a.to && b.from != b.to
+		return order(a) < order(b)
 	})
 }
 

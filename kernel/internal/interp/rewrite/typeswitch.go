@@ -51,14 +51,14 @@ func (r *rewriter) typeSwitch(sw *ast.TypeSwitchStmt) {
 		}
 		conds := make([]string, len(cc.List))
 		for i, e := range cc.List {
-			conds[i] = r.isType(v, e)
+			conds[i] = r.isType(v, r.info.TypeOf(x), e)
 		}
 		r.edits = append(r.edits, edit{r.offset(cc.Case), r.offset(cc.Colon), "case " + strings.Join(conds, " || "), false})
 		if bound == "" {
 			continue
 		}
 		if len(cc.List) == 1 && !r.info.Types[cc.List[0]].IsNil() {
-			r.bind(cc, bound, r.asType(v, cc.List[0]))
+			r.bind(cc, bound, r.asType(v, r.info.TypeOf(x), cc.List[0]))
 		} else {
 			r.bind(cc, bound, v)
 		}
@@ -91,22 +91,29 @@ func (r *rewriter) needsRewrite(sw *ast.TypeSwitchStmt) bool {
 	return false
 }
 
-// isType returns the condition that the value v holds has the type e of
-// a case names.
-func (r *rewriter) isType(v string, e ast.Expr) string {
+// isType returns the condition that the value v, of type vt, holds has
+// the type e of a case names.
+func (r *rewriter) isType(v string, vt types.Type, e ast.Expr) string {
 	if r.info.Types[e].IsNil() {
 		return v + " == nil"
 	}
 	if it, ok := r.info.TypeOf(e).Underlying().(*types.Interface); ok && it.Empty() {
 		return v + " != nil"
 	}
+	if f, ok := r.asInterface(v, vt, e, true); ok {
+		return fmt.Sprintf("func() bool { _, ok := %s(%s); return ok }()", f, v)
+	}
 	return fmt.Sprintf("func() bool { _, ok := %s.(%s); return ok }()", v, r.source(e))
 }
 
-// asType returns the value v holds as the type e of a case names.
-func (r *rewriter) asType(v string, e ast.Expr) string {
+// asType returns the value v, of type vt, holds as the type e of a case
+// names.
+func (r *rewriter) asType(v string, vt types.Type, e ast.Expr) string {
 	if it, ok := r.info.TypeOf(e).Underlying().(*types.Interface); ok && it.Empty() {
 		return "interface{}(" + v + ")"
+	}
+	if f, ok := r.asInterface(v, vt, e, false); ok {
+		return f + "(" + v + ")"
 	}
 	return v + ".(" + r.source(e) + ")"
 }
