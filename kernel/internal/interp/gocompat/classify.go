@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Class is how a program did in an engine, against what go run gives.
@@ -78,16 +79,25 @@ func failure(o Outcome) string {
 
 // advice matches the end of a refusal's message that says how to run
 // the cell otherwise, which the server's engine and the browser's word
-// each its way.
-var advice = regexp.MustCompile(`; (put %%gonb|the tensornb kernel in Jupyter).*`)
+// each its way, and, in the browser's, the list of the packages it has.
+var advice = regexp.MustCompile(`(; (put %%gonb|the tensornb kernel in Jupyter)|, which has tensor, display and, of the standard library, only ).*`)
 
 // firstLine returns the first line of s, cut to 200 bytes.
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	if len(s) > 200 {
-		s = s[:200] + "…"
+	return shortened(s, 200)
+}
+
+// shortened returns s cut to at most n bytes, at the start of a
+// character, and an ellipsis if it was cut.
+func shortened(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // firstDifference names the first line where got differs from want.
@@ -107,9 +117,5 @@ func quotedLine(lines []string, i int) string {
 	if i >= len(lines) || i == len(lines)-1 && lines[i] == "" {
 		return "nothing"
 	}
-	l := lines[i]
-	if len(l) > 80 {
-		l = l[:80] + "…"
-	}
-	return fmt.Sprintf("%q", l)
+	return fmt.Sprintf("%q", shortened(lines[i], 80))
 }

@@ -1,13 +1,18 @@
+//go:build !js
+
 package gocompat_test
 
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +26,7 @@ var (
 	report   = flag.String("report", "", "the file to write the report to, as Markdown")
 	only     = flag.String("programs", "", "run only the programs whose names match this regular expression")
 	parallel = flag.Int("parallel", 2, "how many programs run at a time")
+	goRun    = flag.Bool("gorun", false, "check the programs' expected outputs with go run (TestExpectedOutputs)")
 )
 
 // timeout is how long a program may run before it is a crash.
@@ -82,11 +88,24 @@ func TestGoPrograms(t *testing.T) {
 		})
 	}
 	if *report != "" {
-		if err := os.WriteFile(*report, text.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(*report, append([]byte(fmt.Sprintf(reportHead, runtime.Version())), text.Bytes()...), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
+
+// reportHead starts the report's file, with the Go version whose test
+// programs it ran.
+const reportHead = `# Go's test programs in the instant engines
+
+Each program of Go's tests (%s) in ` + "`$GOROOT/test/typeparam/*.go`" + ` and
+` + "`$GOROOT/test/range*.go`" + ` whose recipe is ` + "`// run`" + `, run as one cell of a
+fresh session of each instant engine, against what ` + "`go run`" + ` prints (its
+` + "`.out`" + ` file, or nothing). Written by ` + "`scripts/gocompat --write`" + ` (package
+` + "`kernel/internal/interp/gocompat`" + `); [the kernels](kernels.md) say what the
+engines are.
+
+`
 
 // engine returns the engine of name: the server's, whose worker is this
 // test binary, or the browser's, built into a temporary directory and run
@@ -131,4 +150,37 @@ func TestFailuresAreCrashes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// With -gorun, each program prints with go run what the harness expects
+// of it, and exits with status 0, as Go's test runner requires: the
+// harness reads the recipes and .out files as the runner does.
+func TestExpectedOutputs(t *testing.T) {
+	if !*goRun {
+		t.Skip("-gorun runs the programs with go run")
+	}
+	programs, _, err := gocompat.Programs(runtime.GOROOT())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	names := make(chan gocompat.Program)
+	var wg sync.WaitGroup
+	for range max(*parallel, 1) {
+		wg.Go(func() {
+			for p := range names {
+				cmd := exec.Command("go", "run", filepath.Join(runtime.GOROOT(), "test", p.Name))
+				cmd.Dir = dir
+				out, err := cmd.CombinedOutput()
+				if err != nil || string(out) != p.Want {
+					t.Errorf("go run %s: %v, output %q; want %q", p.Name, err, out, p.Want)
+				}
+			}
+		})
+	}
+	for _, p := range programs {
+		names <- p
+	}
+	close(names)
+	wg.Wait()
 }

@@ -76,11 +76,11 @@ func (n Node) Run(cell string, timeout time.Duration) Outcome {
 	data, _ := io.ReadAll(lines)
 	limit.Stop()
 	waitErr := cmd.Wait()
-	if late.Load() {
-		return Outcome{TimedOut: true, Ename: "Interrupted", Evalue: "killed"}
-	}
 	var r nodeResult
 	if err := json.Unmarshal(data, &r); err != nil {
+		if late.Load() {
+			return Outcome{TimedOut: true, Ename: "Interrupted", Evalue: "killed"}
+		}
 		return Outcome{Ename: "EngineError", Evalue: fmt.Sprintf("node ended (%v) with no result: %s", waitErr, stderr.String())}
 	}
 	if r.Exit != nil {

@@ -54,6 +54,15 @@ func (r *Report) Write(w io.Writer) {
 		fmt.Fprintf(w, ", %d %s", r.Count(c), c)
 	}
 	fmt.Fprintf(w, ".\n\n")
+	var same []string
+	for _, v := range r.Verdicts {
+		if v.Class == Same {
+			same = append(same, "`"+v.Program+"`")
+		}
+	}
+	if len(same) > 0 {
+		fmt.Fprintf(w, "The same: %s.\n\n", strings.Join(same, ", "))
+	}
 	r.writeGroups(w)
 	for _, c := range Classes[1:] {
 		var lines []string
@@ -94,7 +103,7 @@ func (r *Report) writeGroups(w io.Writer) {
 			}
 			return groups[i] < groups[j]
 		})
-		title := "Refused as unsupported, by reason"
+		title := "Refused as unsupported, by reason (the first the engine gives: a program may hold more)"
 		if typeCheck {
 			title = "Refused by the type checker (go run compiles them), by message"
 		}
@@ -119,7 +128,6 @@ var groupings = []struct {
 }{
 	{regexp.MustCompile(`^cell line \d+: `), ""},
 	{regexp.MustCompile(`^the instant engine cannot run `), ""},
-	{regexp.MustCompile(`^(package \S+ is not in the browser's engine), which has .*$`), "$1"},
 	{regexp.MustCompile(`^the generic (function|type) \S+$`), "the generic ${1}s of the program"},
 	{regexp.MustCompile(`^(\w+)\.\S+, a generic (\w+) of a compiled package .*$`), "${2}s of package $1, generic"},
 	{regexp.MustCompile(`^\w+\.\S+, which the interpreter's copy of package (\S+) lacks.*$`), "names that the interpreter's copy of package $1 lacks"},

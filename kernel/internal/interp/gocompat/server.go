@@ -35,11 +35,12 @@ func (s Server) Run(cell string, timeout time.Duration) Outcome {
 	defer cancel()
 	out := &output{}
 	err = e.Execute(ctx, cell, out)
-	o := Outcome{Output: out.text(), TimedOut: ctx.Err() != nil}
+	o := Outcome{Output: out.text()}
 	var ce *front.CellError
 	switch {
 	case errors.As(err, &ce):
 		o.Ename, o.Evalue, o.Traceback = ce.Name, ce.Value, ce.Traceback
+		o.TimedOut = ce.Name == "Interrupted" && ctx.Err() != nil
 	case err != nil:
 		o.Ename, o.Evalue = "EngineError", err.Error()
 	}
