@@ -33,15 +33,39 @@ type Outcome struct {
 	TimedOut bool
 }
 
-// packageClause matches a program's package clause, on a line of its own.
-var packageClause = regexp.MustCompile(`(?m)^package main[ \t]*$`)
+// A Form is how a program is written as a cell: as it is, or, where the
+// engine does not take a program as it is (see probeForm), with its
+// package clause left out, or its main function called by the cell.
+type Form struct {
+	// Package keeps the package clause; without it, its line is left
+	// empty, so that the lines of errors stay those of the file.
+	Package bool
+	// Main keeps func main as it is, for the engine to run as go run
+	// does; without it, main is renamed mainFunc and the cell ends with
+	// a statement that calls it once.
+	Main bool
+}
 
-// Cell returns the program's source as one cell: as it is if whole is
-// set, or else with the package clause blanked, its line left empty so
-// that the lines of errors stay those of the file.
-func Cell(src string, whole bool) string {
-	if whole {
-		return src
+// mainFunc is the name of a program's main function when the cell calls
+// it.
+const mainFunc = "gocompatMain"
+
+var (
+	// packageClause matches a program's package clause, on a line of its
+	// own.
+	packageClause = regexp.MustCompile(`(?m)^package main[ \t]*$`)
+	// mainDecl matches the start of the declaration of a program's main
+	// function.
+	mainDecl = regexp.MustCompile(`(?m)^func main\(\)`)
+)
+
+// Cell returns the program's source as one cell, in form f.
+func Cell(src string, f Form) string {
+	if !f.Package {
+		src = packageClause.ReplaceAllString(src, "")
 	}
-	return packageClause.ReplaceAllString(src, "")
+	if !f.Main {
+		src = mainDecl.ReplaceAllString(src, "func "+mainFunc+"()") + "\n" + mainFunc + "()\n"
+	}
+	return src
 }

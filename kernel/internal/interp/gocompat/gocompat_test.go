@@ -138,8 +138,8 @@ func TestFailuresAreCrashes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e := engine(t, name)
 			for _, cell := range []string{
-				"func main() {\n\tfor {\n\t}\n}",
-				"func main() {\n\tgo func() { panic(\"gone\") }()\n\tselect {}\n}",
+				"for {\n}",
+				"go func() { panic(\"gone\") }()\nselect {}",
 			} {
 				o := e.Run(cell, time.Second)
 				if v := gocompat.Classify(gocompat.Program{Name: "p.go"}, o, "1s"); v.Class != gocompat.Crash {
