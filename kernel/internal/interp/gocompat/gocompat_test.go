@@ -21,6 +21,7 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 )
 
+// The test's flags, which scripts/gocompat passes.
 var (
 	engines  = flag.String("engines", "server", "the engines to run the programs in, by commas: server, browser (the WebAssembly engine under Node.js)")
 	report   = flag.String("report", "", "the file to write the report to, as Markdown")
