@@ -49,6 +49,15 @@ export default [
     languageOptions: { globals: { require: "readonly" } },
   },
   {
+    // A Node.js script that runs the browser's engine for package
+    // gocompat: wasm_exec.js, which it requires, defines Go.
+    files: ["kernel/internal/interp/gocompat/runcell.js"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { ...globals.node, Go: "readonly" },
+    },
+  },
+  {
     // Build scripts, run by Node.
     files: ["**/*.mjs"],
     languageOptions: { sourceType: "module", globals: globals.node },
