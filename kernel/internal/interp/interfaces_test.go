@@ -37,3 +37,13 @@ func TestAssertionsToInterfaces(t *testing.T) {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// A method called on a nil interface value panics with Go's runtime
+// error, which recover gives: yaegi's own was reflect's, "call of
+// reflect.Value.Interface on zero Value". The output is that of go run.
+func TestNilInterfaceCallRecovered(t *testing.T) {
+	got := printed(t, "import \"runtime\"\ntype I interface{ M() }\nfunc f(p I) (msg string) {\n\tdefer func() {\n\t\terr := recover().(runtime.Error)\n\t\tmsg = err.Error()\n\t}()\n\tp.M()\n\treturn\n}\nfmt.Println(f(nil))")
+	if want := "runtime error: invalid memory address or nil pointer dereference\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}

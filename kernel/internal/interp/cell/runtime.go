@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
 )
 
 // The compiled functions that rewritten code calls: the session gives
@@ -185,12 +186,32 @@ func Clear(x any) {
 func Recovered(v any) any {
 	rv, ok := v.(reflect.Value)
 	if !ok {
-		return v
+		return goFault(v)
 	}
 	if !rv.IsValid() || rv.Kind() == reflect.Interface && rv.IsNil() {
 		return new(runtime.PanicNilError)
 	}
-	return rv.Interface()
+	return goFault(rv.Interface())
+}
+
+// goFault returns the runtime error Go raises where yaegi's own code
+// panicked as reflect does, on a nil interface's method called or a nil
+// function value (reflect: call of reflect.Value.Interface on zero
+// Value), or v itself.
+func goFault(v any) any {
+	var msg string
+	switch v := v.(type) {
+	case string:
+		msg = v
+	case error:
+		msg = v.Error()
+	default:
+		return v
+	}
+	if strings.HasPrefix(msg, "reflect: call of reflect.Value.") && strings.HasSuffix(msg, " on zero Value") || msg == "reflect.Value.Call: call of nil function" {
+		return RuntimeError("invalid memory address or nil pointer dereference")
+	}
+	return v
 }
 
 // WritePrint writes args to w as the builtin print does, or println, with

@@ -97,6 +97,11 @@ func (r *rewriter) implementations(t types.Type, it *types.Interface) []string {
 		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
 			continue
 		}
+		if _, basic := tn.Type().Underlying().(*types.Basic); basic {
+			// yaegi takes an int held in any for a myint, and the other
+			// way round; its own assertion to the interface gets these.
+			continue
+		}
 		switch {
 		case types.Implements(tn.Type(), it):
 			out = append(out, types.TypeString(tn.Type(), r.qualifier))
