@@ -11,3 +11,13 @@ func TestNamedResultsStartAtZero(t *testing.T) {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// A definition of several variables keeps each value, a call's beside a
+// composite literal's: yaegi alone lost the call's ([] [1]). The output
+// is that of go run.
+func TestDefinitionsOfSeveralValues(t *testing.T) {
+	got := printed(t, "func f() []int { return []int{5} }\nfunc g() {\n\ta, b := f(), []int{1}\n\tvar c, d = map[int]int{1: 2}, f()\n\tif e, h := f(), &struct{ x int }{3}; len(e) == 1 {\n\t\tfmt.Println(a, b, c, d, e, h.x)\n\t}\n}\ng()")
+	if want := "[5] [1] map[1:2] [5] [5] 3\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}

@@ -40,6 +40,9 @@ import (
 //   - an assertion to an interface type that the value is taken from
 //     asserts to each of the cells' types that implement it first
 //     (assert.go): yaegi panics or gives nil;
+//   - a composite literal among the values of a definition of several
+//     variables goes in parentheses (parallel.go): yaegi loses the value
+//     of a call beside it;
 //   - named results start at their zero values (results.go): yaegi may
 //     start them with the value of what the call is assigned to;
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
@@ -199,8 +202,12 @@ func (r *rewriter) walk(n ast.Node) {
 		case *ast.AssignStmt:
 			r.nilAssign(n)
 			r.assertion(n)
+			if n.Tok == token.DEFINE {
+				r.parallelLiterals(n.Rhs)
+			}
 		case *ast.ValueSpec:
 			r.assertion(n)
+			r.parallelLiterals(n.Values)
 		case *ast.TypeAssertExpr:
 			r.valueAssertion(n)
 		case *ast.TypeSwitchStmt:
