@@ -47,3 +47,13 @@ func TestNilInterfaceCallRecovered(t *testing.T) {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// A statement that starts with a rewritten assertion, in an else if,
+// keeps its marks for a panic's frames apart from the rewrite (they went
+// inside the rewrite's function call once). The output is that of go run.
+func TestAssertionStartsAStatement(t *testing.T) {
+	got := printed(t, "type S struct{}\nfunc (*S) M1() { fmt.Println(\"m1\") }\nfunc F(x any) any { return x }\nfunc g(n int) {\n\tif n == 0 {\n\t\tfmt.Println(\"zero\")\n\t} else if F(n) == 1 {\n\t\tF(&S{}).(interface{ M1() }).M1()\n\t} else {\n\t\tfmt.Println(\"more\")\n\t}\n}\ng(0)\ng(1)\ng(2)")
+	if want := "zero\nm1\nmore\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}

@@ -47,7 +47,7 @@ func (r *rewriter) compare(e *ast.BinaryExpr) {
 		result = "!ok || w != v"
 	}
 	fn := fmt.Sprintf("func(%s) bool { w, ok := %s.(%s); return %s }(", params, holds, ct, result)
-	r.edits = append(r.edits, edit{r.offset(e.Pos()), r.offset(x.Pos()), fn, false},
+	r.late = append(r.late, edit{r.offset(e.Pos()), r.offset(x.Pos()), fn, false},
 		edit{r.offset(x.End()), r.offset(y.Pos()), ", ", false},
 		edit{r.offset(y.End()), r.offset(e.End()), ")", false})
 }

@@ -80,6 +80,10 @@ type rewriter struct {
 	lineVars map[string]bool
 	// asserted are the type assertions rewritten (assert.go).
 	asserted map[*ast.TypeAssertExpr]bool
+	// late are edits that wrap an expression a statement may start with
+	// (x.(I).M(), x == v): they go after the marks instrument inserts
+	// before the statement, where they would otherwise come first.
+	late []edit
 	// marked says, of each function the cell declares, whether its
 	// statements are marked (not if it runs on goroutines).
 	marked map[*ast.FuncDecl]bool
@@ -119,6 +123,7 @@ func rewrite(cc *check.Cell, sites *cell.Sites, source *cell.Source) (*rewriter,
 	}
 	r.sortEdits() // for the guards, which apply them
 	r.instrument(cc.File.Spans)
+	r.edits = append(r.edits, r.late...)
 	r.sortEdits()
 	return r, nil
 }
@@ -403,27 +408,17 @@ func (r *rewriter) minMax(call *ast.CallExpr) {
 	r.edits = append(r.edits, edit{r.offset(call.Fun.Pos()), r.offset(call.Lparen) + 1, text, false})
 }
 
-// sortEdits puts the edits in the order of where they start, and of
-// those that start at one place, marks first, then other insertions, then
-// replacements (a mark goes before the statement a rewrite replaces or
-// wraps the start of), and otherwise in the order they were made in;
-// apply needs it.
+// sortEdits puts the edits in the order of where they start, insertions
+// before replacements that start at the same place (a mark before the
+// statement a rewrite replaces the start of), and otherwise in the order
+// they were made in; apply needs it.
 func (r *rewriter) sortEdits() {
-	order := func(e edit) int {
-		switch {
-		case e.mark:
-			return 0
-		case e.from == e.to:
-			return 1
-		}
-		return 2
-	}
 	sort.SliceStable(r.edits, func(i, j int) bool {
 		a, b := r.edits[i], r.edits[j]
 		if a.from != b.from {
 			return a.from < b.from
 		}
-		return order(a) < order(b)
+		return a.from == a.to && b.from != b.to
 	})
 }
 
