@@ -21,3 +21,13 @@ func TestDefinitionsOfSeveralValues(t *testing.T) {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// A range loop into existing variables assigns them as each iteration
+// starts: yaegi alone left them as they were in a loop that breaks at
+// once. The output is that of go run.
+func TestRangeIntoVariables(t *testing.T) {
+	got := printed(t, "func f() {\n\tx := []int{1, 2, 3}\n\ty := []int{10, 20, 30}\n\tvar i int\n\tfor i, x[i] = range y {\n\t\tbreak\n\t}\n\tfmt.Println(i, x)\n\tm := map[string]int{\"a\": 1}\n\tvar k string\n\tvar v int\n\tfor k, v = range m {\n\t}\n\tfmt.Println(k, v)\n\tfor _, v = range y {\n\t}\n\tfmt.Println(v)\n\tfor i = range y {\n\t\tif i == 1 {\n\t\t\tbreak\n\t\t}\n\t}\n\tfmt.Println(i)\n}\nf()")
+	if want := "0 [10 2 3]\na 1\n30\n1\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}

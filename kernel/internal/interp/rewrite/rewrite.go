@@ -275,7 +275,43 @@ func (r *rewriter) rangeStmt(n *ast.RangeStmt) {
 		}
 		return
 	}
+	if n.Tok == token.ASSIGN {
+		r.rangeAssign(n)
+		return
+	}
 	r.captured(n.Body, defined)
+}
+
+// rangeAssign rewrites a range loop into existing variables (for i, x[i]
+// = range y) into one that defines variables of its own and assigns them
+// at the start of each iteration, as Go does: yaegi v0.16.1 assigns them
+// later, and a loop that breaks at once leaves them as they were.
+func (r *rewriter) rangeAssign(n *ast.RangeStmt) {
+	var lhs, temps []string
+	for _, e := range []ast.Expr{n.Key, n.Value} {
+		if e == nil {
+			continue
+		}
+		if id, ok := e.(*ast.Ident); ok && id.Name == "_" {
+			temps = append(temps, "_")
+			continue
+		}
+		t := r.temp()
+		temps = append(temps, t)
+		lhs = append(lhs, r.source(e))
+	}
+	if len(lhs) == 0 {
+		return
+	}
+	var vals []string
+	for _, t := range temps {
+		if t != "_" {
+			vals = append(vals, t)
+		}
+	}
+	r.edits = append(r.edits, edit{r.offset(n.Key.Pos()), r.offset(n.TokPos) + len(n.Tok.String()), strings.Join(temps, ", ") + " :=", false})
+	at := r.offset(n.Body.Lbrace) + 1
+	r.edits = append(r.edits, edit{at, at, fmt.Sprintf(" %s = %s;", strings.Join(lhs, ", "), strings.Join(vals, ", ")), false})
 }
 
 // captured gives the loop variables vars a copy per iteration if a closure
