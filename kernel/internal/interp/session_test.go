@@ -186,6 +186,7 @@ func TestRefusals(t *testing.T) {
 		{"package not compiled in", "import \"github.com/example/nothere\"", "package github.com/example/nothere", 1},
 		{"a standard generic function the runtime implements", "import (\"iter\"; \"maps\")\nm := map[string]int{\"a\": 1}\nnext, stop := iter.Pull(maps.Keys(m))\nfmt.Println(next())\nstop()", "iter.Pull[string] (it uses internal/race.Acquire", 3},
 		{"a standard function the runtime implements", "import \"maps\"\nm := maps.Clone(map[int]int{1: 2})\n_ = m", "maps.Clone[map[int]int, int, int] (it uses maps.clone: clone has no Go body: the runtime implements it)", 2},
+		{"a function type that names itself", "type Bar func() Bar\nvar b Bar", "the type Bar, a function or channel type that names itself", 1},
 		{"a type defined anew", "type T struct{ A int }\n%%\ntype T struct{ B string }", "a new definition of the type T", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -121,7 +121,11 @@ func (lo *Lowered) Refusal(err error) error {
 	}
 	for _, w := range lo.written {
 		if u.Line >= w.first && u.Line <= w.last {
-			return &cell.Unsupported{Line: w.at, What: lo.names.GoNames(u.What) + ", in " + lo.names.GoNames(w.root)}
+			what := lo.names.GoNames(u.What)
+			if w.root != "" {
+				what += ", in " + lo.names.GoNames(w.root)
+			}
+			return &cell.Unsupported{Line: w.at, What: what}
 		}
 	}
 	return err

@@ -48,6 +48,8 @@ import (
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go);
+//   - a function or channel type that names itself is refused
+//     (recursive.go): yaegi cannot build it;
 //   - generic declarations, generic functions or types of compiled
 //     packages (which package lower leaves none of), and log.Lshortfile
 //     and log.Llongfile are refused.
@@ -174,6 +176,7 @@ func (r *rewriter) walk(n ast.Node) {
 			if n.TypeParams != nil {
 				r.refuse(n.Pos(), "the generic type "+n.Name.Name)
 			}
+			r.recursiveType(n)
 		case *ast.Ident:
 			r.mainIdent(n)
 			if inst, ok := r.info.Instances[n]; ok {
