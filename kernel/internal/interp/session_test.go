@@ -34,7 +34,7 @@ func (s *shown) Display(b map[string]string, _ string, result bool) error {
 	return nil
 }
 
-func newSession(t *testing.T) (*interp.Session, *shown) {
+func newSession(t testing.TB) (*interp.Session, *shown) {
 	t.Helper()
 	s, err := worker.NewSession("../../..", io.Discard, nil)
 	if err != nil {
@@ -46,7 +46,7 @@ func newSession(t *testing.T) (*interp.Session, *shown) {
 	return s, out
 }
 
-func run(t *testing.T, s *interp.Session, code string) {
+func run(t testing.TB, s *interp.Session, code string) {
 	t.Helper()
 	if err := s.Run(context.Background(), code); err != nil {
 		t.Fatalf("cell %q: %v", code, err)
