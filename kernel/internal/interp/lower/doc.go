@@ -11,7 +11,26 @@
 // letters, so that it is an identifier, and which messages give back as
 // Map[int, string] (Names). A generic type's instance is declared with
 // all its methods. An instance that refers to other instances asks for
-// them in turn.
+// them in turn (instance.go).
+//
+// The standard library's generic packages (StdPackages: cmp, iter, maps,
+// slices), and the generic names of the others and those newer than
+// yaegi's copy of them (errors.AsType, strings.Lines), are written the
+// same way from the library's own source, as the Go toolchain ships it
+// (std.go): a Std reads and type-checks a package's files once, on first
+// use, from $GOROOT/src on a server or from the zips a browser's engine
+// fetches; what they use of their package that the interpreter has
+// compiled in stays a call of it, and unsafe.Sizeof and the address of
+// uintptr(unsafe.Pointer(p)), which the interpreter lacks, become a size
+// and reflect's address.
+//
+// A written instance is what Go's compiler would compile for concrete
+// types, not always what it accepts in concrete code: of a type switch's
+// cases that coincide once instantiated, the first stays; an assertion
+// the instance's interface rules out asserts from any; a type declared
+// inside a function that an instance takes as a type argument is
+// declared at package level under a name of its own (local.go); a field
+// embedding an instance is named by the instance's name.
 //
 // The lowered cell is the checked file with these edits, each keeping
 // every line where it was, and with the generic declarations taken away
@@ -22,9 +41,11 @@
 // as the person wrote them (UserDecls), generic ones included; the
 // session's instances are declarations of their own, which a cell
 // declares again only if its text changed (a generic function declared
-// anew).
+// anew). A panic inside an instance, or a refusal of its code, names the
+// instance and the line that asked for it (Lowered).
 //
-// What is refused: an instance whose type arguments include a type
-// declared inside a function, which no package-level declaration can
-// name.
+// What is refused: an instance that uses what has no Go source (the
+// runtime's: iter.Pull, maps.Clone) or what the interpreter lacks
+// (unsafe.Pointer: atomic.Pointer[T]), and a type declared inside a
+// generic function as a type argument.
 package lower
