@@ -72,21 +72,3 @@ func TestReport(t *testing.T) {
 		}
 	}
 }
-
-// A program is a cell as it is, or without its package clause (its line
-// left empty), or with its main called by the cell.
-func TestCell(t *testing.T) {
-	src := "// run\n\npackage main\n\nfunc main() {\n\tprintln(1)\n}\n"
-	for _, c := range []struct {
-		form Form
-		want string
-	}{
-		{Form{Package: true, Main: true}, src},
-		{Form{Main: true}, "// run\n\n\n\nfunc main() {\n\tprintln(1)\n}\n"},
-		{Form{}, "// run\n\n\n\nfunc gocompatMain() {\n\tprintln(1)\n}\n\ngocompatMain()\n"},
-	} {
-		if got := Cell(src, c.form); got != c.want {
-			t.Errorf("%+v: %q, want %q", c.form, got, c.want)
-		}
-	}
-}

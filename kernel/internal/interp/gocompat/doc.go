@@ -3,10 +3,10 @@
 // $GOROOT/test, each as one cell of a fresh session, and compares what
 // each prints with what go run prints, which Go's test runner checks
 // against the .out file beside the program (or empty output, if there is
-// none). A program is the cell as it is, where the engine takes it so;
-// two probes find whether it refuses a package clause, which is then
-// left out, and whether it runs a cell's func main once, which is
-// otherwise renamed and called by the cell (Form).
+// none). A program is the cell as it is, package clause and func main
+// included: the engine drops the clause and runs main once, as GoNB and
+// go run do, and a program whose main ran other than once prints other
+// than go run.
 //
 // The programs (Programs) are those of Patterns (the generics tests,
 // typeparam/*.go, and the range tests, range*.go) whose recipe, the

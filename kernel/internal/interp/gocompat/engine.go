@@ -1,9 +1,6 @@
 package gocompat
 
-import (
-	"regexp"
-	"time"
-)
+import "time"
 
 // An Engine runs a cell in a fresh session of an instant engine, and ends
 // the session when it is done. The cell may run for timeout once the
@@ -31,41 +28,4 @@ type Outcome struct {
 	Traceback []string
 	// TimedOut is set if the cell was still running after its time.
 	TimedOut bool
-}
-
-// A Form is how a program is written as a cell: as it is, or, where the
-// engine does not take a program as it is (see probeForm), with its
-// package clause left out, or its main function called by the cell.
-type Form struct {
-	// Package keeps the package clause; without it, its line is left
-	// empty, so that the lines of errors stay those of the file.
-	Package bool
-	// Main keeps func main as it is, for the engine to run as go run
-	// does; without it, main is renamed mainFunc and the cell ends with
-	// a statement that calls it once.
-	Main bool
-}
-
-// mainFunc is the name of a program's main function when the cell calls
-// it.
-const mainFunc = "gocompatMain"
-
-var (
-	// packageClause matches a program's package clause, on a line of its
-	// own.
-	packageClause = regexp.MustCompile(`(?m)^package main[ \t]*$`)
-	// mainDecl matches the start of the declaration of a program's main
-	// function.
-	mainDecl = regexp.MustCompile(`(?m)^func main\(\)`)
-)
-
-// Cell returns the program's source as one cell, in form f.
-func Cell(src string, f Form) string {
-	if !f.Package {
-		src = packageClause.ReplaceAllString(src, "")
-	}
-	if !f.Main {
-		src = mainDecl.ReplaceAllString(src, "func "+mainFunc+"()") + "\n" + mainFunc + "()\n"
-	}
-	return src
 }

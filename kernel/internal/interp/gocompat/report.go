@@ -13,10 +13,8 @@ type Report struct {
 	Engine   string
 	Verdicts []Verdict
 	// Skipped are the programs whose recipe the harness does not follow
-	// (see Programs), Notes what the report says first about how the
-	// programs were run.
+	// (see Programs).
 	Skipped []string
-	Notes   []string
 	// Seconds is how long the run took.
 	Seconds float64
 }
@@ -46,9 +44,6 @@ func (r *Report) Share() float64 {
 // by class, with its reason.
 func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "## %s\n\n", r.Engine)
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "%s\n\n", n)
-	}
 	fmt.Fprintf(w, "%d programs in %.0f s: %d same (%.1f%%)", len(r.Verdicts), r.Seconds, r.Count(Same), r.Share())
 	for _, c := range Classes[1:] {
 		fmt.Fprintf(w, ", %d %s", r.Count(c), c)
