@@ -7,23 +7,15 @@ import "testing"
 // error: nor case any:, and ran a later case instead. The output is that
 // of the same code run with go run.
 func TestTypeSwitchWithInterfaceCases(t *testing.T) {
-	got := printed(t, "type E struct{}\nfunc (E) Error() string { return \"e\" }\nfunc f(i interface{}) {\n\tswitch v := i.(type) {\n\tcase nil:\n\t\tfmt.Println(\"nil\", v)\n\tcase error:\n\t\tfmt.Println(\"error\", v.Error())\n\tcase interface{}:\n\t\tfmt.Println(\"any\", v)\n\t}\n\tswitch x := 1; v := i.(type) {\n\tcase struct{ a, b float64 }:\n\t\tfmt.Println(\"struct\", v.a, x)\n\t\tbreak\n\t\tfmt.Println(\"not here\")\n\tdefault:\n\t\tfmt.Println(\"other\")\n\t}\n}\nf(6)\nf(fmt.Errorf(\"x\"))\nf(struct{ a, b float64 }{1, 2})\nf(nil)\nf(E{})")
-	want := "any 6\nother\nerror x\nother\nany {1 2}\nstruct 1 1\nnil <nil>\nother\nerror e\nother\n"
-	if got != want {
-		t.Errorf("printed %q, want %q", got, want)
-	}
+	checkPrinted(t, "any 6\nother\nerror x\nother\nany {1 2}\nstruct 1 1\nnil <nil>\nother\nerror e\nother\n", "type E struct{}\nfunc (E) Error() string { return \"e\" }\nfunc f(i interface{}) {\n\tswitch v := i.(type) {\n\tcase nil:\n\t\tfmt.Println(\"nil\", v)\n\tcase error:\n\t\tfmt.Println(\"error\", v.Error())\n\tcase interface{}:\n\t\tfmt.Println(\"any\", v)\n\t}\n\tswitch x := 1; v := i.(type) {\n\tcase struct{ a, b float64 }:\n\t\tfmt.Println(\"struct\", v.a, x)\n\t\tbreak\n\t\tfmt.Println(\"not here\")\n\tdefault:\n\t\tfmt.Println(\"other\")\n\t}\n}\nf(6)\nf(fmt.Errorf(\"x\"))\nf(struct{ a, b float64 }{1, 2})\nf(nil)\nf(E{})")
 }
 
 // An interface value holding a value of a type the cells declared
 // compares with such a value as in Go: yaegi alone found them never
 // equal. The output is that of the same code run with go run.
 func TestInterfaceComparisons(t *testing.T) {
-	got := printed(t, "type myint int\nfunc (myint) foo() {}\ntype fooer interface{ foo() }\nvar x fooer = myint(5)\nvar y interface{} = myint(5)\nfunc h(v fooer) interface{ foo() } { return v }",
+	checkPrinted(t, "true true false false true false\ntrue true\n", "type myint int\nfunc (myint) foo() {}\ntype fooer interface{ foo() }\nvar x fooer = myint(5)\nvar y interface{} = myint(5)\nfunc h(v fooer) interface{ foo() } { return v }",
 		"fmt.Println(x == myint(5), myint(5) == x, x != myint(5), x == myint(6), y == myint(5), y == 5)\nfmt.Println(h(myint(6)) == fooer(myint(6)), h(myint(6)) != interface{ foo() }(myint(7)))")
-	want := "true true false false true false\ntrue true\n"
-	if got != want {
-		t.Errorf("printed %q, want %q", got, want)
-	}
 }
 
 // A value of a type the cells declared, asserted to an interface type it
@@ -31,29 +23,20 @@ func TestInterfaceComparisons(t *testing.T) {
 // in a type switch's variable: yaegi alone panicked or gave nil. The
 // output is that of go run.
 func TestAssertionsToInterfaces(t *testing.T) {
-	got := printed(t, "type Shape interface{ Area() int }\ntype Sq struct{ s int }\nfunc (q Sq) Area() int { return q.s * q.s }\ntype Rect struct{ w, h int }\nfunc (r *Rect) Area() int { return r.w * r.h }\nfunc describe(v any) string {\n\tswitch s := v.(type) {\n\tcase Shape:\n\t\treturn fmt.Sprint(\"shape \", s.Area())\n\t}\n\treturn \"other\"\n}",
+	checkPrinted(t, "9 10\n10 true false shape 9 shape 10 other\ntrue\n", "type Shape interface{ Area() int }\ntype Sq struct{ s int }\nfunc (q Sq) Area() int { return q.s * q.s }\ntype Rect struct{ w, h int }\nfunc (r *Rect) Area() int { return r.w * r.h }\nfunc describe(v any) string {\n\tswitch s := v.(type) {\n\tcase Shape:\n\t\treturn fmt.Sprint(\"shape \", s.Area())\n\t}\n\treturn \"other\"\n}",
 		"var a any = Sq{3}\nvar b any = &Rect{2, 5}\nfmt.Println(a.(Shape).Area(), b.(Shape).Area())\ns, ok := b.(Shape)\n_, ok2 := any(4).(Shape)\nfmt.Println(s.Area(), ok, ok2, describe(a), describe(b), describe(1))\nfunc() {\n\tdefer func() { fmt.Println(recover() != nil) }()\n\t_ = any(\"x\").(Shape)\n}()")
-	if want := "9 10\n10 true false shape 9 shape 10 other\ntrue\n"; got != want {
-		t.Errorf("printed %q, want %q", got, want)
-	}
 }
 
 // A method called on a nil interface value panics with Go's runtime
 // error, which recover gives: yaegi's own was reflect's, "call of
 // reflect.Value.Interface on zero Value". The output is that of go run.
 func TestNilInterfaceCallRecovered(t *testing.T) {
-	got := printed(t, "import \"runtime\"\ntype I interface{ M() }\nfunc f(p I) (msg string) {\n\tdefer func() {\n\t\terr := recover().(runtime.Error)\n\t\tmsg = err.Error()\n\t}()\n\tp.M()\n\treturn\n}\nfmt.Println(f(nil))")
-	if want := "runtime error: invalid memory address or nil pointer dereference\n"; got != want {
-		t.Errorf("printed %q, want %q", got, want)
-	}
+	checkPrinted(t, "runtime error: invalid memory address or nil pointer dereference\n", "import \"runtime\"\ntype I interface{ M() }\nfunc f(p I) (msg string) {\n\tdefer func() {\n\t\terr := recover().(runtime.Error)\n\t\tmsg = err.Error()\n\t}()\n\tp.M()\n\treturn\n}\nfmt.Println(f(nil))")
 }
 
 // A statement that starts with a rewritten assertion, in an else if,
 // keeps its marks for a panic's frames apart from the rewrite (they went
 // inside the rewrite's function call once). The output is that of go run.
 func TestAssertionStartsAStatement(t *testing.T) {
-	got := printed(t, "type S struct{}\nfunc (*S) M1() { fmt.Println(\"m1\") }\nfunc F(x any) any { return x }\nfunc g(n int) {\n\tif n == 0 {\n\t\tfmt.Println(\"zero\")\n\t} else if F(n) == 1 {\n\t\tF(&S{}).(interface{ M1() }).M1()\n\t} else {\n\t\tfmt.Println(\"more\")\n\t}\n}\ng(0)\ng(1)\ng(2)")
-	if want := "zero\nm1\nmore\n"; got != want {
-		t.Errorf("printed %q, want %q", got, want)
-	}
+	checkPrinted(t, "zero\nm1\nmore\n", "type S struct{}\nfunc (*S) M1() { fmt.Println(\"m1\") }\nfunc F(x any) any { return x }\nfunc g(n int) {\n\tif n == 0 {\n\t\tfmt.Println(\"zero\")\n\t} else if F(n) == 1 {\n\t\tF(&S{}).(interface{ M1() }).M1()\n\t} else {\n\t\tfmt.Println(\"more\")\n\t}\n}\ng(0)\ng(1)\ng(2)")
 }

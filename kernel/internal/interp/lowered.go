@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"slices"
-
 	"github.com/tensornb/tensornb/kernel/internal/interp/check"
 	"github.com/tensornb/tensornb/kernel/internal/interp/lower"
 )
@@ -35,7 +33,7 @@ func (l lowered) Named(name string) string {
 	if p := l.Library.Named(name); p != "" {
 		return p
 	}
-	if slices.Contains(lower.StdPackages, name) && l.std.Lowers(name) {
+	if l.std.Lowers(name) { // their names are their paths
 		return name
 	}
 	return ""

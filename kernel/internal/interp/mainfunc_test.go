@@ -27,6 +27,15 @@ func printed(t *testing.T, cells ...string) string {
 	return out.String()
 }
 
+// checkPrinted runs cells in a new session and fails the test unless
+// they printed want, all together.
+func checkPrinted(t *testing.T, want string, cells ...string) {
+	t.Helper()
+	if got := printed(t, cells...); got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
+
 // A cell's func main runs once, in the cell that declares it, after the
 // cell's variables have their values and its init functions ran, as go
 // run runs a program's main; later cells do not run it again (yaegi

@@ -98,32 +98,26 @@ func (cc *Cell) Lowered(edits []Edit, added []Added) (*Cell, error) {
 	lc := *cc
 	lc.File = f
 	lc.Units = loweredUnits(cc.Units, f.Spans)
-	var errs []error
-	lc.Pkg, lc.Info, errs = lc.checkAll()
-	if len(errs) > 0 {
-		return nil, errs[0]
+	if err := lc.checkAll(); err != nil {
+		return nil, err
 	}
 	return &lc, nil
 }
 
 // checkAll type-checks the cell's file with every session declaration it
-// holds, and returns the errors that count (see sortErrors), each naming
-// the line of the lowered file it is on.
-func (cc *Cell) checkAll() (*types.Package, *types.Info, []error) {
+// holds, keeping what go/types records, and returns the first error that
+// counts (see sortErrors), naming the line of the lowered file it is on.
+func (cc *Cell) checkAll() error {
 	file := cc.File.withImports(importDecl(cc.allImports(), cc.c.typeImports), func(string) bool { return true })
-	pkg, info, errs := cc.c.checkFile(file)
-	saved := cc.Info
-	cc.Pkg, cc.Info = pkg, info
-	defer func() { cc.Info = saved }()
+	var errs []types.Error
+	cc.Pkg, cc.Info, errs = cc.c.checkFile(file)
 	topVars, lastExpr := cc.topVars(), cc.lastExpr()
-	var out []error
 	for _, te := range errs {
-		if ignored(te, topVars, lastExpr) {
-			continue
+		if !ignored(te, topVars, lastExpr) {
+			return fmt.Errorf("%s: %s", cc.c.fset.Position(te.Pos), te.Msg)
 		}
-		out = append(out, fmt.Errorf("%s: %s", cc.c.fset.Position(te.Pos), te.Msg))
 	}
-	return pkg, info, out
+	return nil
 }
 
 // loweredUnits returns the units of a lowered cell: first those the
