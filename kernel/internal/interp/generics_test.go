@@ -114,3 +114,17 @@ func TestPanicInAnInstance(t *testing.T) {
 		}
 	}
 }
+
+// A generic function that instantiates itself with ever larger types
+// (which Go's compiler refuses as an instantiation cycle) is refused,
+// after an earlier cell, in a message of a reasonable length: it named
+// the last of 2000 instances, some thousands of characters long.
+func TestEndlessInstantiation(t *testing.T) {
+	s, _ := newSession(t)
+	run(t, s, "fmt.Println(\"before\")")
+	err := runLast(t, s, "type T[P any] struct{ next *T[[]P] }\nfunc grow[P any](n int) { if n > 0 { grow[[]P](n - 1) } }\ngrow[int](3)")
+	var ce *front.CellError
+	if !errors.As(err, &ce) || ce.Name != "Unsupported" || !strings.Contains(ce.Value, "more than 2000 instances") || len(ce.Value) > 400 {
+		t.Fatalf("error %#v", err)
+	}
+}

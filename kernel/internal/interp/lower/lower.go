@@ -251,9 +251,18 @@ func (cl *cellLowering) refusal(inst instance, err error) error {
 	}
 	why := err.Error()
 	if inst.name != inst.root {
-		why = "it uses " + inst.name + ": " + why
+		why = "it uses " + short(cl.l.GoNames(inst.name)) + ": " + why
 	}
-	return &cell.Unsupported{Line: max(line, 1), What: cl.l.GoNames(inst.root) + " (" + cl.l.GoNames(why) + ")"}
+	return &cell.Unsupported{Line: max(line, 1), What: short(cl.l.GoNames(inst.root)) + " (" + cl.l.GoNames(why) + ")"}
+}
+
+// short cuts a name of an instance to at most 80 characters: one that
+// instantiates itself with ever larger types has thousands.
+func short(name string) string {
+	if r := []rune(name); len(r) > 80 {
+		return string(r[:79]) + "…"
+	}
+	return name
 }
 
 // typeArgs returns the type arguments of an instantiated type.
