@@ -20,9 +20,12 @@
 // (std.go): a Std reads and type-checks a package's files once, on first
 // use, from $GOROOT/src on a server or from the zips a browser's engine
 // fetches; what they use of their package that the interpreter has
-// compiled in stays a call of it, and unsafe.Sizeof and the address of
-// uintptr(unsafe.Pointer(p)), which the interpreter lacks, become a size
-// and reflect's address.
+// compiled in stays a call of it, and the address of
+// uintptr(unsafe.Pointer(p)), which the interpreter lacks, becomes
+// reflect's address. In the library's source as in cells, calls of
+// unsafe.Sizeof, Alignof and Offsetof become the constants the compiler
+// computes (unsafe.go); a cell's other uses of package unsafe are
+// refused.
 //
 // A written instance is what Go's compiler would compile for concrete
 // types, not always what it accepts in concrete code: of a type switch's

@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -236,8 +235,8 @@ func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypePara
 		}
 		switch x := n.(type) {
 		case *ast.CallExpr:
-			if size, ok := cl.sizeof(fr, x, env); ok {
-				replace(x, size, nil)
+			if value, ok := unsafeValue(fr, x, env); ok {
+				replace(x, value, nil)
 				return false
 			}
 			if inner, ok := addressOf(fr, x); ok {
@@ -363,23 +362,6 @@ func (cl *cellLowering) embeddedName(obj types.Object, env map[*types.TypeParam]
 	return text, true, err
 }
 
-// sizes are the sizes of types on the platform the engine runs on.
-var sizes = types.SizesFor("gc", runtime.GOARCH)
-
-// sizeof returns the value of a call of unsafe.Sizeof in a standard
-// package's source, once env makes its operand's type concrete: the
-// interpreter has no unsafe.Sizeof.
-func (cl *cellLowering) sizeof(fr *from, call *ast.CallExpr, env map[*types.TypeParam]types.Type) (string, bool) {
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || len(call.Args) != 1 || sel.Sel.Name != "Sizeof" {
-		return "", false
-	}
-	if pkg, ok := sel.X.(*ast.Ident); !ok || fr.info.Uses[pkg] == nil || fr.info.Uses[pkg].(*types.PkgName).Imported().Path() != "unsafe" {
-		return "", false
-	}
-	return fmt.Sprintf("uintptr(%d)", sizes.Sizeof(subst(fr.info.TypeOf(call.Args[0]), env))), true
-}
-
 // addressOf reports whether call, in a standard package's source, is
 // uintptr(unsafe.Pointer(p)), the address p points at, and returns p: the
 // interpreter has no unsafe.Pointer, but reflect gives the address.
@@ -450,6 +432,9 @@ func (cl *cellLowering) qualified(fr *from, x *ast.SelectorExpr) (string, bool, 
 		return "", false, nil
 	}
 	p := pn.Imported()
+	if p == types.Unsafe && fr.std == nil {
+		return "", true, &unsafeUse{name: x.Sel.Name, pos: x.Pos()}
+	}
 	if obj := fr.info.Uses[x.Sel]; cl.l.std.LowersObject(obj) {
 		name, err := cl.instanceOf(obj, nil, x.Pos())
 		return name, true, err

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"cmp"
+	"errors"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -242,6 +243,12 @@ func (cl *cellLowering) source(obj types.Object) (types.Object, *from) {
 // refusal refuses the cell for an instance that cannot be written, at
 // the line that asks for it.
 func (cl *cellLowering) refusal(inst instance, err error) error {
+	var unsafe *unsafeUse
+	if errors.As(err, &unsafe) {
+		if line, ok := cl.cc.File.LineOf(unsafe.pos); ok {
+			return &cell.Unsupported{Line: line, What: unsafe.Error()}
+		}
+	}
 	line, ok := cl.cc.File.LineOf(inst.at)
 	if !ok && inst.obj != nil {
 		line, _ = cl.cc.File.LineOf(inst.obj.Pos())
@@ -332,7 +339,8 @@ func receiverType(sig *types.Signature) *types.TypeName {
 
 // instantiates reports whether the checked file instantiates a generic
 // declaration the lowering writes instances of, or uses a name of a
-// standard package that the lowering writes from source.
+// standard package that the lowering writes from source, or of package
+// unsafe.
 func (cl *cellLowering) instantiates() bool {
 	for id := range cl.cc.Info.Instances {
 		if cl.lowers(cl.cc.Info.Uses[id]) {
@@ -340,6 +348,9 @@ func (cl *cellLowering) instantiates() bool {
 		}
 	}
 	for _, obj := range cl.cc.Info.Uses {
+		if obj != nil && obj.Pkg() == types.Unsafe {
+			return true
+		}
 		if obj != nil && obj.Pkg() != cl.cc.Pkg && cl.l.std.LowersObject(obj) {
 			return true
 		}

@@ -108,8 +108,11 @@ func (x decls) add(d ast.Decl, info *types.Info) {
 }
 
 // Lowers reports whether the package at path is one whose declarations
-// the lowering writes from source, all of them.
-func (s *Std) Lowers(path string) bool { return s != nil && slices.Contains(StdPackages, path) }
+// the lowering writes from source, all of them, or package unsafe, whose
+// Sizeof, Alignof and Offsetof it makes constants.
+func (s *Std) Lowers(path string) bool {
+	return path == "unsafe" || s != nil && slices.Contains(StdPackages, path)
+}
 
 // LowersObject reports whether obj, a package-level name of a standard
 // package, is one the lowering writes from source: one of a package it
@@ -120,7 +123,7 @@ func (s *Std) LowersObject(obj types.Object) bool {
 		return false
 	}
 	p := obj.Pkg().Path()
-	if s.Lowers(p) {
+	if s.Lowers(p) && p != "unsafe" {
 		return true
 	}
 	return s.HasSource(p) && (isGeneric(obj) || !s.has(p, obj.Name()))
