@@ -32,7 +32,8 @@ func TestBuiltins(t *testing.T) {
 }
 
 // print and println write to standard error as Go's runtime does (yaegi
-// wrote them to standard output as fmt.Println does), and are refused
+// wrote them to standard output as fmt.Println does), the results of a
+// call that returns several each (typeparam/dottype.go), and are refused
 // for values Go writes as addresses.
 func TestPrintln(t *testing.T) {
 	var out, errOut bytes.Buffer
@@ -40,11 +41,11 @@ func TestPrintln(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := "var f32 float32 = 0.1\nx := 2.0\nprintln(1e21, 0.1, f32, x, complex(1, 2), 1e-7, uint8(3), \"s\", 'r', time.Second, true)\nprint(1, 2, \"x\", 3.5, \"\\n\")\nprintln()"
+	code := "var f32 float32 = 0.1\nx := 2.0\nprintln(1e21, 0.1, f32, x, complex(1, 2), 1e-7, uint8(3), \"s\", 'r', time.Second, true)\nprint(1, 2, \"x\", 3.5, \"\\n\")\nprintln()\nfunc two() (int, bool) { return 4, true }\nprintln(two())\nprint(two())\nprintln()"
 	if err := s.Run(context.Background(), code); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := errOut.String(), "1e+21 0.1 0.1 2 (1+2i) 1e-07 3 s 114 1000000000 true\n12x3.5\n\n"; got != want || out.Len() > 0 {
+	if got, want := errOut.String(), "1e+21 0.1 0.1 2 (1+2i) 1e-07 3 s 114 1000000000 true\n12x3.5\n\n4 true\n4true\n"; got != want || out.Len() > 0 {
 		t.Fatalf("standard error %q, want %q; standard output %q", got, want, out.String())
 	}
 	err = s.Run(context.Background(), "var p *int\nprintln(p)")

@@ -52,9 +52,11 @@ func (r *rewriter) builtinCall(call *ast.CallExpr) {
 		callee.text = "func(v " + t + ") *" + t + " { return &v }("
 	case "print", "println":
 		for _, a := range call.Args {
-			if b, ok := r.info.Types[a].Type.Underlying().(*types.Basic); !ok || b.Kind() == types.UnsafePointer || b.Kind() == types.UntypedNil {
-				r.refuse(a.Pos(), id.Name+" of a value of type "+types.TypeString(r.info.Types[a].Type, r.qualifier)+", which it writes as an address")
-				return
+			for _, t := range printed(r.info.Types[a].Type) {
+				if b, ok := t.Underlying().(*types.Basic); !ok || b.Kind() == types.UnsafePointer || b.Kind() == types.UntypedNil {
+					r.refuse(a.Pos(), id.Name+" of a value of type "+types.TypeString(t, r.qualifier)+", which it writes as an address")
+					return
+				}
 			}
 		}
 		callee.text = cell.RuntimeName + ".Print("
@@ -72,6 +74,21 @@ func (r *rewriter) builtinCall(call *ast.CallExpr) {
 		return
 	}
 	r.edits = append(r.edits, callee)
+}
+
+// printed returns the types of the values an argument of print gives:
+// its own, or those of the results of a call that returns several
+// (println(f()) prints each).
+func printed(t types.Type) []types.Type {
+	tuple, ok := t.(*types.Tuple)
+	if !ok {
+		return []types.Type{t}
+	}
+	ts := make([]types.Type, tuple.Len())
+	for i := range ts {
+		ts[i] = tuple.At(i).Type()
+	}
+	return ts
 }
 
 // deferred reports whether call is the call of a defer or go statement of
