@@ -32,6 +32,9 @@ func TestGenerics(t *testing.T) {
 			"fmt.Println(st.Pop(), len(st.items))",
 			"var t Stack[string] = *st\nt.Push(\"c\")\nfmt.Println(t.items)",
 		}, "b 1\n[a c]\n"},
+		{"an instantiation over lines", []string{
+			"type Box[T any] struct{ v T }\nb := Box[struct {\n\tx int\n}]{}\nfmt.Println(b.v.x)",
+		}, "0\n"},
 		{"a function declared again", []string{
 			"func Twice[T any](x T) []T { return []T{x, x} }\nfmt.Println(Twice(1))",
 			"func Twice[T any](x T) []T { return []T{x, x, x} }",

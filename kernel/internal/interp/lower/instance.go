@@ -38,6 +38,23 @@ type from struct {
 // offset is the byte offset of p in its file.
 func (f *from) offset(p token.Pos) int { return f.fset.Position(p).Offset }
 
+// keepingLines returns the edit that replaces n with text, which is on
+// one line: where n spans lines (T[struct {\n\tx int\n}]), the line
+// breaks it had come first, so that the lines after it stay where they
+// were, if the token before n lets a line end after it without a
+// semicolon; if not, the lowered file will not compile, which refuses
+// the cell.
+func (f *from) keepingLines(n ast.Node, text string) check.Edit {
+	from, to := f.offset(n.Pos()), f.offset(n.End())
+	src := f.text(n.Pos())
+	breaks := strings.Count(src[from:to], "\n") - strings.Count(text, "\n")
+	before := strings.TrimRight(src[:from], " \t\r\n")
+	if breaks > 0 && strings.ContainsAny(before[max(len(before)-1, 0):], ",([{=:;+-*/%&|^<>!") && !strings.HasSuffix(before, "++") && !strings.HasSuffix(before, "--") {
+		text = strings.Repeat("\n", breaks) + text
+	}
+	return check.Edit{From: from, To: to, Text: text}
+}
+
 // instanceOf returns the name of the declaration of obj instantiated with
 // args, and asks for the declaration if the cell has not yet: at pos, or,
 // if pos is not in the cell, where the cell asked for the instance being
@@ -222,7 +239,7 @@ func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypePara
 		if e != nil && err == nil {
 			err = e
 		}
-		edits = append(edits, check.Edit{From: fr.offset(at.Pos()), To: fr.offset(at.End()), Text: text})
+		edits = append(edits, fr.keepingLines(at, text))
 	}
 	ast.Inspect(n, func(n ast.Node) bool {
 		if err != nil || cl.skip[n] {
@@ -432,7 +449,7 @@ func (cl *cellLowering) qualified(fr *from, x *ast.SelectorExpr) (string, bool, 
 		return "", false, nil
 	}
 	p := pn.Imported()
-	if p == types.Unsafe && fr.std == nil {
+	if p.Path() == "unsafe" && fr.std == nil {
 		return "", true, &unsafeUse{name: x.Sel.Name, pos: x.Pos()}
 	}
 	if obj := fr.info.Uses[x.Sel]; cl.l.std.LowersObject(obj) {

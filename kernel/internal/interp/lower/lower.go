@@ -348,7 +348,7 @@ func (cl *cellLowering) instantiates() bool {
 		}
 	}
 	for _, obj := range cl.cc.Info.Uses {
-		if obj != nil && obj.Pkg() == types.Unsafe {
+		if obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "unsafe" {
 			return true
 		}
 		if obj != nil && obj.Pkg() != cl.cc.Pkg && cl.l.std.LowersObject(obj) {

@@ -110,9 +110,11 @@ func (x decls) add(d ast.Decl, info *types.Info) {
 // Lowers reports whether the package at path is one whose declarations
 // the lowering writes from source, all of them, or package unsafe, whose
 // Sizeof, Alignof and Offsetof it makes constants.
-func (s *Std) Lowers(path string) bool {
-	return path == "unsafe" || s != nil && slices.Contains(StdPackages, path)
-}
+func (s *Std) Lowers(path string) bool { return path == "unsafe" || s.wholly(path) }
+
+// wholly reports whether the package at path is one of StdPackages, all
+// of whose declarations the lowering writes from source.
+func (s *Std) wholly(path string) bool { return s != nil && slices.Contains(StdPackages, path) }
 
 // LowersObject reports whether obj, a package-level name of a standard
 // package, is one the lowering writes from source: one of a package it
@@ -123,7 +125,7 @@ func (s *Std) LowersObject(obj types.Object) bool {
 		return false
 	}
 	p := obj.Pkg().Path()
-	if s.Lowers(p) && p != "unsafe" {
+	if s.wholly(p) {
 		return true
 	}
 	return s.HasSource(p) && (isGeneric(obj) || !s.has(p, obj.Name()))
@@ -156,7 +158,7 @@ func isGeneric(obj types.Object) bool {
 // packages they import are not at hand, and what uses them cannot be
 // lowered.
 func (s *Std) Import(p string) (*types.Package, error) {
-	if s.Lowers(p) || s.loaded(p) {
+	if s.wholly(p) || s.loaded(p) {
 		sp := s.load(p)
 		return sp.pkg, sp.err
 	}

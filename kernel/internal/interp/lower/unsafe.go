@@ -68,7 +68,7 @@ func isUnsafe(fr *from, sel *ast.SelectorExpr) bool {
 		return false
 	}
 	pn, ok := fr.info.Uses[id].(*types.PkgName)
-	return ok && pn.Imported() == types.Unsafe
+	return ok && pn.Imported().Path() == "unsafe"
 }
 
 // unsafeUse is the refusal of a name of package unsafe other than
