@@ -53,6 +53,7 @@ var knownCrashes = map[string]bool{
 	"typeparam/chans.go":         true, // reflect.Value.Set using unaddressable value, in a goroutine
 	"typeparam/dottype.go":       true, // reflect.Set of an interpreted interface value, in an assertion to an interface
 	"typeparam/devirtualize2.go": true, // nil method value through an interface conversion
+	"typeparam/issue42758.go":    true, // an expression switch on an interface value with cases of a concrete type
 	"typeparam/issue44688.go":    true, // invalid interface value of an embedded instance's method
 	"typeparam/issue46591.go":    true, // two instances with one underlying type are one map key: yaegi compares interface values by value alone
 	"typeparam/issue48318.go":    true, // encoding/xml cannot see an interpreted struct's tags

@@ -256,6 +256,10 @@ func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypePara
 				replace(x, value, nil)
 				return false
 			}
+			if text, ok, e := cl.variableConversion(fr, x, env); ok {
+				replace(x, text, e)
+				return false
+			}
 			if inner, ok := addressOf(fr, x); ok {
 				reflect, e := cl.packageName("reflect")
 				edits = append(edits, check.Edit{From: fr.offset(x.Pos()), To: fr.offset(inner.Pos()), Text: reflect + ".ValueOf("},
@@ -276,6 +280,10 @@ func (cl *cellLowering) substEdits(fr *from, n ast.Node, env map[*types.TypePara
 				if text, ok, e := cl.embeddedName(sel.Obj(), env); ok {
 					replace(x.Sel, text, e)
 				}
+			}
+		case *ast.CaseClause, *ast.CompositeLit:
+			if len(env) > 0 {
+				cl.markKeys(fr, x)
 			}
 		case *ast.TypeSwitchStmt:
 			if len(env) > 0 {

@@ -61,6 +61,8 @@ type cellLowering struct {
 	skip    map[ast.Node]bool
 	// guards are the type switches by their guards' assertions.
 	guards map[*ast.TypeAssertExpr]*ast.TypeSwitchStmt
+	// keys are the cases and map keys of generic code (markKeys).
+	keys map[ast.Expr]bool
 
 	asked map[string]bool
 	queue []instance
@@ -138,7 +140,7 @@ func (lo *Lowered) Refusal(err error) error {
 // lowered.
 func (l *Lowering) Cell(cc *check.Cell, given func(name, text string) bool) (*Lowered, error) {
 	cl := &cellLowering{l: l, cc: cc, given: given, cellDecls: newDecls(), froms: map[*stdPackage]*from{}, asked: map[string]bool{}, imports: map[string]string{}, locals: map[*types.TypeName]string{}, skip: map[ast.Node]bool{},
-		guards: map[*ast.TypeAssertExpr]*ast.TypeSwitchStmt{},
+		guards: map[*ast.TypeAssertExpr]*ast.TypeSwitchStmt{}, keys: map[ast.Expr]bool{},
 		rootOf: map[string]string{}, atOf: map[string]token.Pos{}}
 	cl.cell = &from{fset: cc.FileSet(), info: cc.Info, pkg: cc.Pkg, text: func(token.Pos) string { return cc.File.Src }}
 	q := cc.Qualifier()

@@ -222,6 +222,8 @@ func (r *rewriter) walk(n ast.Node) {
 			r.typeSwitch(n)
 		case *ast.BinaryExpr:
 			r.compare(n)
+		case *ast.CompositeLit:
+			r.mapLiteral(n)
 		case *ast.FuncLit:
 			r.namedResults(n.Type, n.Body)
 		}
