@@ -51,11 +51,9 @@ var knownCrashes = map[string]bool{
 	"typeparam/append.go":        true, // reflect.MakeChan of a receive-only channel type
 	"typeparam/boundmethod.go":   true, // a method value of a type parameter's conversion
 	"typeparam/chans.go":         true, // reflect.Value.Set using unaddressable value, in a goroutine
-	"typeparam/dottype.go":       true, // reflect.Set of an interpreted interface value, in an assertion to an interface
 	"typeparam/devirtualize2.go": true, // nil method value through an interface conversion
 	"typeparam/issue42758.go":    true, // an expression switch on an interface value with cases of a concrete type
 	"typeparam/issue44688.go":    true, // invalid interface value of an embedded instance's method
-	"typeparam/issue46591.go":    true, // two instances with one underlying type are one map key: yaegi compares interface values by value alone
 	"typeparam/issue48318.go":    true, // encoding/xml cannot see an interpreted struct's tags
 	"typeparam/issue48645b.go":   true, // reflect.Set of an interpreted interface value
 	"typeparam/issue49295.go":    true, // a nil dereference in a method of a generic pointer type

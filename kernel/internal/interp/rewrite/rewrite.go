@@ -93,6 +93,8 @@ type rewriter struct {
 	// redeclare the session's among them, by cell.FuncName.
 	concurrent map[*ast.FuncDecl]bool
 	redeclare  []string
+	// candidates are the types that may have twins (twins.go).
+	candidates []types.Type
 }
 
 // Steps rewrites cc, a cell the checker passed, and returns the steps
@@ -217,13 +219,25 @@ func (r *rewriter) walk(n ast.Node) {
 			r.assertion(n)
 			r.parallelLiterals(n.Values)
 		case *ast.TypeAssertExpr:
+			if n.Type != nil {
+				r.ambiguousAssertion(n.X, n.Type)
+			}
 			r.valueAssertion(n)
 		case *ast.TypeSwitchStmt:
+			r.ambiguousSwitch(n)
 			r.typeSwitch(n)
+		case *ast.SwitchStmt:
+			r.ambiguousTag(n)
 		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				r.ambiguousComparison(n.OpPos, n.X, n.Y)
+			}
 			r.compare(n)
 		case *ast.CompositeLit:
+			r.ambiguousKeys(n)
 			r.mapLiteral(n)
+		case *ast.IndexExpr:
+			r.ambiguousKeys(n)
 		case *ast.FuncLit:
 			r.namedResults(n.Type, n.Body)
 		}
