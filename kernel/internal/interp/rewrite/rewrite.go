@@ -48,8 +48,10 @@ import (
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go);
-//   - a function or channel type that names itself is refused
-//     (recursive.go): yaegi cannot build it;
+//   - a function type that names itself as its only result, or a
+//     channel type as its element, which yaegi cannot build, gets any
+//     there, and its values are converted going in and asserted coming
+//     out (recursive.go); one that names itself elsewhere is refused;
 //   - generic declarations, generic functions or types of compiled
 //     packages (which package lower leaves none of), and log.Lshortfile
 //     and log.Llongfile are refused.
@@ -82,6 +84,11 @@ type rewriter struct {
 	lineVars map[string]bool
 	// asserted are the type assertions rewritten (assert.go).
 	asserted map[*ast.TypeAssertExpr]bool
+	// selfTyped are the function types looked at for a result that names
+	// its type, and dropped the calls and receives whose values are
+	// dropped (recursive.go).
+	selfTyped map[*ast.FuncType]bool
+	dropped   map[ast.Node]bool
 	// late are edits that wrap an expression a statement may start with
 	// (x.(I).M(), x == v): they go after the marks instrument inserts
 	// before the statement, where they would otherwise come first.
@@ -114,7 +121,7 @@ func Steps(cc *check.Cell, sites *cell.Sites, source *cell.Source) ([]cell.Step,
 func rewrite(cc *check.Cell, sites *cell.Sites, source *cell.Source) (*rewriter, error) {
 	r := &rewriter{cc: cc, src: cc.File.Src, file: cc.File.Parsed, info: cc.Info, fset: cc.FileSet(), pkg: cc.Pkg, qualifier: cc.Qualifier(),
 		sites: sites, running: source,
-		litFuncs: map[*ast.FuncLit]*cell.Func{}, asserted: map[*ast.TypeAssertExpr]bool{}, unitSite: map[ast.Node]int{}, lineVars: map[string]bool{}, marked: map[*ast.FuncDecl]bool{}}
+		litFuncs: map[*ast.FuncLit]*cell.Func{}, asserted: map[*ast.TypeAssertExpr]bool{}, selfTyped: map[*ast.FuncType]bool{}, dropped: map[ast.Node]bool{}, unitSite: map[ast.Node]int{}, lineVars: map[string]bool{}, marked: map[*ast.FuncDecl]bool{}}
 	for _, s := range cc.File.Spans {
 		for _, n := range s.Nodes {
 			r.walk(n)
@@ -172,6 +179,9 @@ func (r *rewriter) walk(n ast.Node) {
 				r.refuse(n.Pos(), "the generic function "+n.Name.Name)
 			}
 			r.namedResults(n.Type, n.Body)
+			if fn, ok := r.info.Defs[n.Name].(*types.Func); ok {
+				r.selfFuncType(n.Type, fn.Type().(*types.Signature), n.Body)
+			}
 		case *ast.TypeSpec:
 			if n.TypeParams != nil {
 				r.refuse(n.Pos(), "the generic type "+n.Name.Name)
@@ -203,6 +213,7 @@ func (r *rewriter) walk(n ast.Node) {
 				r.captured(n.Body, cell.Idents(init.Lhs))
 			}
 		case *ast.CallExpr:
+			r.selfCall(n)
 			r.minMax(n)
 			r.errorsAs(n)
 			r.builtinCall(n)
@@ -224,7 +235,11 @@ func (r *rewriter) walk(n ast.Node) {
 			r.compare(n)
 		case *ast.FuncLit:
 			r.namedResults(n.Type, n.Body)
+			if sig, ok := r.info.TypeOf(n).(*types.Signature); ok {
+				r.selfFuncType(n.Type, sig, n.Body)
+			}
 		}
+		r.selfTypes(n)
 		return true
 	})
 }
