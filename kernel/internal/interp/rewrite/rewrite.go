@@ -42,7 +42,9 @@ import (
 //     (assert.go): yaegi panics or gives nil;
 //   - a composite literal among the values of a definition of several
 //     variables goes in parentheses (parallel.go): yaegi loses the value
-//     of a call beside it;
+//     of a call beside it; so does a call among the values of an
+//     assignment of several, which otherwise leaves the variables of the
+//     other values as they were;
 //   - named results start at their zero values (results.go): yaegi may
 //     start them with the value of what the call is assigned to;
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
@@ -224,6 +226,7 @@ func (r *rewriter) walk(n ast.Node) {
 			if n.Tok == token.DEFINE {
 				r.parallelLiterals(n.Rhs)
 			}
+			r.parallelCalls(n)
 		case *ast.ValueSpec:
 			r.assertion(n)
 			r.parallelLiterals(n.Values)
