@@ -192,6 +192,8 @@ func TestRefusals(t *testing.T) {
 		{"a receive with ok from a channel that names itself", "type Chan chan Chan\nc := make(Chan, 1)\nc <- nil\nx, ok := <-c\nfmt.Println(x, ok)", "a receive with its ok from a channel type that names itself", 4},
 		{"a select case that receives from a channel that names itself", "type Chan chan Chan\nc := make(Chan, 1)\nselect {\ncase x := <-c:\n\t_ = x\ndefault:\n}", "a select case that receives a value of a channel type that names itself", 4},
 		{"a range over a channel that names itself", "type Chan chan Chan\nc := make(Chan)\nclose(c)\nfor x := range c {\n\t_ = x\n}", "a range loop over a channel of the type Chan, which names itself, into variables", 4},
+		{"the address of a field to a struct type that refers back", "type E struct {\n\tnext *E\n\tlist *L\n}\ntype L struct{ root E }\nvar e E\np := &e.list\n_ = p", "the address of the field list", 7},
+		{"several values assigned, one to a field to a struct type that refers back", "type E struct {\n\tnext *E\n\tlist *L\n\tv    int\n}\ntype L struct{ root E }\nvar e E\ne.list, e.v = new(L), 1", "an assignment of several values, one to the field list", 8},
 		{"a type defined anew", "type T struct{ A int }\n%%\ntype T struct{ B string }", "a new definition of the type T", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -54,6 +54,9 @@ import (
 //     channel type as its element, which yaegi cannot build, gets any
 //     there, and its values are converted going in and asserted coming
 //     out (recursive.go); one that names itself elsewhere is refused;
+//   - in struct types that refer to each other, one to itself too, which
+//     yaegi builds wrongly, a field that points to another of them is
+//     declared as any, and its values put in and taken out (mutual.go);
 //   - generic declarations, generic functions or types of compiled
 //     packages (which package lower leaves none of), and log.Lshortfile
 //     and log.Llongfile are refused.
@@ -91,6 +94,10 @@ type rewriter struct {
 	// dropped (recursive.go).
 	selfTyped map[*ast.FuncType]bool
 	dropped   map[ast.Node]bool
+	// boxed are the fields of struct types declared as any, and written
+	// the selectors of such fields that assignments write (mutual.go).
+	boxed   boxes
+	written map[*ast.SelectorExpr]bool
 	// late are edits that wrap an expression a statement may start with
 	// (x.(I).M(), x == v): they go after the marks instrument inserts
 	// before the statement, where they would otherwise come first.
@@ -123,7 +130,7 @@ func Steps(cc *check.Cell, sites *cell.Sites, source *cell.Source) ([]cell.Step,
 func rewrite(cc *check.Cell, sites *cell.Sites, source *cell.Source) (*rewriter, error) {
 	r := &rewriter{cc: cc, src: cc.File.Src, file: cc.File.Parsed, info: cc.Info, fset: cc.FileSet(), pkg: cc.Pkg, qualifier: cc.Qualifier(),
 		sites: sites, running: source,
-		litFuncs: map[*ast.FuncLit]*cell.Func{}, asserted: map[*ast.TypeAssertExpr]bool{}, selfTyped: map[*ast.FuncType]bool{}, dropped: map[ast.Node]bool{}, unitSite: map[ast.Node]int{}, lineVars: map[string]bool{}, marked: map[*ast.FuncDecl]bool{}}
+		litFuncs: map[*ast.FuncLit]*cell.Func{}, asserted: map[*ast.TypeAssertExpr]bool{}, selfTyped: map[*ast.FuncType]bool{}, dropped: map[ast.Node]bool{}, written: map[*ast.SelectorExpr]bool{}, unitSite: map[ast.Node]int{}, lineVars: map[string]bool{}, marked: map[*ast.FuncDecl]bool{}}
 	for _, s := range cc.File.Spans {
 		for _, n := range s.Nodes {
 			r.walk(n)
@@ -243,6 +250,7 @@ func (r *rewriter) walk(n ast.Node) {
 			}
 		}
 		r.selfTypes(n)
+		r.boxedFields(n)
 		return true
 	})
 }
