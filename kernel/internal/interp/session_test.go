@@ -186,7 +186,14 @@ func TestRefusals(t *testing.T) {
 		{"package not compiled in", "import \"github.com/example/nothere\"", "package github.com/example/nothere", 1},
 		{"a standard generic function the runtime implements", "import (\"iter\"; \"maps\")\nm := map[string]int{\"a\": 1}\nnext, stop := iter.Pull(maps.Keys(m))\nfmt.Println(next())\nstop()", "iter.Pull[string] (it uses internal/race.Acquire", 3},
 		{"a standard function the runtime implements", "import \"maps\"\nm := maps.Clone(map[int]int{1: 2})\n_ = m", "maps.Clone[map[int]int, int, int] (it uses maps.clone: clone has no Go body: the runtime implements it)", 2},
-		{"a function type that names itself", "type Bar func() Bar\nvar b Bar", "the type Bar, a function or channel type that names itself", 1},
+		{"a function type that names itself as a parameter", "type Bar func(Bar) Bar\nvar b Bar", "the type Bar, a function type that names itself other than as its only result", 1},
+		{"a channel type that names itself in a slice", "type Chan chan []Chan\nvar c Chan", "the type Chan, a channel type that names itself other than as its element", 1},
+		{"a named result of a type that names itself", "type Bar func() Bar\nfunc f() (b Bar) { return }", "the named result b of the type Bar", 2},
+		{"a receive with ok from a channel that names itself", "type Chan chan Chan\nc := make(Chan, 1)\nc <- nil\nx, ok := <-c\nfmt.Println(x, ok)", "a receive with its ok from a channel type that names itself", 4},
+		{"a select case that receives from a channel that names itself", "type Chan chan Chan\nc := make(Chan, 1)\nselect {\ncase x := <-c:\n\t_ = x\ndefault:\n}", "a select case that receives a value of a channel type that names itself", 4},
+		{"a range over a channel that names itself", "type Chan chan Chan\nc := make(Chan)\nclose(c)\nfor x := range c {\n\t_ = x\n}", "a range loop over a channel of the type Chan, which names itself, into variables", 4},
+		{"the address of a field to a struct type that refers back", "type E struct {\n\tnext *E\n\tlist *L\n}\ntype L struct{ root E }\nvar e E\np := &e.list\n_ = p", "the address of the field list", 7},
+		{"several values assigned, one to a field to a struct type that refers back", "type E struct {\n\tnext *E\n\tlist *L\n\tv    int\n}\ntype L struct{ root E }\nvar e E\ne.list, e.v = new(L), 1", "an assignment of several values, one to the field list", 8},
 		{"a type defined anew", "type T struct{ A int }\n%%\ntype T struct{ B string }", "a new definition of the type T", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {

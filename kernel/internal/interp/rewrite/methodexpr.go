@@ -60,6 +60,11 @@ func (r *rewriter) methodExpr(n *ast.SelectorExpr) {
 		results = append(results, text)
 	}
 	call := fmt.Sprintf("tensornbA0.%s(%s)", n.Sel.Name, strings.Join(args, ", "))
+	if self := selfResult(sel.Obj().Type().(*types.Signature)); self != nil {
+		// The method returns any for a type that names itself (recursive.go).
+		typ := types.TypeString(self, r.qualifier)
+		call = "func(v any) " + typ + " { return v.(" + typ + ") }(" + call + ")"
+	}
 	if len(results) > 0 {
 		call = "return " + call
 	}

@@ -25,3 +25,20 @@ func (r *rewriter) parallelLiterals(values []ast.Expr) {
 		}
 	}
 }
+
+// parallelCalls puts in parentheses each call among the values of an
+// assignment of several (j, k = 7, dec(k), or i, e = i-1, e.Next() in a
+// for loop's post statement): yaegi v0.16.1 leaves there the variables
+// of the values beside a call as they were (j stays 2); a call in
+// parentheses it reads right.
+func (r *rewriter) parallelCalls(as *ast.AssignStmt) {
+	if as.Tok != token.ASSIGN || len(as.Rhs) < 2 {
+		return
+	}
+	for _, v := range as.Rhs {
+		if _, ok := v.(*ast.CallExpr); ok {
+			r.edits = append(r.edits, edit{r.offset(v.Pos()), r.offset(v.Pos()), "(", false},
+				edit{r.offset(v.End()), r.offset(v.End()), ")", false})
+		}
+	}
+}

@@ -42,14 +42,21 @@ import (
 //     (assert.go): yaegi panics or gives nil;
 //   - a composite literal among the values of a definition of several
 //     variables goes in parentheses (parallel.go): yaegi loses the value
-//     of a call beside it;
+//     of a call beside it; so does a call among the values of an
+//     assignment of several, which otherwise leaves the variables of the
+//     other values as they were;
 //   - named results start at their zero values (results.go): yaegi may
 //     start them with the value of what the call is assigned to;
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go);
-//   - a function or channel type that names itself is refused
-//     (recursive.go): yaegi cannot build it;
+//   - a function type that names itself as its only result, or a
+//     channel type as its element, which yaegi cannot build, gets any
+//     there, and its values are converted going in and asserted coming
+//     out (recursive.go); one that names itself elsewhere is refused;
+//   - in struct types that refer to each other, one to itself too, which
+//     yaegi builds wrongly, a field that points to another of them is
+//     declared as any, and its values put in and taken out (mutual.go);
 //   - generic declarations, generic functions or types of compiled
 //     packages (which package lower leaves none of), and log.Lshortfile
 //     and log.Llongfile are refused.
@@ -82,6 +89,15 @@ type rewriter struct {
 	lineVars map[string]bool
 	// asserted are the type assertions rewritten (assert.go).
 	asserted map[*ast.TypeAssertExpr]bool
+	// selfTyped are the function types looked at for a result that names
+	// its type, and dropped the calls and receives whose values are
+	// dropped (recursive.go).
+	selfTyped map[*ast.FuncType]bool
+	dropped   map[ast.Node]bool
+	// boxed are the fields of struct types declared as any, and written
+	// the selectors of such fields that assignments write (mutual.go).
+	boxed   boxes
+	written map[*ast.SelectorExpr]bool
 	// late are edits that wrap an expression a statement may start with
 	// (x.(I).M(), x == v): they go after the marks instrument inserts
 	// before the statement, where they would otherwise come first.
@@ -116,7 +132,7 @@ func Steps(cc *check.Cell, sites *cell.Sites, source *cell.Source) ([]cell.Step,
 func rewrite(cc *check.Cell, sites *cell.Sites, source *cell.Source) (*rewriter, error) {
 	r := &rewriter{cc: cc, src: cc.File.Src, file: cc.File.Parsed, info: cc.Info, fset: cc.FileSet(), pkg: cc.Pkg, qualifier: cc.Qualifier(),
 		sites: sites, running: source,
-		litFuncs: map[*ast.FuncLit]*cell.Func{}, asserted: map[*ast.TypeAssertExpr]bool{}, unitSite: map[ast.Node]int{}, lineVars: map[string]bool{}, marked: map[*ast.FuncDecl]bool{}}
+		litFuncs: map[*ast.FuncLit]*cell.Func{}, asserted: map[*ast.TypeAssertExpr]bool{}, selfTyped: map[*ast.FuncType]bool{}, dropped: map[ast.Node]bool{}, written: map[*ast.SelectorExpr]bool{}, unitSite: map[ast.Node]int{}, lineVars: map[string]bool{}, marked: map[*ast.FuncDecl]bool{}}
 	for _, s := range cc.File.Spans {
 		for _, n := range s.Nodes {
 			r.walk(n)
@@ -174,6 +190,9 @@ func (r *rewriter) walk(n ast.Node) {
 				r.refuse(n.Pos(), "the generic function "+n.Name.Name)
 			}
 			r.namedResults(n.Type, n.Body)
+			if fn, ok := r.info.Defs[n.Name].(*types.Func); ok {
+				r.selfFuncType(n.Type, fn.Type().(*types.Signature), n.Body)
+			}
 		case *ast.TypeSpec:
 			if n.TypeParams != nil {
 				r.refuse(n.Pos(), "the generic type "+n.Name.Name)
@@ -205,6 +224,7 @@ func (r *rewriter) walk(n ast.Node) {
 				r.captured(n.Body, cell.Idents(init.Lhs))
 			}
 		case *ast.CallExpr:
+			r.selfCall(n)
 			r.minMax(n)
 			r.errorsAs(n)
 			r.builtinCall(n)
@@ -215,6 +235,7 @@ func (r *rewriter) walk(n ast.Node) {
 			if n.Tok == token.DEFINE {
 				r.parallelLiterals(n.Rhs)
 			}
+			r.parallelCalls(n)
 		case *ast.ValueSpec:
 			r.assertion(n)
 			r.parallelLiterals(n.Values)
@@ -240,7 +261,12 @@ func (r *rewriter) walk(n ast.Node) {
 			r.ambiguousKeys(n)
 		case *ast.FuncLit:
 			r.namedResults(n.Type, n.Body)
+			if sig, ok := r.info.TypeOf(n).(*types.Signature); ok {
+				r.selfFuncType(n.Type, sig, n.Body)
+			}
 		}
+		r.selfTypes(n)
+		r.boxedFields(n)
 		return true
 	})
 }

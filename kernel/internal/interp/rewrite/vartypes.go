@@ -8,7 +8,8 @@ import (
 // varType returns the text of the type that a var declaration of a
 // definition (see definitions) gives the variable obj, and declarations
 // to run before it; "" if there is none. The text is typ as the cell
-// writes it, if it does, or else as check.Cell.TypeFor writes obj's type.
+// writes it, if it does, as rewritten, or else as check.Cell.TypeFor
+// writes obj's type, with any where the rewrite writes it (recursive.go).
 //
 // yaegi v0.16.1 takes every name in a package-level var declaration that
 // is a package-level variable's for a variable the declaration's value
@@ -23,9 +24,9 @@ import (
 func (r *rewriter) varType(typ ast.Expr, obj *types.Var, imports map[string]string) (string, []string) {
 	t := ""
 	if typ != nil && !namesParams(typ) {
-		t = r.source(typ)
-	} else if t = r.cc.TypeFor(obj.Type(), imports); t == "" && typ != nil {
-		t = r.source(typ)
+		t = r.rewritten(typ)
+	} else if t = r.cc.TypeFor(anyForSelf(obj.Type()), imports); t == "" && typ != nil {
+		t = r.rewritten(typ)
 	}
 	if t == "" || !hasMemberNames(obj.Type()) {
 		return t, nil
@@ -82,4 +83,9 @@ func hasMemberNames(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// rewritten is the text of typ, as rewritten.
+func (r *rewriter) rewritten(typ ast.Expr) string {
+	return r.apply(r.src, r.offset(typ.Pos()), r.offset(typ.End()))
 }
