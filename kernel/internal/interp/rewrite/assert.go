@@ -44,8 +44,9 @@ func (r *rewriter) assertTo(ta *ast.TypeAssertExpr, ok bool) {
 	text, rewritten := r.asInterface(r.source(ta.X), r.info.TypeOf(ta.X), ta.Type, ok)
 	if rewritten {
 		r.asserted[ta] = true
-		r.late = append(r.late, edit{r.offset(ta.Pos()), r.offset(ta.X.Pos()), text + "(", false},
-			edit{r.offset(ta.X.End()), r.offset(ta.End()), ")", false})
+		// x in parentheses: a call's result is passed wrongly (callargs.go).
+		r.late = append(r.late, edit{r.offset(ta.Pos()), r.offset(ta.X.Pos()), text + "((", false},
+			edit{r.offset(ta.X.End()), r.offset(ta.End()), "))", false})
 	}
 }
 

@@ -207,6 +207,7 @@ func (r *rewriter) walk(n ast.Node) {
 			r.errorsAs(n)
 			r.builtinCall(n)
 			r.variadicArgs(n)
+			r.callArgs(n)
 		case *ast.AssignStmt:
 			r.nilAssign(n)
 			r.assertion(n)
