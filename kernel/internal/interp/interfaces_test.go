@@ -76,3 +76,15 @@ func TestCallResultsAsArguments(t *testing.T) {
 		}
 	}
 }
+
+// A comma-ok expression's value of a type that is not an interface,
+// assigned to a variable of an interface type, is the value converted,
+// the zero value where there is none, as Go has it: yaegi alone gave nil
+// for a map's missing key (a method call on it dereferenced nil), and
+// failed for a value there ("reflect.Set: value of type int is not
+// assignable to type interp.valueInterface"). The output is that of go
+// run.
+func TestCommaOkToAnInterface(t *testing.T) {
+	checkPrinted(t, "true my0 false my5 true\nE true\nmy0 false\ntrue false\ntrue false\n", "type MyInt int\nfunc (i MyInt) String() string { return fmt.Sprint(\"my\", int(i)) }\ntype Stringer interface{ String() string }\ntype E struct{}\nfunc (*E) Error() string { return \"E\" }\nfunc get(m map[int]MyInt, k int) (Stringer, bool) {\n\tvar s Stringer\n\tvar ok bool\n\ts, ok = m[k]\n\treturn s, ok\n}\nvar s Stringer\nvar ok bool\nvar a any",
+		"var none map[int]MyInt\ns1, ok1 := get(none, 1)\ns2, ok2 := get(map[int]MyInt{1: 5}, 1)\nfmt.Println(s1 != nil, s1.String(), ok1, s2.String(), ok2)\nch := make(chan *E, 1)\nch <- &E{}\nvar err error\nerr, ok = <-ch\nfmt.Println(err.Error(), ok)\nvar x any = \"3\"\ns, ok = x.(MyInt)\nfmt.Println(s.String(), ok)\na, ok = none[2]\nfmt.Println(a != nil, ok)\nvar v, found any = none[3]\nfmt.Println(v != nil, found)")
+}

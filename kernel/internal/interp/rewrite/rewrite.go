@@ -211,11 +211,13 @@ func (r *rewriter) walk(n ast.Node) {
 		case *ast.AssignStmt:
 			r.nilAssign(n)
 			r.assertion(n)
+			r.commaOk(n)
 			if n.Tok == token.DEFINE {
 				r.parallelLiterals(n.Rhs)
 			}
 		case *ast.ValueSpec:
 			r.assertion(n)
+			r.commaOk(n)
 			r.parallelLiterals(n.Values)
 		case *ast.TypeAssertExpr:
 			r.valueAssertion(n)
