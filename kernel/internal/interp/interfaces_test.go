@@ -88,3 +88,18 @@ func TestCommaOkToAnInterface(t *testing.T) {
 	checkPrinted(t, "true my0 false my5 true\nE true\nmy0 false\ntrue false\ntrue false\n", "type MyInt int\nfunc (i MyInt) String() string { return fmt.Sprint(\"my\", int(i)) }\ntype Stringer interface{ String() string }\ntype E struct{}\nfunc (*E) Error() string { return \"E\" }\nfunc get(m map[int]MyInt, k int) (Stringer, bool) {\n\tvar s Stringer\n\tvar ok bool\n\ts, ok = m[k]\n\treturn s, ok\n}\nvar s Stringer\nvar ok bool\nvar a any",
 		"var none map[int]MyInt\ns1, ok1 := get(none, 1)\ns2, ok2 := get(map[int]MyInt{1: 5}, 1)\nfmt.Println(s1 != nil, s1.String(), ok1, s2.String(), ok2)\nch := make(chan *E, 1)\nch <- &E{}\nvar err error\nerr, ok = <-ch\nfmt.Println(err.Error(), ok)\nvar x any = \"3\"\ns, ok = x.(MyInt)\nfmt.Println(s.String(), ok)\na, ok = none[2]\nfmt.Println(a != nil, ok)\nvar v, found any = none[3]\nfmt.Println(v != nil, found)")
 }
+
+// A nil interface value asserted to an interface type gives false with
+// its ok, fails no case of a type switch but nil's and default, and
+// panics alone with Go's runtime error: yaegi alone dereferenced nil, or
+// failed with reflect's "call of reflect.Value.Type on zero Value". The
+// output is that of go run.
+func TestNilAssertedToAnInterface(t *testing.T) {
+	checkPrinted(t, "false false false false other barT\n"+
+		"interface conversion: interface is nil, not main.B true\n"+
+		"interface conversion: interface is nil, not fmt.Stringer true\n"+
+		"interface conversion: interface is nil, not interface { Foo(string, string) error; main.bar() int } true\n"+
+		"interface conversion: interface is nil, not interface {} true\n",
+		"import \"runtime\"\ntype F interface{ foo() }\ntype B interface{ bar() int }\ntype myint int\nfunc (myint) foo() {}\nfunc (x myint) bar() int { return int(x) }\nfunc kind[T any](i F) string {\n\tswitch i.(type) {\n\tcase interface{ bar() T }:\n\t\treturn \"barT\"\n\tcase myint:\n\t\treturn \"myint\"\n\t}\n\treturn \"other\"\n}\nfunc catch(f func()) {\n\tdefer func() {\n\t\tr := recover()\n\t\t_, isRuntime := r.(runtime.Error)\n\t\tfmt.Println(r, isRuntime)\n\t}()\n\tf()\n}",
+		"var i F\nvar e error\nvar a any\n_, ok1 := i.(B)\n_, ok2 := e.(fmt.Stringer)\n_, ok3 := a.(error)\n_, ok4 := i.(interface{ bar() int })\nfmt.Println(ok1, ok2, ok3, ok4, kind[int](nil), kind[int](myint(6)))\ncatch(func() { _ = i.(B) })\ncatch(func() { _ = a.(fmt.Stringer) })\ncatch(func() { _ = i.(interface{ bar() int; Foo(x, y string) error }) })\ncatch(func() { _ = e.(any) })")
+}
