@@ -34,12 +34,20 @@ import (
 //     loop's body as a function literal, the yield function, with Go's
 //     rules for break, continue, return, defer and the iterator's misuse
 //     (rangefunc.go), or is refused where it cannot be;
-//   - clear, new of a value and recover are lowered (builtins.go), and
+//   - clear, new of a value, recover, and len and cap of a pointer to
+//     an array are lowered (builtins.go), and
 //     the cells' values passed to a compiled ...error wrapped
 //     (variadic.go);
 //   - an assertion to an interface type that the value is taken from
-//     asserts to each of the cells' types that implement it first
-//     (assert.go): yaegi panics or gives nil;
+//     asserts to each of the cells' types that implement it first, and
+//     checks for a nil value before (assert.go): yaegi panics or gives
+//     nil;
+//   - a call's result passed to an interpreted function's parameter of
+//     an interface type with methods goes in parentheses, and f(g()) is
+//     refused where yaegi spreads g's results wrongly (callargs.go);
+//   - a comma-ok value not of an interface type, assigned to a variable
+//     of one, comes from a function literal that returns it as the
+//     interface (commaok.go): yaegi sets nil or fails;
 //   - a composite literal among the values of a definition of several
 //     variables goes in parentheses (parallel.go): yaegi loses the value
 //     of a call beside it;
