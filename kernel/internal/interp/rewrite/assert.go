@@ -138,6 +138,14 @@ func unnamedVars(vars *types.Tuple) *types.Tuple {
 	return types.NewTuple(out...)
 }
 
+// implemented reports whether e names a non-empty interface type that
+// some of the cells' types implement.
+func (r *rewriter) implemented(e ast.Expr) bool {
+	t := r.info.TypeOf(e)
+	it, ok := t.Underlying().(*types.Interface)
+	return ok && !it.Empty() && len(r.implementations(t, it)) > 0
+}
+
 // implementations returns the cells' types, or pointers to them, that
 // implement the interface t, as the cell writes them.
 func (r *rewriter) implementations(t types.Type, it *types.Interface) []string {

@@ -20,7 +20,8 @@ import (
 //
 // on the lines they had, so that break still leaves the switch. A switch
 // with an init statement is put in a block of its own after it. An empty
-// interface's case is x != nil, a nil case x == nil.
+// interface's case is x != nil, a nil case x == nil; the case of another
+// interface type checks x != nil first (yaegi fails on a nil value).
 func (r *rewriter) typeSwitch(sw *ast.TypeSwitchStmt) {
 	if !r.needsRewrite(sw) {
 		return
@@ -100,8 +101,14 @@ func (r *rewriter) isType(v string, vt types.Type, e ast.Expr) string {
 	if it, ok := r.info.TypeOf(e).Underlying().(*types.Interface); ok && it.Empty() {
 		return v + " != nil"
 	}
-	if f, ok := r.asInterface(v, vt, e, true); ok {
+	if r.implemented(e) {
+		f, _ := r.asInterface(v, vt, e, true)
 		return fmt.Sprintf("func() bool { _, ok := %s(%s); return ok }()", f, v)
+	}
+	if types.IsInterface(r.info.TypeOf(e)) {
+		// nil first: yaegi fails on a nil value asserted to an
+		// interface type (assert.go).
+		return fmt.Sprintf("%s != nil && func() bool { _, ok := %s.(%s); return ok }()", v, v, r.source(e))
 	}
 	return fmt.Sprintf("func() bool { _, ok := %s.(%s); return ok }()", v, r.source(e))
 }
@@ -112,7 +119,8 @@ func (r *rewriter) asType(v string, vt types.Type, e ast.Expr) string {
 	if it, ok := r.info.TypeOf(e).Underlying().(*types.Interface); ok && it.Empty() {
 		return "interface{}(" + v + ")"
 	}
-	if f, ok := r.asInterface(v, vt, e, false); ok {
+	if r.implemented(e) {
+		f, _ := r.asInterface(v, vt, e, false)
 		return f + "(" + v + ")"
 	}
 	return v + ".(" + r.source(e) + ")"
