@@ -19,12 +19,17 @@ import (
 // a concrete value to an interface right. So such an assertion becomes
 // one to each of the cells' types that have I's methods, converted to I,
 // and only then, for the other types (the compiled packages'), to I
-// itself. It also fails on a nil value asserted to an interface type
-// (a nil dereference, or reflect's "call of reflect.Value.Type on zero
-// Value"), where Go gives false, or panics with its TypeAssertionError,
-// so every assertion to an interface type checks for nil first:
+// itself, after a check for nil, which yaegi fails on (a nil
+// dereference), where Go gives false, or panics with its
+// TypeAssertionError:
 //
 //	func(x X) I { if x == nil { tensornbRuntime.NilAssertion("main.I") }; if v, ok := x.(myint); ok { return v }; …; return x.(I) }(x)
+//
+// An assertion to an interface type that none of the cells' types
+// implement, whose value is dropped (_, ok := x.(error)), checks for nil
+// alike; one whose value is kept stays as it is: yaegi fails on a value
+// that is not of the type where the function returned it
+// ("reflect: call of reflect.Value.Interface on zero Value").
 
 // assertion rewrites a type assertion to an interface type that a value
 // is taken from, alone or with its ok.
@@ -33,13 +38,14 @@ func (r *rewriter) assertion(n ast.Node) {
 	case *ast.AssignStmt:
 		if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
 			if ta, ok := ast.Unparen(n.Rhs[0]).(*ast.TypeAssertExpr); ok && ta.Type != nil {
-				r.assertTo(ta, true)
+				id, isIdent := n.Lhs[0].(*ast.Ident)
+				r.assertTo(ta, true, isIdent && id.Name == "_")
 			}
 		}
 	case *ast.ValueSpec:
 		if len(n.Names) == 2 && len(n.Values) == 1 {
 			if ta, ok := ast.Unparen(n.Values[0]).(*ast.TypeAssertExpr); ok && ta.Type != nil {
-				r.assertTo(ta, true)
+				r.assertTo(ta, true, n.Names[0].Name == "_")
 			}
 		}
 	}
@@ -47,9 +53,13 @@ func (r *rewriter) assertion(n ast.Node) {
 
 // assertTo rewrites ta, if it asserts to a non-empty interface type that
 // some of the cells' types have the methods of; with ok, as the value of
-// an assignment of two.
-func (r *rewriter) assertTo(ta *ast.TypeAssertExpr, ok bool) {
+// an assignment of two, which drops the value if blank, and then also if
+// it asserts to another interface type.
+func (r *rewriter) assertTo(ta *ast.TypeAssertExpr, ok, blank bool) {
 	text, rewritten := r.asInterface(r.source(ta.X), r.info.TypeOf(ta.X), ta.Type, ok)
+	if !rewritten && ok && blank {
+		text, rewritten = r.nilChecked(r.info.TypeOf(ta.X), ta.Type)
+	}
 	if rewritten {
 		r.asserted[ta] = true
 		// x in parentheses: a call's result is passed wrongly (callargs.go).
@@ -60,16 +70,17 @@ func (r *rewriter) assertTo(ta *ast.TypeAssertExpr, ok bool) {
 
 // asInterface returns the function, to call with the value x of type xt,
 // that gives it as the interface type e names (and whether it has it,
-// with ok), if e is an interface type.
+// with ok), if e is a non-empty interface type some of the cells' types
+// implement.
 func (r *rewriter) asInterface(x string, xt types.Type, e ast.Expr, ok bool) (string, bool) {
 	t := r.info.TypeOf(e)
 	it, isIface := t.Underlying().(*types.Interface)
-	if !isIface || xt == nil {
+	if !isIface || it.Empty() || xt == nil {
 		return "", false
 	}
-	var impls []string
-	if !it.Empty() {
-		impls = r.implementations(t, it)
+	impls := r.implementations(t, it, xt)
+	if len(impls) == 0 {
+		return "", false
 	}
 	iface, from := r.source(e), types.TypeString(xt, r.qualifier)
 	var b strings.Builder
@@ -91,6 +102,17 @@ func (r *rewriter) asInterface(x string, xt types.Type, e ast.Expr, ok bool) (st
 		fmt.Fprintf(&b, "return x.(%s) }", iface)
 	}
 	return b.String(), true
+}
+
+// nilChecked returns the function, to call with a value of type xt, that
+// gives whether it has the interface type e names, false for nil, and
+// nil for the value, which the caller drops, if e names one.
+func (r *rewriter) nilChecked(xt types.Type, e ast.Expr) (string, bool) {
+	if xt == nil || !types.IsInterface(r.info.TypeOf(e)) {
+		return "", false
+	}
+	iface := r.source(e)
+	return fmt.Sprintf("func(x %s) (%s, bool) { if x == nil { return nil, false }; _, ok := x.(%s); return nil, ok }", types.TypeString(xt, r.qualifier), iface, iface), true
 }
 
 // runtimeName is the name Go's runtime gives the type t in its messages:
@@ -138,17 +160,12 @@ func unnamedVars(vars *types.Tuple) *types.Tuple {
 	return types.NewTuple(out...)
 }
 
-// implemented reports whether e names a non-empty interface type that
-// some of the cells' types implement.
-func (r *rewriter) implemented(e ast.Expr) bool {
-	t := r.info.TypeOf(e)
-	it, ok := t.Underlying().(*types.Interface)
-	return ok && !it.Empty() && len(r.implementations(t, it)) > 0
-}
-
 // implementations returns the cells' types, or pointers to them, that
-// implement the interface t, as the cell writes them.
-func (r *rewriter) implementations(t types.Type, it *types.Interface) []string {
+// implement the interface t, as the cell writes them, and that a value of
+// the interface type from can hold (an assertion to another is not Go).
+func (r *rewriter) implementations(t types.Type, it *types.Interface, from types.Type) []string {
+	fromIface, _ := from.Underlying().(*types.Interface)
+	holds := func(t types.Type) bool { return fromIface == nil || types.AssertableTo(fromIface, t) }
 	var out []string
 	scope := r.pkg.Scope()
 	for _, name := range scope.Names() {
@@ -165,9 +182,9 @@ func (r *rewriter) implementations(t types.Type, it *types.Interface) []string {
 			continue
 		}
 		switch {
-		case types.Implements(tn.Type(), it):
+		case types.Implements(tn.Type(), it) && holds(tn.Type()):
 			out = append(out, types.TypeString(tn.Type(), r.qualifier))
-		case types.Implements(types.NewPointer(tn.Type()), it):
+		case types.Implements(types.NewPointer(tn.Type()), it) && holds(types.NewPointer(tn.Type())):
 			out = append(out, "*"+types.TypeString(tn.Type(), r.qualifier))
 		}
 	}
@@ -178,6 +195,6 @@ func (r *rewriter) implementations(t types.Type, it *types.Interface) []string {
 // is used alone (x.(I).M()), once the assignments of two have had theirs.
 func (r *rewriter) valueAssertion(ta *ast.TypeAssertExpr) {
 	if ta.Type != nil && !r.asserted[ta] {
-		r.assertTo(ta, false)
+		r.assertTo(ta, false, false)
 	}
 }
