@@ -26,10 +26,8 @@ import (
 //	func(x X) I { if x == nil { tensornbRuntime.NilAssertion("main.I") }; if v, ok := x.(myint); ok { return v }; …; return x.(I) }(x)
 //
 // An assertion to an interface type that none of the cells' types
-// implement, whose value is dropped (_, ok := x.(error)), checks for nil
-// alike; one whose value is kept stays as it is: yaegi fails on a value
-// that is not of the type where the function returned it
-// ("reflect: call of reflect.Value.Interface on zero Value").
+// implement stays as it is, nil or not: a function like this one fails,
+// in the session, on a compiled value that is not of the type.
 
 // assertion rewrites a type assertion to an interface type that a value
 // is taken from, alone or with its ok.
@@ -38,14 +36,13 @@ func (r *rewriter) assertion(n ast.Node) {
 	case *ast.AssignStmt:
 		if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
 			if ta, ok := ast.Unparen(n.Rhs[0]).(*ast.TypeAssertExpr); ok && ta.Type != nil {
-				id, isIdent := n.Lhs[0].(*ast.Ident)
-				r.assertTo(ta, true, isIdent && id.Name == "_")
+				r.assertTo(ta, true)
 			}
 		}
 	case *ast.ValueSpec:
 		if len(n.Names) == 2 && len(n.Values) == 1 {
 			if ta, ok := ast.Unparen(n.Values[0]).(*ast.TypeAssertExpr); ok && ta.Type != nil {
-				r.assertTo(ta, true, n.Names[0].Name == "_")
+				r.assertTo(ta, true)
 			}
 		}
 	}
@@ -53,13 +50,9 @@ func (r *rewriter) assertion(n ast.Node) {
 
 // assertTo rewrites ta, if it asserts to a non-empty interface type that
 // some of the cells' types have the methods of; with ok, as the value of
-// an assignment of two, which drops the value if blank, and then also if
-// it asserts to another interface type.
-func (r *rewriter) assertTo(ta *ast.TypeAssertExpr, ok, blank bool) {
+// an assignment of two.
+func (r *rewriter) assertTo(ta *ast.TypeAssertExpr, ok bool) {
 	text, rewritten := r.asInterface(r.source(ta.X), r.info.TypeOf(ta.X), ta.Type, ok)
-	if !rewritten && ok && blank {
-		text, rewritten = r.nilChecked(r.info.TypeOf(ta.X), ta.Type)
-	}
 	if rewritten {
 		r.asserted[ta] = true
 		// x in parentheses: a call's result is passed wrongly (callargs.go).
@@ -102,17 +95,6 @@ func (r *rewriter) asInterface(x string, xt types.Type, e ast.Expr, ok bool) (st
 		fmt.Fprintf(&b, "return x.(%s) }", iface)
 	}
 	return b.String(), true
-}
-
-// nilChecked returns the function, to call with a value of type xt, that
-// gives whether it has the interface type e names, false for nil, and
-// nil for the value, which the caller drops, if e names one.
-func (r *rewriter) nilChecked(xt types.Type, e ast.Expr) (string, bool) {
-	if xt == nil || !types.IsInterface(r.info.TypeOf(e)) {
-		return "", false
-	}
-	iface := r.source(e)
-	return fmt.Sprintf("func(x %s) (%s, bool) { if x == nil { return nil, false }; _, ok := x.(%s); return nil, ok }", types.TypeString(xt, r.qualifier), iface, iface), true
 }
 
 // runtimeName is the name Go's runtime gives the type t in its messages:
@@ -195,6 +177,6 @@ func (r *rewriter) implementations(t types.Type, it *types.Interface, from types
 // is used alone (x.(I).M()), once the assignments of two have had theirs.
 func (r *rewriter) valueAssertion(ta *ast.TypeAssertExpr) {
 	if ta.Type != nil && !r.asserted[ta] {
-		r.assertTo(ta, false, false)
+		r.assertTo(ta, false)
 	}
 }
