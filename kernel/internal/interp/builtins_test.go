@@ -73,3 +73,19 @@ func TestPanicWords(t *testing.T) {
 		}
 	}
 }
+
+// len and cap of a pointer to an array are the array's length, a constant
+// that Go takes without reading the pointer, nil or not (yaegi alone
+// failed on a nil one: "reflect: call of reflect.Value.Len on zero
+// Value"), and the code after a call of several lines keeps its lines.
+// The output is that of go run.
+func TestLenOfANilArrayPointer(t *testing.T) {
+	checkPrinted(t, "4 16 6 16\n", "type Token *[16]byte\nfunc size[T ~*[16]byte]() int {\n\tvar t T\n\treturn len(t)\n}",
+		"var p *[4]int\nvar tok Token\nn := len([2]int{\n\t1, 2,\n}) + cap(p)\nfmt.Println(len(p), cap(tok), n, size[Token]())")
+	s, _ := newSession(t)
+	err := s.Run(context.Background(), "func f() {\n\tvar q *[3]int\n\tn := len([2]int{\n\t\t1, 2,\n\t})\n\t_ = n\n\tfmt.Println(q[1])\n}\nf()")
+	var ce *front.CellError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Value, "nil pointer dereference") || !strings.Contains(strings.Join(ce.Traceback, "\n"), "cell line 7, in f: fmt.Println(q[1])") {
+		t.Fatalf("error %#v", err)
+	}
+}

@@ -72,19 +72,21 @@ func (f *frameRecorder) take() ([]string, int) {
 // Recovered, Print and Println, which write to rec, as the builtins write
 // to standard error, Recovering, which resets rec, so that the frames a
 // recovered panic unwound are not taken for those of a later one, and
-// RangeState and Deferred, of the lowered loops over functions.
+// RangeState and Deferred, of the lowered loops over functions, and
+// NilAssertion, of the rewritten type assertions.
 func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{cell.RuntimePath + "/tensornbruntime": {
-		"Bounds":      reflect.ValueOf(cell.PanicBounds),
-		"Recovering":  reflect.ValueOf(rec.reset),
-		"RangeState":  reflect.ValueOf(cell.PanicRange),
-		"Deferred":    reflect.ValueOf(cell.RunDeferred),
-		"UnwrapError": reflect.ValueOf(cell.UnwrapError),
-		"AsMethod":    reflect.ValueOf(cell.AsMethod),
-		"Clear":       reflect.ValueOf(cell.Clear),
-		"Recovered":   reflect.ValueOf(cell.Recovered),
-		"Print":       reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, false, args...) }),
-		"Println":     reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, true, args...) }),
+		"Bounds":       reflect.ValueOf(cell.PanicBounds),
+		"Recovering":   reflect.ValueOf(rec.reset),
+		"RangeState":   reflect.ValueOf(cell.PanicRange),
+		"Deferred":     reflect.ValueOf(cell.RunDeferred),
+		"UnwrapError":  reflect.ValueOf(cell.UnwrapError),
+		"AsMethod":     reflect.ValueOf(cell.AsMethod),
+		"Clear":        reflect.ValueOf(cell.Clear),
+		"Recovered":    reflect.ValueOf(cell.Recovered),
+		"Print":        reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, false, args...) }),
+		"Println":      reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, true, args...) }),
+		"NilAssertion": reflect.ValueOf(cell.PanicNilAssertion),
 	}}
 }
 

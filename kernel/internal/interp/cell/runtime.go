@@ -20,7 +20,9 @@ import (
 // call the methods of compiled errors for errors.As, lowered (package
 // rewrite's errors.go); Clear, Recovered, Print and Println are the
 // builtins clear, recover's value, print and println as Go has them
-// (package rewrite's builtins.go).
+// (package rewrite's builtins.go); NilAssertion (PanicNilAssertion) fails
+// as Go does an assertion of a nil interface value to an interface type
+// (package rewrite's assert.go).
 const (
 	RuntimePath = "github.com/tensornb/tensornb/kernel/internal/interp/tensornbruntime"
 	RuntimeName = "tensornbRuntime"
@@ -96,6 +98,24 @@ func (e RuntimeError) Error() string { return "runtime error: " + string(e) }
 
 // RuntimeError marks a RuntimeError as a runtime.Error.
 func (RuntimeError) RuntimeError() {}
+
+// A TypeAssertionError is the panic of a failed type assertion that the
+// rewritten code raises itself: Go's message, a runtime.Error as Go's
+// *runtime.TypeAssertionError is.
+type TypeAssertionError string
+
+// Error is the message, as Go's runtime writes it.
+func (e TypeAssertionError) Error() string { return string(e) }
+
+// RuntimeError marks a TypeAssertionError as a runtime.Error.
+func (TypeAssertionError) RuntimeError() {}
+
+// PanicNilAssertion is NilAssertion for yaegi: it panics with Go's
+// message for the assertion of a nil interface value to the interface
+// type named asserted, as Go's runtime writes its name.
+func PanicNilAssertion(asserted string) {
+	panic(TypeAssertionError("interface conversion: interface is nil, not " + asserted))
+}
 
 // The states of the body of a range-over-func loop that the rewrite
 // lowers, numbered as Go's compiler numbers them: the body returned

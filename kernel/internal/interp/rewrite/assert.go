@@ -3,8 +3,13 @@ package rewrite
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
 )
 
 // yaegi v0.16.1 asserts a value of a type the cells declared to an
@@ -14,9 +19,15 @@ import (
 // a concrete value to an interface right. So such an assertion becomes
 // one to each of the cells' types that have I's methods, converted to I,
 // and only then, for the other types (the compiled packages'), to I
-// itself:
+// itself, after a check for nil, which yaegi fails on (a nil
+// dereference), where Go gives false, or panics with its
+// TypeAssertionError:
 //
-//	func(x any) I { if v, ok := x.(myint); ok { return v }; …; return x.(I) }(x)
+//	func(x X) I { if x == nil { tensornbRuntime.NilAssertion("main.I") }; if v, ok := x.(myint); ok { return v }; …; return x.(I) }(x)
+//
+// An assertion to an interface type that none of the cells' types
+// implement stays as it is, nil or not: a function like this one fails,
+// in the session, on a compiled value that is not of the type.
 
 // assertion rewrites a type assertion to an interface type that a value
 // is taken from, alone or with its ok.
@@ -44,8 +55,9 @@ func (r *rewriter) assertTo(ta *ast.TypeAssertExpr, ok bool) {
 	text, rewritten := r.asInterface(r.source(ta.X), r.info.TypeOf(ta.X), ta.Type, ok)
 	if rewritten {
 		r.asserted[ta] = true
-		r.late = append(r.late, edit{r.offset(ta.Pos()), r.offset(ta.X.Pos()), text + "(", false},
-			edit{r.offset(ta.X.End()), r.offset(ta.End()), ")", false})
+		// x in parentheses: a call's result is passed wrongly (callargs.go).
+		r.late = append(r.late, edit{r.offset(ta.Pos()), r.offset(ta.X.Pos()), text + "((", false},
+			edit{r.offset(ta.X.End()), r.offset(ta.End()), "))", false})
 	}
 }
 
@@ -54,20 +66,21 @@ func (r *rewriter) assertTo(ta *ast.TypeAssertExpr, ok bool) {
 // with ok), if e is a non-empty interface type some of the cells' types
 // implement.
 func (r *rewriter) asInterface(x string, xt types.Type, e ast.Expr, ok bool) (string, bool) {
-	it, isIface := r.info.TypeOf(e).Underlying().(*types.Interface)
+	t := r.info.TypeOf(e)
+	it, isIface := t.Underlying().(*types.Interface)
 	if !isIface || it.Empty() || xt == nil {
 		return "", false
 	}
-	impls := r.implementations(r.info.TypeOf(e), it)
+	impls := r.implementations(t, it, xt)
 	if len(impls) == 0 {
 		return "", false
 	}
 	iface, from := r.source(e), types.TypeString(xt, r.qualifier)
 	var b strings.Builder
 	if ok {
-		fmt.Fprintf(&b, "func(x %s) (%s, bool) { ", from, iface)
+		fmt.Fprintf(&b, "func(x %s) (%s, bool) { if x == nil { return nil, false }; ", from, iface)
 	} else {
-		fmt.Fprintf(&b, "func(x %s) %s { ", from, iface)
+		fmt.Fprintf(&b, "func(x %s) %s { if x == nil { %s.NilAssertion(%s) }; ", from, iface, cell.RuntimeName, strconv.Quote(runtimeName(t)))
 	}
 	for _, impl := range impls {
 		if ok {
@@ -84,9 +97,57 @@ func (r *rewriter) asInterface(x string, xt types.Type, e ast.Expr, ok bool) (st
 	return b.String(), true
 }
 
+// runtimeName is the name Go's runtime gives the type t in its messages:
+// main.I, error, interface { M() int; main.m() } (the methods of an
+// interface written out exported first, each by name, an unexported
+// one's qualified by its package).
+func runtimeName(t types.Type) string {
+	qualifier := func(p *types.Package) string { return p.Name() }
+	it, literal := types.Unalias(t).(*types.Interface)
+	if !literal {
+		return types.TypeString(t, qualifier)
+	}
+	if it.NumMethods() == 0 {
+		return "interface {}"
+	}
+	methods := make([]*types.Func, it.NumMethods())
+	for i := range methods {
+		methods[i] = it.Method(i)
+	}
+	sort.SliceStable(methods, func(i, j int) bool {
+		if methods[i].Exported() != methods[j].Exported() {
+			return methods[i].Exported()
+		}
+		return methods[i].Name() < methods[j].Name()
+	})
+	names := make([]string, len(methods))
+	for i, m := range methods {
+		name := m.Name()
+		if !m.Exported() && m.Pkg() != nil {
+			name = m.Pkg().Name() + "." + name
+		}
+		sig := m.Type().(*types.Signature)
+		unnamed := types.NewSignatureType(nil, nil, nil, unnamedVars(sig.Params()), unnamedVars(sig.Results()), sig.Variadic())
+		names[i] = name + strings.TrimPrefix(types.TypeString(unnamed, qualifier), "func")
+	}
+	return "interface { " + strings.Join(names, "; ") + " }"
+}
+
+// unnamedVars is the tuple of the types of vars, without their names.
+func unnamedVars(vars *types.Tuple) *types.Tuple {
+	out := make([]*types.Var, vars.Len())
+	for i := range out {
+		out[i] = types.NewVar(token.NoPos, nil, "", vars.At(i).Type())
+	}
+	return types.NewTuple(out...)
+}
+
 // implementations returns the cells' types, or pointers to them, that
-// implement the interface t, as the cell writes them.
-func (r *rewriter) implementations(t types.Type, it *types.Interface) []string {
+// implement the interface t, as the cell writes them, and that a value of
+// the interface type from can hold (an assertion to another is not Go).
+func (r *rewriter) implementations(t types.Type, it *types.Interface, from types.Type) []string {
+	fromIface, _ := from.Underlying().(*types.Interface)
+	holds := func(t types.Type) bool { return fromIface == nil || types.AssertableTo(fromIface, t) }
 	var out []string
 	scope := r.pkg.Scope()
 	for _, name := range scope.Names() {
@@ -103,9 +164,9 @@ func (r *rewriter) implementations(t types.Type, it *types.Interface) []string {
 			continue
 		}
 		switch {
-		case types.Implements(tn.Type(), it):
+		case types.Implements(tn.Type(), it) && holds(tn.Type()):
 			out = append(out, types.TypeString(tn.Type(), r.qualifier))
-		case types.Implements(types.NewPointer(tn.Type()), it):
+		case types.Implements(types.NewPointer(tn.Type()), it) && holds(types.NewPointer(tn.Type())):
 			out = append(out, "*"+types.TypeString(tn.Type(), r.qualifier))
 		}
 	}

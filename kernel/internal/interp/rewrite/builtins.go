@@ -3,6 +3,7 @@ package rewrite
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
 )
@@ -25,7 +26,12 @@ import (
 //   - recover, which in yaegi returns the panic's value as a
 //     reflect.Value (a recovered "x" was not a string: r.(string) failed),
 //     has its result passed through cell.Recovered, which gives back the
-//     value, and for panic(nil) Go 1.21's *runtime.PanicNilError.
+//     value, and for panic(nil) Go 1.21's *runtime.PanicNilError;
+//   - len and cap of an array or a pointer to one, which are constants
+//     when the expression calls and receives nothing, become their
+//     value: yaegi evaluates the expression, and fails on a nil pointer
+//     ("reflect: call of reflect.Value.Len on zero Value"), which Go
+//     does not dereference (var p *[16]byte; len(p) is 16).
 func (r *rewriter) builtinCall(call *ast.CallExpr) {
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok {
@@ -63,6 +69,14 @@ func (r *rewriter) builtinCall(call *ast.CallExpr) {
 		if id.Name == "println" {
 			callee.text = cell.RuntimeName + ".Println("
 		}
+	case "len", "cap":
+		if tv := r.info.Types[call]; tv.Value != nil {
+			// The lines the call spans stay, after the parenthesis, where
+			// no semicolon goes.
+			lines := strings.Repeat("\n", strings.Count(r.source(call), "\n"))
+			r.edits = append(r.edits, edit{from: r.offset(call.Pos()), to: r.offset(call.End()), text: "int(" + lines + tv.Value.ExactString() + ")"})
+		}
+		return
 	case "recover":
 		if r.deferred(call) {
 			return // defer recover(), whose value nothing reads

@@ -30,7 +30,11 @@
 // wrong. Builtins that yaegi lacks or gets wrong (clear, new of a value,
 // print and println, recover's value) become compiled helpers' calls or
 // function literals (builtins.go). A value of the cells' types passed to
-// a compiled ...error parameter is wrapped as one (variadic.go).
+// a compiled ...error parameter is wrapped as one (variadic.go). A call's
+// result passed to an interpreted function's parameter of an interface
+// type goes in parentheses (callargs.go): yaegi wraps it wrongly. A
+// comma-ok value assigned to a variable of an interface type comes from
+// a function literal that returns it as one (commaok.go).
 // log.Lshortfile and log.Llongfile are refused (logflags.go).
 //
 // # Range over a function

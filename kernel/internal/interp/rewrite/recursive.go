@@ -238,11 +238,11 @@ func (r *rewriter) selfReceive(n ast.Node) {
 		}
 	case *ast.AssignStmt:
 		if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
-			r.commaOk(n.Rhs[0])
+			r.selfCommaOk(n.Rhs[0])
 		}
 	case *ast.ValueSpec:
 		if len(n.Names) == 2 && len(n.Values) == 1 {
-			r.commaOk(n.Values[0])
+			r.selfCommaOk(n.Values[0])
 		}
 	case *ast.RangeStmt:
 		if el := r.selfChan(n.X); el != nil && n.Key != nil {
@@ -253,9 +253,9 @@ func (r *rewriter) selfReceive(n ast.Node) {
 	}
 }
 
-// commaOk refuses the receive with its ok, x, from a channel type that
+// selfCommaOk refuses the receive with its ok, x, from a channel type that
 // names itself.
-func (r *rewriter) commaOk(x ast.Expr) {
+func (r *rewriter) selfCommaOk(x ast.Expr) {
 	if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW && r.selfChan(u.X) != nil {
 		r.refuse(u.Pos(), "a receive with its ok from a channel type that names itself")
 	}

@@ -34,12 +34,20 @@ import (
 //     loop's body as a function literal, the yield function, with Go's
 //     rules for break, continue, return, defer and the iterator's misuse
 //     (rangefunc.go), or is refused where it cannot be;
-//   - clear, new of a value and recover are lowered (builtins.go), and
+//   - clear, new of a value, recover, and len and cap of a pointer to
+//     an array are lowered (builtins.go), and
 //     the cells' values passed to a compiled ...error wrapped
 //     (variadic.go);
 //   - an assertion to an interface type that the value is taken from
-//     asserts to each of the cells' types that implement it first
-//     (assert.go): yaegi panics or gives nil;
+//     asserts to each of the cells' types that implement it first, and
+//     checks for a nil value before (assert.go): yaegi panics or gives
+//     nil;
+//   - a call's result passed to an interpreted function's parameter of
+//     an interface type with methods goes in parentheses, and f(g()) is
+//     refused where yaegi spreads g's results wrongly (callargs.go);
+//   - a comma-ok value not of an interface type, assigned to a variable
+//     of one, comes from a function literal that returns it as the
+//     interface (commaok.go): yaegi sets nil or fails;
 //   - a composite literal among the values of a definition of several
 //     variables goes in parentheses (parallel.go): yaegi loses the value
 //     of a call beside it; so does a call among the values of an
@@ -229,15 +237,18 @@ func (r *rewriter) walk(n ast.Node) {
 			r.errorsAs(n)
 			r.builtinCall(n)
 			r.variadicArgs(n)
+			r.callArgs(n)
 		case *ast.AssignStmt:
 			r.nilAssign(n)
 			r.assertion(n)
+			r.commaOk(n)
 			if n.Tok == token.DEFINE {
 				r.parallelLiterals(n.Rhs)
 			}
 			r.parallelCalls(n)
 		case *ast.ValueSpec:
 			r.assertion(n)
+			r.commaOk(n)
 			r.parallelLiterals(n.Values)
 		case *ast.TypeAssertExpr:
 			if n.Type != nil {

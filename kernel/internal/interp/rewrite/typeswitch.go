@@ -15,12 +15,14 @@ import (
 // the same order, each a type assertion, which yaegi gets right:
 //
 //	switch v := x.(type) {      switch tensornbN1 := x; {
-//	case error:                 case func() bool { _, ok := tensornbN1.(error); return ok }(): v := tensornbN1.(error); _ = v;
+//	case error:                 case tensornbN1 != nil && (func() bool { _, ok := tensornbN1.(error); return ok }()): v := tensornbN1.(error); _ = v;
 //	case int, string:           case …int… || …string…: v := tensornbN1; _ = v;
 //
 // on the lines they had, so that break still leaves the switch. A switch
 // with an init statement is put in a block of its own after it. An empty
-// interface's case is x != nil, a nil case x == nil.
+// interface's case is x != nil, a nil case x == nil; the case of another
+// interface type checks x != nil first (yaegi fails on a nil value), then
+// the cells' types that implement it (assert.go).
 func (r *rewriter) typeSwitch(sw *ast.TypeSwitchStmt) {
 	if !r.needsRewrite(sw) {
 		return
@@ -100,10 +102,22 @@ func (r *rewriter) isType(v string, vt types.Type, e ast.Expr) string {
 	if it, ok := r.info.TypeOf(e).Underlying().(*types.Interface); ok && it.Empty() {
 		return v + " != nil"
 	}
-	if f, ok := r.asInterface(v, vt, e, true); ok {
-		return fmt.Sprintf("func() bool { _, ok := %s(%s); return ok }()", f, v)
+	has := func(typ string) string { return fmt.Sprintf("func() bool { _, ok := %s.(%s); return ok }()", v, typ) }
+	t := r.info.TypeOf(e)
+	it, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return has(r.source(e))
 	}
-	return fmt.Sprintf("func() bool { _, ok := %s.(%s); return ok }()", v, r.source(e))
+	// nil first, which yaegi fails on; then the cells' types that
+	// implement the interface, which it does not match (assert.go); no
+	// value taken, which it fails to give where the value is not of the
+	// type.
+	var conds []string
+	for _, impl := range r.implementations(t, it, vt) {
+		conds = append(conds, has(impl))
+	}
+	conds = append(conds, has(r.source(e)))
+	return v + " != nil && (" + strings.Join(conds, " || ") + ")"
 }
 
 // asType returns the value v, of type vt, holds as the type e of a case
