@@ -45,6 +45,9 @@ import (
 //     of a call beside it;
 //   - named results start at their zero values (results.go): yaegi may
 //     start them with the value of what the call is assigned to;
+//   - a composite literal assigned to a field or an element of an
+//     interface type is converted to it first (literalassign.go): yaegi
+//     panics;
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go);
@@ -210,6 +213,7 @@ func (r *rewriter) walk(n ast.Node) {
 		case *ast.AssignStmt:
 			r.nilAssign(n)
 			r.assertion(n)
+			r.literalToInterface(n)
 			if n.Tok == token.DEFINE {
 				r.parallelLiterals(n.Rhs)
 			}

@@ -1,0 +1,14 @@
+package interp_test
+
+import "testing"
+
+// A composite literal assigned to a field, an element or a pointer's
+// target of an interface type the cells declared holds the literal, as
+// in Go, alone or among several: yaegi alone panicked (reflect.Set: value
+// of type interp.valueInterface is not assignable to type struct {}). A
+// compiled interface type's field takes the literal as before. The output
+// is that of go run.
+func TestLiteralAssignedToInterfaceElement(t *testing.T) {
+	checkPrinted(t, "W2 W3 W6 W5 str\nW8 1 W9\n", "type It interface{ Iterate() string }\ntype W struct{ a int }\nfunc (w W) Iterate() string { return fmt.Sprint(\"W\", w.a) }\nfunc (w W) String() string { return \"str\" }\ntype Stream struct {\n\tit It\n\tst fmt.Stringer\n}",
+		"var s Stream\ns.it = W{1}\nps := &s\nps.it = W{2}\nsl := make([]It, 2)\nsl[0], sl[1] = W{3}, W{4}\nm := map[string]It{}\nm[\"k\"] = W{5}\np := &sl[1]\n*p = W{6}\ns.st = W{7}\nfmt.Println(s.it.Iterate(), sl[0].Iterate(), sl[1].Iterate(), m[\"k\"].Iterate(), s.st)\nvar n int\ns.it, n, sl[0] = W{8}, 1, W{9}\nfmt.Println(s.it.Iterate(), n, sl[0].Iterate())")
+}
