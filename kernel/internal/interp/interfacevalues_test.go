@@ -12,3 +12,13 @@ func TestLiteralAssignedToInterfaceElement(t *testing.T) {
 	checkPrinted(t, "W2 W3 W6 W5 str\nW8 1 W9\n", "type It interface{ Iterate() string }\ntype W struct{ a int }\nfunc (w W) Iterate() string { return fmt.Sprint(\"W\", w.a) }\nfunc (w W) String() string { return \"str\" }\ntype Stream struct {\n\tit It\n\tst fmt.Stringer\n}",
 		"var s Stream\ns.it = W{1}\nps := &s\nps.it = W{2}\nsl := make([]It, 2)\nsl[0], sl[1] = W{3}, W{4}\nm := map[string]It{}\nm[\"k\"] = W{5}\np := &sl[1]\n*p = W{6}\ns.st = W{7}\nfmt.Println(s.it.Iterate(), sl[0].Iterate(), sl[1].Iterate(), m[\"k\"].Iterate(), s.st)\nvar n int\ns.it, n, sl[0] = W{8}, 1, W{9}\nfmt.Println(s.it.Iterate(), n, sl[0].Iterate())")
 }
+
+// A function value returned as a result of a function type, whether a
+// declared function, a variable holding one, an instance of a generic
+// function or a method value, is the function, as in Go: yaegi alone
+// panicked (reflect.Set: value of type *interp.node is not assignable to
+// type func()). The output is that of go run.
+func TestFunctionValueReturned(t *testing.T) {
+	checkPrinted(t, "a a a 2 m x int a true\n", "type F func() string\ntype T struct{ s string }\nfunc (t T) m() string { return \"m \" + t.s }\nfunc a() string { return \"a\" }\nfunc viaName() func() string { return a }\nfunc viaVar() func() string {\n\tf := a\n\treturn f\n}\nfunc two() (F, int) { return a, 2 }\nfunc method() func() string { return T{\"x\"}.m }\nfunc pick[X any]() string { return fmt.Sprintf(\"%T\", *new(X)) }\nfunc Pick[X any]() func() string { return pick[X] }\nfunc none() func() string { return nil }",
+		"lit := func() func() string { return a }\nf, n := two()\nfmt.Println(viaName()(), viaVar()(), f(), n, method()(), Pick[int]()(), lit()(), none() == nil)")
+}

@@ -57,7 +57,6 @@ var knownCrashes = map[string]bool{
 	"typeparam/issue49295.go":    true, // a nil dereference in a method of a generic pointer type
 	"typeparam/issue50642.go":    true, // a nil dereference in a method called through an interface
 	"typeparam/issue51522b.go":   true, // reflect.Value.Convert of an interface value
-	"typeparam/issue58513.go":    true, // reflect.Set of a function value of an instance
 	"typeparam/list2.go":         true, // a self-referencing struct of a generic list
 	"typeparam/orderedmap.go":    true, // reflect.Select: invalid Dir, of a receive-only channel
 	"typeparam/typeswitch5.go":   true, // reflect.Set of an interpreted interface value

@@ -45,6 +45,8 @@ import (
 //     of a call beside it;
 //   - named results start at their zero values (results.go): yaegi may
 //     start them with the value of what the call is assigned to;
+//   - a function value returned is converted to the result's type
+//     (funcreturn.go): yaegi returns its record of the function;
 //   - a composite literal assigned to a field or an element of an
 //     interface type is converted to it first (literalassign.go): yaegi
 //     panics;
@@ -175,6 +177,9 @@ func (r *rewriter) walk(n ast.Node) {
 				r.refuse(n.Pos(), "the generic function "+n.Name.Name)
 			}
 			r.namedResults(n.Type, n.Body)
+			if fn, ok := r.info.Defs[n.Name].(*types.Func); ok {
+				r.funcResults(fn.Type().(*types.Signature), n.Body)
+			}
 		case *ast.TypeSpec:
 			if n.TypeParams != nil {
 				r.refuse(n.Pos(), "the generic type "+n.Name.Name)
@@ -228,6 +233,8 @@ func (r *rewriter) walk(n ast.Node) {
 			r.compare(n)
 		case *ast.FuncLit:
 			r.namedResults(n.Type, n.Body)
+			sig, _ := r.info.TypeOf(n).(*types.Signature)
+			r.funcResults(sig, n.Body)
 		}
 		return true
 	})
