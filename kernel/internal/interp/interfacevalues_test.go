@@ -9,8 +9,8 @@ import "testing"
 // compiled interface type's field takes the literal as before. The output
 // is that of go run.
 func TestLiteralAssignedToInterfaceElement(t *testing.T) {
-	checkPrinted(t, "W2 W3 W6 W5 str\nW8 1 W9\n", "type It interface{ Iterate() string }\ntype W struct{ a int }\nfunc (w W) Iterate() string { return fmt.Sprint(\"W\", w.a) }\nfunc (w W) String() string { return \"str\" }\ntype Stream struct {\n\tit It\n\tst fmt.Stringer\n}",
-		"var s Stream\ns.it = W{1}\nps := &s\nps.it = W{2}\nsl := make([]It, 2)\nsl[0], sl[1] = W{3}, W{4}\nm := map[string]It{}\nm[\"k\"] = W{5}\np := &sl[1]\n*p = W{6}\ns.st = W{7}\nfmt.Println(s.it.Iterate(), sl[0].Iterate(), sl[1].Iterate(), m[\"k\"].Iterate(), s.st)\nvar n int\ns.it, n, sl[0] = W{8}, 1, W{9}\nfmt.Println(s.it.Iterate(), n, sl[0].Iterate())")
+	checkPrinted(t, "W2 W3 W6 W5 str\nW8 1 W9\nstr\n", "type It interface{ Iterate() string }\ntype W struct{ a int }\nfunc (w W) Iterate() string { return fmt.Sprint(\"W\", w.a) }\nfunc (w W) String() string { return \"str\" }\ntype Stream struct {\n\tit It\n\tst fmt.Stringer\n}\nfunc (w W) Get() fmt.Stringer { return w }\ntype U struct{ i interface{ Get() fmt.Stringer } }",
+		"var s Stream\ns.it = W{1}\nps := &s\nps.it = W{2}\nsl := make([]It, 2)\nsl[0], sl[1] = W{3}, W{4}\nm := map[string]It{}\nm[\"k\"] = W{5}\np := &sl[1]\n*p = W{6}\ns.st = W{7}\nfmt.Println(s.it.Iterate(), sl[0].Iterate(), sl[1].Iterate(), m[\"k\"].Iterate(), s.st)\nvar n int\ns.it, n, sl[0] = W{8}, 1, W{9}\nfmt.Println(s.it.Iterate(), n, sl[0].Iterate())\nvar u U\nu.i = W{10}\nfmt.Println(u.i.Get())")
 }
 
 // A function value returned as a result of a function type, whether a
