@@ -7,7 +7,7 @@ import (
 )
 
 // funcResults converts, in the return statements of a function of
-// signature sig and body body, a function value returned as a result of
+// type ft (sig, as checked) and body body, a function value returned as a result of
 // a function type the cells wrote (return assert, with func assert()
 // declared; return f, with f := assert) to that type:
 //
@@ -17,9 +17,15 @@ import (
 // and panics (reflect.Set: value of type *interp.node is not assignable
 // to type func()); converted, it returns the function. A call, a
 // function literal and nil are returned as they are.
-func (r *rewriter) funcResults(sig *types.Signature, body *ast.BlockStmt) {
+func (r *rewriter) funcResults(ft *ast.FuncType, sig *types.Signature, body *ast.BlockStmt) {
 	if sig == nil || body == nil || !r.anyInterpretedFunc(sig.Results()) {
 		return
+	}
+	var written []ast.Expr // the results' types, as the function writes them
+	for _, f := range ft.Results.List {
+		for range max(1, len(f.Names)) {
+			written = append(written, f.Type)
+		}
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -34,7 +40,7 @@ func (r *rewriter) funcResults(sig *types.Signature, body *ast.BlockStmt) {
 				if !r.interpretedFunc(t) || !convertible(r.info, e) {
 					continue
 				}
-				conv := types.TypeString(t, r.qualifier)
+				conv := r.source(ast.Unparen(written[i]))
 				if strings.HasPrefix(conv, "func") {
 					conv = "(" + conv + ")" // a named type in parentheses crashes yaegi
 				}

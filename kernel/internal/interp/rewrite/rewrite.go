@@ -178,7 +178,7 @@ func (r *rewriter) walk(n ast.Node) {
 			}
 			r.namedResults(n.Type, n.Body)
 			if fn, ok := r.info.Defs[n.Name].(*types.Func); ok {
-				r.funcResults(fn.Type().(*types.Signature), n.Body)
+				r.funcResults(n.Type, fn.Type().(*types.Signature), n.Body)
 			}
 		case *ast.TypeSpec:
 			if n.TypeParams != nil {
@@ -234,7 +234,7 @@ func (r *rewriter) walk(n ast.Node) {
 		case *ast.FuncLit:
 			r.namedResults(n.Type, n.Body)
 			sig, _ := r.info.TypeOf(n).(*types.Signature)
-			r.funcResults(sig, n.Body)
+			r.funcResults(n.Type, sig, n.Body)
 		}
 		return true
 	})
