@@ -22,3 +22,12 @@ func TestFunctionValueReturned(t *testing.T) {
 	checkPrinted(t, "a a a 2 m x int a true\n", "type F func() string\ntype T struct{ s string }\nfunc (t T) m() string { return \"m \" + t.s }\nfunc a() string { return \"a\" }\nfunc viaName() func() string { return a }\nfunc viaVar() func() string {\n\tf := a\n\treturn f\n}\nfunc two() (F, int) { return a, 2 }\nfunc method() func() string { return T{\"x\"}.m }\nfunc pick[X any]() string { return fmt.Sprintf(\"%T\", *new(X)) }\nfunc Pick[X any]() func() string { return pick[X] }\nfunc none() func() string { return nil }",
 		"lit := func() func() string { return a }\nf, n := two()\nfmt.Println(viaName()(), viaVar()(), f(), n, method()(), Pick[int]()(), lit()(), none() == nil)")
 }
+
+// The method of a conversion to an interface type, called or taken as a
+// value, is the converted value's, as in Go, in a generic function's
+// instance too: yaegi alone panicked (reflect: call of
+// reflect.Value.NumField on int Value). The output is that of go run.
+func TestMethodOfConversionToInterface(t *testing.T) {
+	checkPrinted(t, "1 2 S3 P5 4 6 S7\n", "import \"strconv\"\ntype Stringer interface{ String() string }\ntype myint int\nfunc (m myint) String() string { return strconv.Itoa(int(m)) }\ntype S struct{ a int }\nfunc (s S) String() string { return \"S\" + strconv.Itoa(s.a) }\ntype P struct{ a int }\nfunc (p *P) String() string { return \"P\" + strconv.Itoa(p.a) }\ntype both interface {\n\tString() string\n\tOther()\n}\nfunc (m myint) Other() {}\nfunc f[T Stringer](v T) string { return Stringer(v).String() }",
+		"var j both = myint(4)\nm := Stringer(myint(2)).String\nfmt.Println(Stringer(myint(1)).String(), m(), fmt.Stringer(S{3}).String(), (Stringer(&P{5})).String(), Stringer(j).String(), f(myint(6)), f(S{7}))")
+}

@@ -49,7 +49,6 @@ const (
 // not mend yet (the report says which: docs/gocompat.md).
 var knownCrashes = map[string]bool{
 	"typeparam/append.go":        true, // reflect.MakeChan of a receive-only channel type
-	"typeparam/boundmethod.go":   true, // a method value of a type parameter's conversion
 	"typeparam/chans.go":         true, // reflect.Value.Set using unaddressable value, in a goroutine
 	"typeparam/devirtualize2.go": true, // nil method value through an interface conversion
 	"typeparam/issue44688.go":    true, // invalid interface value of an embedded instance's method

@@ -47,6 +47,9 @@ import (
 //     start them with the value of what the call is assigned to;
 //   - a function value returned is converted to the result's type
 //     (funcreturn.go): yaegi returns its record of the function;
+//   - the method of a conversion to an interface type takes the
+//     converted value as a function's argument (convmethod.go): yaegi
+//     panics;
 //   - a composite literal assigned to a field or an element of an
 //     interface type is converted to it first (literalassign.go): yaegi
 //     panics;
@@ -194,6 +197,7 @@ func (r *rewriter) walk(n ast.Node) {
 			}
 		case *ast.SelectorExpr:
 			r.methodExpr(n)
+			r.convertedReceiver(n)
 			r.logFlags(n)
 			// A name of a compiled package that yaegi's copy lacks: its
 			// standard library is Go 1.22's, go/types knows the newer one.
