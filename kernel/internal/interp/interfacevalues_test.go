@@ -31,3 +31,12 @@ func TestMethodOfConversionToInterface(t *testing.T) {
 	checkPrinted(t, "1 2 S3 P5 4 6 S7\n", "import \"strconv\"\ntype Stringer interface{ String() string }\ntype myint int\nfunc (m myint) String() string { return strconv.Itoa(int(m)) }\ntype S struct{ a int }\nfunc (s S) String() string { return \"S\" + strconv.Itoa(s.a) }\ntype P struct{ a int }\nfunc (p *P) String() string { return \"P\" + strconv.Itoa(p.a) }\ntype both interface {\n\tString() string\n\tOther()\n}\nfunc (m myint) Other() {}\nfunc f[T Stringer](v T) string { return Stringer(v).String() }",
 		"var j both = myint(4)\nm := Stringer(myint(2)).String\nfmt.Println(Stringer(myint(1)).String(), m(), fmt.Stringer(S{3}).String(), (Stringer(&P{5})).String(), Stringer(j).String(), f(myint(6)), f(S{7}))")
 }
+
+// A method promoted from an embedded interface field, through a pointer
+// or a generic type's instance too, called or taken as a value, is the
+// field's, as in Go: yaegi alone panicked (invalid interface value). The
+// output is that of go run.
+func TestMethodPromotedFromEmbeddedInterface(t *testing.T) {
+	checkPrinted(t, "dog rex dog rex dog rex dog rex dog fido dog fido 7\ndog max dog rex\n", "type Namer interface{ Name() string }\ntype Dog struct{ n string }\nfunc (d *Dog) Name() string { return \"dog \" + d.n }\ntype Pet struct {\n\tage int\n\tNamer\n}\ntype Home struct {\n\tx, y int\n\t*Pet\n}\ntype Box[T any] struct {\n\tv T\n\tNamer\n}\nfunc (b Box[T]) Get() T { return b.v }",
+		"p := Pet{3, &Dog{\"rex\"}}\nh := Home{1, 2, &p}\nf := p.Name\nb := Box[int]{7, &Dog{\"fido\"}}\ng := b.Name\nfmt.Println(p.Name(), h.Name(), f(), (&p).Name(), b.Name(), g(), b.Get())\np.Namer = &Dog{\"max\"}\nfmt.Println(h.Name(), f())")
+}

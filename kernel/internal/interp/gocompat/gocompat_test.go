@@ -51,7 +51,6 @@ var knownCrashes = map[string]bool{
 	"typeparam/append.go":        true, // reflect.MakeChan of a receive-only channel type
 	"typeparam/chans.go":         true, // reflect.Value.Set using unaddressable value, in a goroutine
 	"typeparam/devirtualize2.go": true, // nil method value through an interface conversion
-	"typeparam/issue44688.go":    true, // invalid interface value of an embedded instance's method
 	"typeparam/issue48318.go":    true, // encoding/xml cannot see an interpreted struct's tags
 	"typeparam/issue49295.go":    true, // a nil dereference in a method of a generic pointer type
 	"typeparam/issue50642.go":    true, // a nil dereference in a method called through an interface

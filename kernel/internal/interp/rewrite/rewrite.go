@@ -48,8 +48,9 @@ import (
 //   - a function value returned is converted to the result's type
 //     (funcreturn.go): yaegi returns its record of the function;
 //   - the method of a conversion to an interface type takes the
-//     converted value as a function's argument (convmethod.go): yaegi
-//     panics;
+//     converted value as a function's argument (convmethod.go), a
+//     method promoted from an embedded interface is selected through
+//     the fields (promoted.go): yaegi panics;
 //   - a composite literal assigned to a field or an element of an
 //     interface type is converted to it first (literalassign.go): yaegi
 //     panics;
@@ -198,6 +199,7 @@ func (r *rewriter) walk(n ast.Node) {
 		case *ast.SelectorExpr:
 			r.methodExpr(n)
 			r.convertedReceiver(n)
+			r.promotedFromInterface(n)
 			r.logFlags(n)
 			// A name of a compiled package that yaegi's copy lacks: its
 			// standard library is Go 1.22's, go/types knows the newer one.
