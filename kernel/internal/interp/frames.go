@@ -68,7 +68,7 @@ func (f *frameRecorder) take() ([]string, int) {
 }
 
 // runtimeSymbols returns the table of the functions rewritten code calls
-// (see cell.RuntimeName) for yaegi: Bounds, UnwrapError, AsMethod, Clear,
+// (see cell.RuntimeName) for yaegi: Bounds, UnwrapError, AsMethod, Held, Clear,
 // Recovered, Print and Println, which write to rec, as the builtins write
 // to standard error, Recovering, which resets rec, so that the frames a
 // recovered panic unwound are not taken for those of a later one, and
@@ -81,6 +81,7 @@ func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
 		"Deferred":    reflect.ValueOf(cell.RunDeferred),
 		"UnwrapError": reflect.ValueOf(cell.UnwrapError),
 		"AsMethod":    reflect.ValueOf(cell.AsMethod),
+		"Held":        reflect.ValueOf(cell.Held),
 		"Clear":       reflect.ValueOf(cell.Clear),
 		"Recovered":   reflect.ValueOf(cell.Recovered),
 		"Print":       reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, false, args...) }),

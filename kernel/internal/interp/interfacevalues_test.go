@@ -40,3 +40,16 @@ func TestMethodPromotedFromEmbeddedInterface(t *testing.T) {
 	checkPrinted(t, "dog rex dog rex dog rex dog rex dog fido dog fido 7\ndog max dog rex\n", "type Namer interface{ Name() string }\ntype Dog struct{ n string }\nfunc (d *Dog) Name() string { return \"dog \" + d.n }\ntype Pet struct {\n\tage int\n\tNamer\n}\ntype Home struct {\n\tx, y int\n\t*Pet\n}\ntype Box[T any] struct {\n\tv T\n\tNamer\n}\nfunc (b Box[T]) Get() T { return b.v }",
 		"p := Pet{3, &Dog{\"rex\"}}\nh := Home{1, 2, &p}\nf := p.Name\nb := Box[int]{7, &Dog{\"fido\"}}\ng := b.Name\nfmt.Println(p.Name(), h.Name(), f(), (&p).Name(), b.Name(), g(), b.Get())\np.Namer = &Dog{\"max\"}\nfmt.Println(h.Name(), f())")
 }
+
+// A value held in an empty interface, asserted to an interface type the
+// cells wrote, is the interface's value if its type, of the cells' (of a
+// basic type too) or not, has the methods, alone, with its ok, in a type
+// switch, in a generic function's instance: yaegi alone panicked
+// (reflect.Set: value of type interface {} is not assignable to type
+// interp.valueInterface); asserted to each of the cells' types, a myint
+// would be taken for a yourint, or an int for either. The output is that
+// of go run.
+func TestAssertionFromEmptyInterface(t *testing.T) {
+	checkPrinted(t, "myint 1 | yourint 2 | P 3 | not I | not I | not I\nyourint 5 fooer myint 6 int 7 other\ntrue\n", "type I interface{ foo() string }\ntype myint int\nfunc (x myint) foo() string { return fmt.Sprint(\"myint \", int(x)) }\ntype yourint int\nfunc (x yourint) foo() string { return fmt.Sprint(\"yourint \", int(x)) }\ntype P struct{ a int }\nfunc (p *P) foo() string { return fmt.Sprint(\"P \", p.a) }\nfunc as(v any) string {\n\tif x, ok := v.(I); ok {\n\t\treturn x.foo()\n\t}\n\treturn \"not I\"\n}\nfunc sw[T any](v any) string {\n\tswitch x := v.(type) {\n\tcase interface{ foo() T }:\n\t\treturn \"fooer \" + fmt.Sprint(x.foo())\n\tcase int:\n\t\treturn fmt.Sprint(\"int \", x)\n\t}\n\treturn \"other\"\n}",
+		"fmt.Println(as(myint(1)), \"|\", as(yourint(2)), \"|\", as(&P{3}), \"|\", as(4), \"|\", as(nil), \"|\", as(fmt.Errorf(\"e\")))\nvar a any = yourint(5)\ny := a.(interface{ foo() string })\nfmt.Println(y.foo(), sw[string](myint(6)), sw[string](7), sw[int](&P{8}))\nfunc() {\n\tdefer func() { fmt.Println(recover() != nil) }()\n\t_ = any(9).(I)\n}()")
+}

@@ -57,7 +57,6 @@ var knownCrashes = map[string]bool{
 	"typeparam/issue51522b.go":   true, // reflect.Value.Convert of an interface value
 	"typeparam/list2.go":         true, // a self-referencing struct of a generic list
 	"typeparam/orderedmap.go":    true, // reflect.Select: invalid Dir, of a receive-only channel
-	"typeparam/typeswitch5.go":   true, // reflect.Set of an interpreted interface value
 	"typeparam/typeswitch7.go":   true, // a nil dereference in a type switch of an interface instance
 }
 

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
+
+	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
 )
 
 // yaegi v0.16.1 asserts a value of a type the cells declared to an
@@ -17,6 +19,10 @@ import (
 // itself:
 //
 //	func(x any) I { if v, ok := x.(myint); ok { return v }; …; return x.(I) }(x)
+//
+// From an empty interface type to an interface type the cells wrote, the
+// value is asserted first as a compiled function returns it
+// (assertsHeld): if v, ok := tensornbRuntime.Held(x).(I); ok { return v }.
 
 // assertion rewrites a type assertion to an interface type that a value
 // is taken from, alone or with its ok.
@@ -59,7 +65,8 @@ func (r *rewriter) asInterface(x string, xt types.Type, e ast.Expr, ok bool) (st
 		return "", false
 	}
 	impls := r.implementations(r.info.TypeOf(e), it)
-	if len(impls) == 0 {
+	held := r.assertsHeld(xt, r.info.TypeOf(e))
+	if len(impls) == 0 && !held {
 		return "", false
 	}
 	iface, from := r.source(e), types.TypeString(xt, r.qualifier)
@@ -68,6 +75,13 @@ func (r *rewriter) asInterface(x string, xt types.Type, e ast.Expr, ok bool) (st
 		fmt.Fprintf(&b, "func(x %s) (%s, bool) { ", from, iface)
 	} else {
 		fmt.Fprintf(&b, "func(x %s) %s { ", from, iface)
+	}
+	if held {
+		result := "v"
+		if ok {
+			result = "v, true"
+		}
+		fmt.Fprintf(&b, "if v, ok := %s.Held(x).(%s); ok { return %s }; ", cell.RuntimeName, iface, result)
 	}
 	for _, impl := range impls {
 		if ok {
@@ -82,6 +96,21 @@ func (r *rewriter) asInterface(x string, xt types.Type, e ast.Expr, ok bool) (st
 		fmt.Fprintf(&b, "return x.(%s) }", iface)
 	}
 	return b.String(), true
+}
+
+// assertsHeld reports whether a value of type xt asserted to the type t
+// is asserted first as a compiled function returns it: if xt is an empty
+// interface type, and t an interface type the cells wrote. yaegi v0.16.1
+// asserts a value of empty interface type to such a type wrongly when
+// the value holds its own record of an interface value, as a value of a
+// type the cells declared may be held (reflect.Set: value of type
+// interface {} is not assignable to type interp.valueInterface); that a
+// compiled function returns (tensornbRuntime.Held) it asserts right, a
+// value of a basic type (type myint int) too, which an assertion to
+// myint would take for an int.
+func (r *rewriter) assertsHeld(xt, t types.Type) bool {
+	xi, ok := xt.Underlying().(*types.Interface)
+	return ok && xi.Empty() && r.interpretedInterface(t)
 }
 
 // implementations returns the cells' types, or pointers to them, that
