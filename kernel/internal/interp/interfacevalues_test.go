@@ -1,6 +1,13 @@
 package interp_test
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tensornb/tensornb/kernel/internal/front"
+)
 
 // A composite literal assigned to a field, an element or a pointer's
 // target of an interface type the cells declared holds the literal, as
@@ -52,4 +59,32 @@ func TestMethodPromotedFromEmbeddedInterface(t *testing.T) {
 func TestAssertionFromEmptyInterface(t *testing.T) {
 	checkPrinted(t, "myint 1 | yourint 2 | P 3 | not I | not I | not I\nyourint 5 fooer myint 6 int 7 other\ntrue\n", "type I interface{ foo() string }\ntype myint int\nfunc (x myint) foo() string { return fmt.Sprint(\"myint \", int(x)) }\ntype yourint int\nfunc (x yourint) foo() string { return fmt.Sprint(\"yourint \", int(x)) }\ntype P struct{ a int }\nfunc (p *P) foo() string { return fmt.Sprint(\"P \", p.a) }\nfunc as(v any) string {\n\tif x, ok := v.(I); ok {\n\t\treturn x.foo()\n\t}\n\treturn \"not I\"\n}\nfunc sw[T any](v any) string {\n\tswitch x := v.(type) {\n\tcase interface{ foo() T }:\n\t\treturn \"fooer \" + fmt.Sprint(x.foo())\n\tcase int:\n\t\treturn fmt.Sprint(\"int \", x)\n\t}\n\treturn \"other\"\n}",
 		"fmt.Println(as(myint(1)), \"|\", as(yourint(2)), \"|\", as(&P{3}), \"|\", as(4), \"|\", as(nil), \"|\", as(fmt.Errorf(\"e\")))\nvar a any = yourint(5)\ny := a.(interface{ foo() string })\nfmt.Println(y.foo(), sw[string](myint(6)), sw[string](7), sw[int](&P{8}))\nfunc() {\n\tdefer func() { fmt.Println(recover() != nil) }()\n\t_ = any(9).(I)\n}()")
+}
+
+// A switch whose tag is of an interface type and a case's value of
+// another, or the other way round, runs the case whose value equals the
+// tag, as in Go, a value of a type the cells declared among them, with
+// the tag evaluated once, after the init statement: yaegi alone panicked
+// (reflect.Value.Convert: value of type interface {} cannot be converted
+// to type int). A nil interface value compared with a value of the
+// cells' type is not equal to it: yaegi alone panicked on the
+// assertion the comparison is rewritten to. The output is that of go
+// run.
+func TestSwitchOfInterfaceAndOtherValues(t *testing.T) {
+	checkPrinted(t, "zero one one P 2 other other other\nsame differ differ\nfive six  six  3\n", "type P struct{ a int }\nvar calls int\nfunc next(v any) any { calls++; return v }\nfunc kind(i any) string {\n\tvar t int\n\tswitch i {\n\tcase t:\n\t\treturn \"zero\"\n\tcase 1, \"one\":\n\t\treturn \"one\"\n\tcase P{2}:\n\t\treturn \"P 2\"\n\t}\n\treturn \"other\"\n}\nfunc back(t int, i any) string {\n\tswitch t {\n\tcase i:\n\t\treturn \"same\"\n\tdefault:\n\t\treturn \"differ\"\n\t}\n}\nfunc once(v any) string {\n\tout := \"\"\n\tswitch w := 5; next(v) {\n\tcase w:\n\t\tout = \"five\"\n\t\tfallthrough\n\tcase 6, \"six\":\n\t\tout += \" six\"\n\t}\n\treturn out\n}",
+		"fmt.Println(kind(0), kind(1), kind(\"one\"), kind(P{2}), kind(P{3}), kind(2), kind(nil))\nfmt.Println(back(0, 0), back(1, 0), back(1, \"x\"))\nfmt.Println(once(5), once(\"six\"), once(7), calls)")
+	checkPrinted(t, "three not three nil false true\n", "type myint int\nfunc (m myint) foo() {}\ntype fooer interface{ foo() }\nfunc three(i fooer) string {\n\tswitch t := myint(3); i {\n\tcase t:\n\t\treturn \"three\"\n\tcase nil:\n\t\treturn \"nil\"\n\t}\n\treturn \"not three\"\n}",
+		"var f fooer\nfmt.Println(three(myint(3)), three(myint(4)), three(nil), f == myint(0), f != myint(0))")
+}
+
+// A switch that compares a value held in an interface with a value of a
+// basic type is refused if the interface value may hold a value of
+// another type the interpreter takes for it (a myint for an int).
+func TestSwitchOfBasicTypesRefused(t *testing.T) {
+	s, _ := newSession(t)
+	err := s.Run(context.Background(), "type myint int\nfunc f(i any) string {\n\tswitch i {\n\tcase 0:\n\t\treturn \"zero\"\n\t}\n\treturn \"other\"\n}")
+	var ce *front.CellError
+	if !errors.As(err, &ce) || ce.Name != "Unsupported" || !strings.Contains(ce.Value, "cannot tell from a value of type myint") || !strings.HasPrefix(ce.Value, "cell line 4:") {
+		t.Fatalf("got %v, want the switch refused at its case", err)
+	}
 }

@@ -54,7 +54,6 @@ var knownCrashes = map[string]bool{
 	"typeparam/issue48318.go":    true, // encoding/xml cannot see an interpreted struct's tags
 	"typeparam/issue49295.go":    true, // a nil dereference in a method of a generic pointer type
 	"typeparam/issue50642.go":    true, // a nil dereference in a method called through an interface
-	"typeparam/issue51522b.go":   true, // reflect.Value.Convert of an interface value
 	"typeparam/list2.go":         true, // a self-referencing struct of a generic list
 	"typeparam/orderedmap.go":    true, // reflect.Select: invalid Dir, of a receive-only channel
 	"typeparam/typeswitch7.go":   true, // a nil dereference in a type switch of an interface instance

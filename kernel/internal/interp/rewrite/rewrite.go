@@ -29,7 +29,9 @@ import (
 //     (typeswitch.go);
 //   - a comparison of an interface value with a value of a type the
 //     cells declared, which yaegi gets wrong, becomes a type assertion
-//     and a comparison of values (compare.go);
+//     and a comparison of values (compare.go), and a switch of a tag of
+//     an interface type and values of others, or the other way round,
+//     one of comparisons (exprswitch.go);
 //   - range over a function becomes a call of the function with the
 //     loop's body as a function literal, the yield function, with Go's
 //     rules for break, continue, return, defer and the iterator's misuse
@@ -235,6 +237,8 @@ func (r *rewriter) walk(n ast.Node) {
 			r.valueAssertion(n)
 		case *ast.TypeSwitchStmt:
 			r.typeSwitch(n)
+		case *ast.SwitchStmt:
+			r.exprSwitch(n)
 		case *ast.BinaryExpr:
 			r.compare(n)
 		case *ast.FuncLit:

@@ -1,0 +1,129 @@
+package rewrite
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// exprSwitch rewrites a switch whose tag is of an interface type and a
+// case's value of another, or the other way round (switch i { case t: },
+// with i an any and t an int; switch i { case 1: }), into a switch of
+// conditions that compare the tag, evaluated once, with each value in
+// turn, as Go does:
+//
+//	switch f() {     switch tensornbN1 := f(); {
+//	case t, 2:       case tensornbN1 == t || tensornbN1 == 2:
+//
+// yaegi v0.16.1 converts the tag to the case's type, or the case's value
+// to the tag's, and panics (reflect.Value.Convert: value of type
+// interface {} cannot be converted to type int); a comparison it makes
+// right, or, of an interface value with a value of a type the cells
+// declared, as compare.go rewrites it. A tag that is a name or a literal
+// is compared as it is; a switch with an init statement and another tag
+// goes in a block of its own, after the init statement.
+func (r *rewriter) exprSwitch(sw *ast.SwitchStmt) {
+	if sw.Tag == nil || !r.mixesInterfaces(sw) {
+		return
+	}
+	tag, tt := r.source(sw.Tag), r.info.TypeOf(sw.Tag)
+	switch ast.Unparen(sw.Tag).(type) {
+	case *ast.Ident, *ast.BasicLit:
+		r.edits = append(r.edits, edit{r.offset(sw.Tag.Pos()), r.offset(sw.Tag.End()), "", false})
+	default:
+		tag = r.temp()
+		to := r.offset(sw.Tag.Pos())
+		if sw.Init != nil {
+			r.edits = append(r.edits, edit{r.offset(sw.Switch), r.offset(sw.Init.Pos()), "{ ", false},
+				edit{r.offset(sw.End()), r.offset(sw.End()), " }", false})
+			to = r.offset(sw.Init.End())
+			r.edits = append(r.edits, edit{to, r.offset(sw.Tag.Pos()), "; switch " + tag + " := ", false})
+		} else {
+			r.edits = append(r.edits, edit{r.offset(sw.Switch), to, "switch " + tag + " := ", false})
+		}
+		r.edits = append(r.edits, edit{r.offset(sw.Tag.End()), r.offset(sw.Tag.End()), ";", false})
+	}
+	for _, st := range sw.Body.List {
+		cc := st.(*ast.CaseClause)
+		from, text := r.offset(cc.Case), "case "
+		for _, e := range cc.List {
+			start, end := r.equalTo(tag, tt, e)
+			r.edits = append(r.edits, edit{from, r.offset(e.Pos()), text + start, false})
+			from, text = r.offset(e.End()), end+" || "
+		}
+		if len(cc.List) > 0 {
+			r.edits = append(r.edits, edit{from, r.offset(cc.Colon), text[:len(text)-len(" || ")], false})
+		}
+	}
+}
+
+// mixesInterfaces reports whether a case of sw has a value of an
+// interface type and the tag not, or the other way round.
+func (r *rewriter) mixesInterfaces(sw *ast.SwitchStmt) bool {
+	tagIface := types.IsInterface(r.info.TypeOf(sw.Tag))
+	for _, st := range sw.Body.List {
+		for _, e := range st.(*ast.CaseClause).List {
+			if t := r.info.TypeOf(e); t != nil && !r.info.Types[e].IsNil() && types.IsInterface(t) != tagIface {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// equalTo returns the text before and after the case's value e in the
+// condition that tag, of type tt, equals it. e goes in parentheses only
+// if it needs them: yaegi fails on a constant in parentheses compared
+// with an interface value among others (i == (1) || i == ("one")).
+func (r *rewriter) equalTo(tag string, tt types.Type, e ast.Expr) (string, string) {
+	et := r.info.TypeOf(e)
+	switch {
+	case types.IsInterface(tt) && !types.IsInterface(et):
+		r.tellApart(e, tt, et)
+		if involvesMain(et, r.pkg) {
+			return r.equalityFunc(et, true, false) + tag + ", ", ")"
+		}
+	case !types.IsInterface(tt) && types.IsInterface(et):
+		r.tellApart(e, et, tt)
+		if involvesMain(tt, r.pkg) {
+			return r.equalityFunc(tt, false, false) + tag + ", ", ")"
+		}
+	}
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op.Precedence() <= token.EQL.Precedence() {
+		return tag + " == (", ")"
+	}
+	return tag + " == ", ""
+}
+
+// tellApart refuses the case e that compares a value of the interface
+// type iface with one of the type concrete, of a basic underlying type,
+// if the interface value may hold a value of another type of that
+// underlying type, one of the cells' or the basic type itself: yaegi
+// holds a myint in an interface as an int at times, and takes an int, or
+// a yourint, held in an interface, for a myint, and the other way round;
+// the comparison would find them equal.
+func (r *rewriter) tellApart(e ast.Expr, iface, concrete types.Type) {
+	concrete = types.Default(concrete)
+	under, ok := concrete.Underlying().(*types.Basic)
+	if !ok {
+		return
+	}
+	it := iface.Underlying().(*types.Interface)
+	var other types.Type
+	if !types.Identical(concrete, under) && types.Implements(under, it) {
+		other = under
+	}
+	scope := r.pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if ok && !tn.IsAlias() && !types.Identical(tn.Type(), concrete) && types.Identical(tn.Type().Underlying(), under) && types.Implements(tn.Type(), it) {
+			other = tn.Type()
+		}
+	}
+	if other != nil {
+		c := types.TypeString(concrete, r.qualifier)
+		r.refuse(e.Pos(), fmt.Sprintf("a switch that compares a value of type %s with a value of type %s, which the interpreter cannot tell from a value of type %s held in an interface",
+			types.TypeString(iface, r.qualifier), c, types.TypeString(other, r.qualifier)))
+	}
+}
