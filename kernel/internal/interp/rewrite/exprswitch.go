@@ -20,27 +20,25 @@ import (
 // to the tag's, and panics (reflect.Value.Convert: value of type
 // interface {} cannot be converted to type int); a comparison it makes
 // right, or, of an interface value with a value of a type the cells
-// declared, as compare.go rewrites it. A tag that is a name or a literal
-// is compared as it is; a switch with an init statement and another tag
-// goes in a block of its own, after the init statement.
+// declared, as compare.go rewrites it. A tag that is a literal, or a
+// name that no case's value may change, is compared as it is; a switch
+// with an init statement and another tag goes in a block of its own,
+// after the init statement.
 func (r *rewriter) exprSwitch(sw *ast.SwitchStmt) {
 	if sw.Tag == nil || !r.mixesInterfaces(sw) {
 		return
 	}
 	tag, tt := r.source(sw.Tag), r.info.TypeOf(sw.Tag)
-	switch ast.Unparen(sw.Tag).(type) {
-	case *ast.Ident, *ast.BasicLit:
+	if readAsIs(sw) {
 		r.edits = append(r.edits, edit{r.offset(sw.Tag.Pos()), r.offset(sw.Tag.End()), "", false})
-	default:
+	} else {
 		tag = r.temp()
-		to := r.offset(sw.Tag.Pos())
 		if sw.Init != nil {
 			r.edits = append(r.edits, edit{r.offset(sw.Switch), r.offset(sw.Init.Pos()), "{ ", false},
+				edit{r.offset(sw.Init.End()), r.offset(sw.Tag.Pos()), "; switch " + tag + " := ", false},
 				edit{r.offset(sw.End()), r.offset(sw.End()), " }", false})
-			to = r.offset(sw.Init.End())
-			r.edits = append(r.edits, edit{to, r.offset(sw.Tag.Pos()), "; switch " + tag + " := ", false})
 		} else {
-			r.edits = append(r.edits, edit{r.offset(sw.Switch), to, "switch " + tag + " := ", false})
+			r.edits = append(r.edits, edit{r.offset(sw.Switch), r.offset(sw.Tag.Pos()), "switch " + tag + " := ", false})
 		}
 		r.edits = append(r.edits, edit{r.offset(sw.Tag.End()), r.offset(sw.Tag.End()), ";", false})
 	}
@@ -56,6 +54,34 @@ func (r *rewriter) exprSwitch(sw *ast.SwitchStmt) {
 			r.edits = append(r.edits, edit{from, r.offset(cc.Colon), text[:len(text)-len(" || ")], false})
 		}
 	}
+}
+
+// readAsIs reports whether the tag of sw reads, at each case, what it
+// read before the first: it is a literal, or a name and no case's value
+// calls a function or receives.
+func readAsIs(sw *ast.SwitchStmt) bool {
+	switch ast.Unparen(sw.Tag).(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+	default:
+		return false
+	}
+	still := true
+	for _, st := range sw.Body.List {
+		for _, e := range st.(*ast.CaseClause).List {
+			ast.Inspect(e, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CallExpr:
+					still = false
+				case *ast.UnaryExpr:
+					still = still && n.Op != token.ARROW
+				}
+				return still
+			})
+		}
+	}
+	return still
 }
 
 // mixesInterfaces reports whether a case of sw has a value of an
