@@ -68,7 +68,7 @@ func (f *frameRecorder) take() ([]string, int) {
 }
 
 // runtimeSymbols returns the table of the functions rewritten code calls
-// (see cell.RuntimeName) for yaegi: Bounds, UnwrapError, AsMethod, Clear,
+// (see cell.RuntimeName) for yaegi: Bounds, UnwrapError, AsMethod, Held, Clear,
 // Recovered, Print and Println, which write to rec, as the builtins write
 // to standard error, Recovering, which resets rec, so that the frames a
 // recovered panic unwound are not taken for those of a later one, and
@@ -87,6 +87,7 @@ func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
 		"Print":        reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, false, args...) }),
 		"Println":      reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, true, args...) }),
 		"NilAssertion": reflect.ValueOf(cell.PanicNilAssertion),
+		"Held":         reflect.ValueOf(cell.Held),
 	}}
 }
 

@@ -18,7 +18,8 @@ import (
 // (PanicRange) and Deferred (RunDeferred) serve the lowered loops over
 // functions (package rewrite's rangefunc.go); UnwrapError and AsMethod
 // call the methods of compiled errors for errors.As, lowered (package
-// rewrite's errors.go); Clear, Recovered, Print and Println are the
+// rewrite's errors.go); Held passes a value to assert to an interface
+// (package rewrite's assert.go); Clear, Recovered, Print and Println are the
 // builtins clear, recover's value, print and println as Go has them
 // (package rewrite's builtins.go); NilAssertion (PanicNilAssertion) fails
 // as Go does an assertion of a nil interface value to an interface type
@@ -196,6 +197,12 @@ func Clear(x any) {
 		v.Clear()
 	}
 }
+
+// Held, for yaegi (package rewrite's assert.go), returns x as it is: an
+// interface value that an interpreted value of empty interface type
+// holds comes back as a compiled function's result, which yaegi asserts
+// to an interface type the cells wrote right.
+func Held(x any) any { return x }
 
 // Recovered, for yaegi (package rewrite's builtins.go), returns the value
 // of the panic that recover stopped, v as yaegi's recover returns it:

@@ -25,7 +25,11 @@ import (
 //
 //	func(x X) I { if x == nil { tensornbRuntime.NilAssertion("main.I") }; if v, ok := x.(myint); ok { return v }; …; return x.(I) }(x)
 //
-// An assertion to an interface type that none of the cells' types
+// From an empty interface type to an interface type the cells wrote, the
+// value is asserted first as a compiled function returns it
+// (assertsHeld): if v, ok := tensornbRuntime.Held(x).(I); ok { return v }.
+//
+// Otherwise, an assertion to an interface type that none of the cells' types
 // implement stays as it is, nil or not: a function like this one fails,
 // in the session, on a compiled value that is not of the type.
 
@@ -72,7 +76,8 @@ func (r *rewriter) asInterface(x string, xt types.Type, e ast.Expr, ok bool) (st
 		return "", false
 	}
 	impls := r.implementations(t, it, xt)
-	if len(impls) == 0 {
+	held := r.assertsHeld(xt, t)
+	if len(impls) == 0 && !held {
 		return "", false
 	}
 	iface, from := r.source(e), types.TypeString(xt, r.qualifier)
@@ -81,6 +86,13 @@ func (r *rewriter) asInterface(x string, xt types.Type, e ast.Expr, ok bool) (st
 		fmt.Fprintf(&b, "func(x %s) (%s, bool) { if x == nil { return nil, false }; ", from, iface)
 	} else {
 		fmt.Fprintf(&b, "func(x %s) %s { if x == nil { %s.NilAssertion(%s) }; ", from, iface, cell.RuntimeName, strconv.Quote(runtimeName(t)))
+	}
+	if held {
+		result := "v"
+		if ok {
+			result = "v, true"
+		}
+		fmt.Fprintf(&b, "if v, ok := %s.Held(x).(%s); ok { return %s }; ", cell.RuntimeName, iface, result)
 	}
 	for _, impl := range impls {
 		if ok {
@@ -140,6 +152,21 @@ func unnamedVars(vars *types.Tuple) *types.Tuple {
 		out[i] = types.NewVar(token.NoPos, nil, "", vars.At(i).Type())
 	}
 	return types.NewTuple(out...)
+}
+
+// assertsHeld reports whether a value of type xt asserted to the type t
+// is asserted first as a compiled function returns it: if xt is an empty
+// interface type, and t an interface type the cells wrote. yaegi v0.16.1
+// asserts a value of empty interface type to such a type wrongly when
+// the value holds its own record of an interface value, as a value of a
+// type the cells declared may be held (reflect.Set: value of type
+// interface {} is not assignable to type interp.valueInterface); that a
+// compiled function returns (tensornbRuntime.Held) it asserts right, a
+// value of a basic type (type myint int) too, which an assertion to
+// myint would take for an int.
+func (r *rewriter) assertsHeld(xt, t types.Type) bool {
+	xi, ok := xt.Underlying().(*types.Interface)
+	return ok && xi.Empty() && r.interpretedInterface(t)
 }
 
 // implementations returns the cells' types, or pointers to them, that

@@ -14,13 +14,14 @@ import (
 // becomes a type assertion, which yaegi gets right, then a comparison of
 // values of the one type:
 //
-//	func(i fooer, v myint) bool { w, ok := i.(myint); return ok && w == v }(x, myint(5))
+//	func(i interface{}, v myint) bool { if i == nil { return false }; w, ok := i.(myint); return ok && w == v }(x, myint(5))
 //
-// with both operands evaluated once, in their order; an operand converted
-// to an interface type (fooer(myint(6))) is compared as the value it
-// converts. Two interface values
-// holding values of the cells' types still compare wrongly: the types
-// they hold are not known before the program runs.
+// with both operands evaluated once, in their order (yaegi panics on the
+// assertion of a nil interface value, which the check of nil spares it);
+// an operand converted to an interface type (fooer(myint(6))) is
+// compared as the value it converts. Two interface values holding values
+// of the cells' types still compare wrongly: the types they hold are not
+// known before the program runs.
 func (r *rewriter) compare(e *ast.BinaryExpr) {
 	if e.Op != token.EQL && e.Op != token.NEQ {
 		return
@@ -37,19 +38,27 @@ func (r *rewriter) compare(e *ast.BinaryExpr) {
 	if !types.IsInterface(iface) || types.IsInterface(concrete) || !involvesMain(concrete, r.pkg) {
 		return
 	}
-	it, ct := "interface{}", types.TypeString(concrete, r.qualifier) // an interface type of its own reaches the function as yaegi's record, which fails the assertion
-	params, holds := "i "+it+", v "+ct, "i"
-	if iface == ty {
-		params = "v " + ct + ", i " + it
-	}
-	result := "ok && w == v"
-	if e.Op == token.NEQ {
-		result = "!ok || w != v"
-	}
-	fn := fmt.Sprintf("func(%s) bool { w, ok := %s.(%s); return %s }(", params, holds, ct, result)
+	fn := r.equalityFunc(concrete, iface == tx, e.Op == token.NEQ)
 	r.late = append(r.late, edit{r.offset(e.Pos()), r.offset(x.Pos()), fn, false},
 		edit{r.offset(x.End()), r.offset(y.Pos()), ", ", false},
 		edit{r.offset(y.End()), r.offset(e.End()), ")", false})
+}
+
+// equalityFunc returns the start of the call that compares an interface
+// value with a value of the type concrete, the interface value first if
+// ifaceFirst, for inequality if neq: the function, then the call's
+// parenthesis, which the operands and a parenthesis follow.
+func (r *rewriter) equalityFunc(concrete types.Type, ifaceFirst, neq bool) string {
+	it, ct := "interface{}", types.TypeString(concrete, r.qualifier) // an interface type of its own reaches the function as yaegi's record, which fails the assertion
+	params := "v " + ct + ", i " + it
+	if ifaceFirst {
+		params = "i " + it + ", v " + ct
+	}
+	result := "ok && w == v"
+	if neq {
+		result = "!ok || w != v"
+	}
+	return fmt.Sprintf("func(%s) bool { if i == nil { return %t }; w, ok := i.(%s); return %s }(", params, neq, ct, result)
 }
 
 // unconverted returns the value an operand converts to an interface type

@@ -29,7 +29,9 @@ import (
 //     (typeswitch.go);
 //   - a comparison of an interface value with a value of a type the
 //     cells declared, which yaegi gets wrong, becomes a type assertion
-//     and a comparison of values (compare.go);
+//     and a comparison of values (compare.go), and a switch of a tag of
+//     an interface type and values of others, or the other way round,
+//     one of comparisons (exprswitch.go);
 //   - range over a function becomes a call of the function with the
 //     loop's body as a function literal, the yield function, with Go's
 //     rules for break, continue, return, defer and the iterator's misuse
@@ -55,6 +57,15 @@ import (
 //     other values as they were;
 //   - named results start at their zero values (results.go): yaegi may
 //     start them with the value of what the call is assigned to;
+//   - a function value returned is converted to the result's type
+//     (funcreturn.go): yaegi returns its record of the function;
+//   - the method of a conversion to an interface type takes the
+//     converted value as a function's argument (convmethod.go), a
+//     method promoted from an embedded interface is selected through
+//     the fields (promoted.go): yaegi panics;
+//   - a composite literal assigned to a field or an element of an
+//     interface type is converted to it first (literalassign.go): yaegi
+//     panics;
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go);
@@ -200,6 +211,7 @@ func (r *rewriter) walk(n ast.Node) {
 			r.namedResults(n.Type, n.Body)
 			if fn, ok := r.info.Defs[n.Name].(*types.Func); ok {
 				r.selfFuncType(n.Type, fn.Type().(*types.Signature), n.Body)
+				r.funcResults(n.Type, fn.Type().(*types.Signature), n.Body)
 			}
 		case *ast.TypeSpec:
 			if n.TypeParams != nil {
@@ -215,6 +227,8 @@ func (r *rewriter) walk(n ast.Node) {
 			}
 		case *ast.SelectorExpr:
 			r.methodExpr(n)
+			r.convertedReceiver(n)
+			r.promotedFromInterface(n)
 			r.logFlags(n)
 			// A name of a compiled package that yaegi's copy lacks: its
 			// standard library is Go 1.22's, go/types knows the newer one.
@@ -242,6 +256,7 @@ func (r *rewriter) walk(n ast.Node) {
 			r.nilAssign(n)
 			r.assertion(n)
 			r.commaOk(n)
+			r.literalToInterface(n)
 			if n.Tok == token.DEFINE {
 				r.parallelLiterals(n.Rhs)
 			}
@@ -260,6 +275,7 @@ func (r *rewriter) walk(n ast.Node) {
 			r.typeSwitch(n)
 		case *ast.SwitchStmt:
 			r.ambiguousTag(n)
+			r.exprSwitch(n)
 		case *ast.BinaryExpr:
 			if n.Op == token.EQL || n.Op == token.NEQ {
 				r.ambiguousComparison(n.OpPos, n.X, n.Y)
@@ -272,9 +288,11 @@ func (r *rewriter) walk(n ast.Node) {
 			r.ambiguousKeys(n)
 		case *ast.FuncLit:
 			r.namedResults(n.Type, n.Body)
-			if sig, ok := r.info.TypeOf(n).(*types.Signature); ok {
+			sig, _ := r.info.TypeOf(n).(*types.Signature)
+			if sig != nil {
 				r.selfFuncType(n.Type, sig, n.Body)
 			}
+			r.funcResults(n.Type, sig, n.Body)
 		}
 		r.selfTypes(n)
 		r.boxedFields(n)

@@ -45,12 +45,6 @@ func (r *rewriter) twin(t, holder types.Type) types.Type {
 	return nil
 }
 
-// hasMethods reports whether t has methods: yaegi keeps, in an interface
-// value, that a value of such a type is not one of its underlying basic
-// type, and compares it with a value of that type right (not with a
-// value of its own type: that is an assertion, see compare.go).
-func hasMethods(t types.Type) bool { return types.NewMethodSet(t).Len() > 0 }
-
 // isBasic reports whether t is a predeclared basic type.
 func isBasic(t types.Type) bool {
 	_, ok := types.Unalias(t).(*types.Basic)
@@ -148,7 +142,7 @@ func (r *rewriter) ambiguousComparison(pos token.Pos, x, y ast.Expr) {
 		return
 	}
 	if !types.IsInterface(ty) {
-		if tw := r.twin(ty, tx); tw != nil && !(isBasic(ty) && hasMethods(tw)) {
+		if tw := r.twin(ty, tx); tw != nil {
 			r.refuseTwins(pos, "a comparison with a value of type", ty, tw)
 		}
 		return
@@ -157,7 +151,7 @@ func (r *rewriter) ambiguousComparison(pos token.Pos, x, y ast.Expr) {
 		if !types.AssignableTo(c, tx) || !types.AssignableTo(c, ty) {
 			continue
 		}
-		if tw := r.twin(c, tx); tw != nil && types.AssignableTo(tw, ty) && !(isBasic(tw) && hasMethods(c)) && !(isBasic(c) && hasMethods(tw)) {
+		if tw := r.twin(c, tx); tw != nil && types.AssignableTo(tw, ty) {
 			r.refuseTwins(pos, "a comparison of interface values that may hold", c, tw)
 			return
 		}
