@@ -45,6 +45,8 @@ import (
 //     of a call beside it;
 //   - named results start at their zero values (results.go): yaegi may
 //     start them with the value of what the call is assigned to;
+//   - the make of a channel type of one direction becomes a conversion
+//     (makechan.go): yaegi panics on it;
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go);
@@ -204,6 +206,7 @@ func (r *rewriter) walk(n ast.Node) {
 			}
 		case *ast.CallExpr:
 			r.minMax(n)
+			r.makeDirectional(n)
 			r.errorsAs(n)
 			r.builtinCall(n)
 			r.variadicArgs(n)
