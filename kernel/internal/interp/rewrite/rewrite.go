@@ -45,8 +45,11 @@ import (
 //     of a call beside it;
 //   - named results start at their zero values (results.go): yaegi may
 //     start them with the value of what the call is assigned to;
-//   - the make of a channel type of one direction becomes a conversion
-//     (makechan.go): yaegi panics on it;
+//   - a receive that is a result of a return or the value of an
+//     assignment goes in parentheses (receive.go), a select's case that
+//     receives into existing variables receives into its own
+//     (selectrecv.go), and the make of a channel type of one direction
+//     becomes a conversion (makechan.go): yaegi panics on all three;
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go);
@@ -84,6 +87,9 @@ type rewriter struct {
 	lineVars map[string]bool
 	// asserted are the type assertions rewritten (assert.go).
 	asserted map[*ast.TypeAssertExpr]bool
+	// comms are the assignments of select cases rewritten
+	// (selectrecv.go).
+	comms map[*ast.AssignStmt]bool
 	// late are edits that wrap an expression a statement may start with
 	// (x.(I).M(), x == v): they go after the marks instrument inserts
 	// before the statement, where they would otherwise come first.
@@ -210,7 +216,12 @@ func (r *rewriter) walk(n ast.Node) {
 			r.errorsAs(n)
 			r.builtinCall(n)
 			r.variadicArgs(n)
+		case *ast.CommClause:
+			r.selectAssign(n)
+		case *ast.ReturnStmt:
+			r.receiveInPlace(n)
 		case *ast.AssignStmt:
+			r.receiveInPlace(n)
 			r.nilAssign(n)
 			r.assertion(n)
 			if n.Tok == token.DEFINE {
