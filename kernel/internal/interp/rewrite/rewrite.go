@@ -49,7 +49,10 @@ import (
 //     assignment goes in parentheses (receive.go), a select's case that
 //     receives into existing variables receives into its own
 //     (selectrecv.go), and the make of a channel type of one direction
-//     becomes a conversion (makechan.go): yaegi panics on all three;
+//     becomes a conversion (makechan.go): yaegi panics on all three; a
+//     select that receives a value and ok from a channel that is not a
+//     variable, on which yaegi blocks forever, has its operands
+//     evaluated first (selecthoist.go);
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go);
@@ -90,6 +93,9 @@ type rewriter struct {
 	// comms are the assignments of select cases rewritten
 	// (selectrecv.go).
 	comms map[*ast.AssignStmt]bool
+	// hoisted are the selects whose operands are evaluated first
+	// (selecthoist.go).
+	hoisted []*ast.SelectStmt
 	// late are edits that wrap an expression a statement may start with
 	// (x.(I).M(), x == v): they go after the marks instrument inserts
 	// before the statement, where they would otherwise come first.
@@ -135,6 +141,10 @@ func rewrite(cc *check.Cell, sites *cell.Sites, source *cell.Source) (*rewriter,
 	r.instrument(cc.File.Spans)
 	r.edits = append(r.edits, r.late...)
 	r.sortEdits()
+	r.hoistOperands()
+	if r.refusal != nil {
+		return nil, r.refusal
+	}
 	return r, nil
 }
 
@@ -218,6 +228,8 @@ func (r *rewriter) walk(n ast.Node) {
 			r.variadicArgs(n)
 		case *ast.CommClause:
 			r.selectAssign(n)
+		case *ast.SelectStmt, *ast.LabeledStmt:
+			r.selectOperands(n.(ast.Stmt))
 		case *ast.ReturnStmt:
 			r.receiveInPlace(n)
 		case *ast.AssignStmt:
