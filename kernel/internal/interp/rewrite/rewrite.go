@@ -66,6 +66,14 @@ import (
 //   - a composite literal assigned to a field or an element of an
 //     interface type is converted to it first (literalassign.go): yaegi
 //     panics;
+//   - a receive that is a result of a return or the value of an
+//     assignment goes in parentheses (receive.go), a select's case that
+//     receives into existing variables receives into its own
+//     (selectrecv.go), and the make of a channel type of one direction
+//     becomes a conversion (makechan.go): yaegi panics on all three; a
+//     select that receives a value and ok from a channel that is not a
+//     variable, on which yaegi blocks forever, has its operands
+//     evaluated first (selecthoist.go);
 //   - func main is renamed (mainfunc.go), errors.As walks the error's
 //     tree in interpreted code (errors.go), a method expression becomes
 //     a function literal (methodexpr.go);
@@ -117,6 +125,12 @@ type rewriter struct {
 	// the selectors of such fields that assignments write (mutual.go).
 	boxed   boxes
 	written map[*ast.SelectorExpr]bool
+	// comms are the assignments of select cases rewritten
+	// (selectrecv.go).
+	comms map[*ast.AssignStmt]bool
+	// hoisted are the selects whose operands are evaluated first
+	// (selecthoist.go).
+	hoisted []*ast.SelectStmt
 	// late are edits that wrap an expression a statement may start with
 	// (x.(I).M(), x == v): they go after the marks instrument inserts
 	// before the statement, where they would otherwise come first.
@@ -164,6 +178,10 @@ func rewrite(cc *check.Cell, sites *cell.Sites, source *cell.Source) (*rewriter,
 	r.instrument(cc.File.Spans)
 	r.edits = append(r.edits, r.late...)
 	r.sortEdits()
+	r.hoistOperands()
+	if r.refusal != nil {
+		return nil, r.refusal
+	}
 	return r, nil
 }
 
@@ -248,11 +266,19 @@ func (r *rewriter) walk(n ast.Node) {
 		case *ast.CallExpr:
 			r.selfCall(n)
 			r.minMax(n)
+			r.makeDirectional(n)
 			r.errorsAs(n)
 			r.builtinCall(n)
 			r.variadicArgs(n)
 			r.callArgs(n)
+		case *ast.CommClause:
+			r.selectAssign(n)
+		case *ast.SelectStmt, *ast.LabeledStmt:
+			r.selectOperands(n.(ast.Stmt))
+		case *ast.ReturnStmt:
+			r.receiveInPlace(n)
 		case *ast.AssignStmt:
+			r.receiveInPlace(n)
 			r.nilAssign(n)
 			r.assertion(n)
 			r.commaOk(n)
