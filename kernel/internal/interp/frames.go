@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
 	"github.com/tensornb/tensornb/kernel/internal/interp/rewrite"
@@ -72,8 +73,10 @@ func (f *frameRecorder) take() ([]string, int) {
 // Recovered, Print and Println, which write to rec, as the builtins write
 // to standard error, Recovering, which resets rec, so that the frames a
 // recovered panic unwound are not taken for those of a later one, and
-// RangeState and Deferred, of the lowered loops over functions, and
-// NilAssertion, of the rewritten type assertions.
+// RangeState and Deferred, of the lowered loops over functions,
+// NilAssertion, of the rewritten type assertions, and the type
+// UnsafePointer, unsafe.Pointer, which the rewrite writes for it (the
+// interpreter has no package unsafe).
 func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{cell.RuntimePath + "/tensornbruntime": {
 		"Bounds":       reflect.ValueOf(cell.PanicBounds),
@@ -88,6 +91,8 @@ func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
 		"Println":      reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, true, args...) }),
 		"NilAssertion": reflect.ValueOf(cell.PanicNilAssertion),
 		"Held":         reflect.ValueOf(cell.Held),
+
+		"UnsafePointer": reflect.ValueOf((*unsafe.Pointer)(nil)),
 	}}
 }
 

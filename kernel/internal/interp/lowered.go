@@ -19,9 +19,10 @@ func (l lowered) Has(path string) bool { return l.std.Lowers(path) || l.Library.
 
 // HasSymbol reports whether name of the package at path can run: all of
 // a standard package's the lowering reads from source can, or are
-// refused by the lowering, which says why.
+// refused by the lowering, which says why, and so can package unsafe's,
+// which the lowering and the rewrite write, or refuse.
 func (l lowered) HasSymbol(path, name string) bool {
-	return l.std.HasSource(path) || l.Library.HasSymbol(path, name)
+	return path == "unsafe" || l.std.HasSource(path) || l.Library.HasSymbol(path, name)
 }
 
 // Elsewhere reports whether the package at path is one only another

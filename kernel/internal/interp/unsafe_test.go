@@ -42,12 +42,26 @@ func main() {
 }`)
 }
 
-// Of package unsafe, the engine runs what the compiler makes constants;
-// the rest is refused at its line, never run wrong.
-func TestUnsafePointerRefused(t *testing.T) {
-	s, _ := newSession(t)
-	err := runLast(t, s, "import \"unsafe\"\nx := 1\np := unsafe.Pointer(&x)\n_ = p")
-	if err == nil || !strings.Contains(err.Error(), "cell line 3: the instant engine cannot run unsafe.Pointer: of package unsafe, it has only Sizeof") {
-		t.Fatalf("error %v", err)
+// unsafe.Pointer is a type the engine has, and its values are nil, or
+// what compiled code gives: typeparam/issue48013.go declares it in a
+// generic type and a struct. The output is that of go run.
+func TestUnsafePointerType(t *testing.T) {
+	checkPrinted(t, "true true <nil> 2 true\n[<nil> <nil>]\n", "import \"unsafe\"\ntype S struct{ q unsafe.Pointer }\nvar p unsafe.Pointer\nps := []unsafe.Pointer{nil, unsafe.Pointer(nil)}\nfmt.Println(p == nil, S{}.q == nil, p, len(ps), ps[1] == nil)\nms := make([]unsafe.Pointer, 2)\nfmt.Println(ms)")
+}
+
+// Of package unsafe, the engine runs what the compiler makes constants,
+// and the type Pointer; a conversion to or from it, and the rest of the
+// package, are refused at their line, never run wrong.
+func TestUnsafeRefused(t *testing.T) {
+	for _, c := range []struct{ cell, want string }{
+		{"import \"unsafe\"\nx := 1\np := unsafe.Pointer(&x)\n_ = p", "cell line 3: the instant engine cannot run a conversion to or from unsafe.Pointer"},
+		{"import \"unsafe\"\nvar p unsafe.Pointer\nfmt.Println(uintptr(p))", "cell line 3: the instant engine cannot run a conversion to or from unsafe.Pointer"},
+		{"import \"unsafe\"\nvar p unsafe.Pointer\n\nq := unsafe.Add(p, 1)\n_ = q", "cell line 4: the instant engine cannot run unsafe.Add: of package unsafe, it has only Sizeof"},
+	} {
+		s, _ := newSession(t)
+		err := runLast(t, s, c.cell)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("cell %q: error %v, want %q", c.cell, err, c.want)
+		}
 	}
 }

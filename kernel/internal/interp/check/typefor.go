@@ -2,6 +2,7 @@ package check
 
 import (
 	"go/types"
+	"strings"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
 )
@@ -51,7 +52,8 @@ func (c *Checker) TypeFor(t types.Type, main *types.Package, cellImports, import
 	if !ok {
 		return ""
 	}
-	return s
+	// The interpreter has no package unsafe: the runtime has its Pointer.
+	return strings.ReplaceAll(s, "unsafe.Pointer", cell.RuntimeName+".UnsafePointer")
 }
 
 // withoutParamNames returns t with the parameters and results of its

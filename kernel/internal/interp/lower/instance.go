@@ -458,6 +458,9 @@ func (cl *cellLowering) qualified(fr *from, x *ast.SelectorExpr) (string, bool, 
 	}
 	p := pn.Imported()
 	if p.Path() == "unsafe" && fr.std == nil {
+		if x.Sel.Name == "Pointer" {
+			return "", false, nil // the rewrite writes the type
+		}
 		return "", true, &unsafeUse{name: x.Sel.Name, pos: x.Pos()}
 	}
 	if obj := fr.info.Uses[x.Sel]; cl.l.std.LowersObject(obj) {

@@ -72,13 +72,14 @@ func isUnsafe(fr *from, sel *ast.SelectorExpr) bool {
 }
 
 // unsafeUse is the refusal of a name of package unsafe other than
-// Sizeof, Alignof and Offsetof, which the lowering makes constants: the
-// interpreter has no pointers without types.
+// Sizeof, Alignof and Offsetof, which the lowering makes constants, and
+// the type Pointer, which the rewrite writes as a type the interpreter
+// has (and refuses conversions to and from it).
 type unsafeUse struct {
 	name string
 	pos  token.Pos
 }
 
 func (u *unsafeUse) Error() string {
-	return "unsafe." + u.name + ": of package unsafe, it has only Sizeof, Alignof and Offsetof, which it makes constants"
+	return "unsafe." + u.name + ": of package unsafe, it has only Sizeof, Alignof and Offsetof, which it makes constants, and the type Pointer"
 }

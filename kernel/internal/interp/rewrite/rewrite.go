@@ -244,6 +244,7 @@ func (r *rewriter) walk(n ast.Node) {
 				}
 			}
 		case *ast.SelectorExpr:
+			r.unsafePointer(n)
 			r.methodExpr(n)
 			r.convertedReceiver(n)
 			r.promotedFromInterface(n)
@@ -264,6 +265,7 @@ func (r *rewriter) walk(n ast.Node) {
 				r.captured(n.Body, cell.Idents(init.Lhs))
 			}
 		case *ast.CallExpr:
+			r.unsafePointer(n)
 			r.selfCall(n)
 			r.minMax(n)
 			r.makeDirectional(n)
