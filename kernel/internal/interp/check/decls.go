@@ -193,15 +193,21 @@ func (c *Checker) Forget(name string) (kind string, ok bool) {
 	return kind, true
 }
 
-// Imports returns the session's imports: each path, with the name it was
-// imported as ("" for the package's own).
-func (c *Checker) Imports() map[string]string { return maps.Clone(c.imports) }
+// Imports returns the session's imports that cells wrote, not those
+// made for a cell that used a package without importing it: each path,
+// with the name it was imported as ("" for the package's own).
+func (c *Checker) Imports() map[string]string {
+	m := maps.Clone(c.imports)
+	maps.DeleteFunc(m, func(p, _ string) bool { return !c.written[p] })
+	return m
+}
 
 // ForgetImport drops the session's import of path, reporting whether it
 // had one: a later cell that uses the package imports it again.
 func (c *Checker) ForgetImport(path string) bool {
 	_, ok := c.imports[path]
 	delete(c.imports, path)
+	delete(c.written, path)
 	return ok
 }
 
@@ -213,4 +219,5 @@ func (c *Checker) Reset() {
 	clear(c.changed)
 	clear(c.unmarked)
 	clear(c.imports)
+	clear(c.written)
 }
