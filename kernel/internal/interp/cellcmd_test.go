@@ -153,16 +153,16 @@ func TestEnvAndCd(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.Chdir(wd) })
-	t.Setenv("TENSORNB_CELLCMD", "")
+	t.Setenv("GONB_CELLCMD_TEST", "")
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	cs := newCommandSession(t, nil)
-	if got := cs.run(t, "%env TENSORNB_CELLCMD one\nfmt.Println(os.Getenv(\"TENSORNB_CELLCMD\"))"); got != "Set: TENSORNB_CELLCMD=\"one\"\none\n" {
+	if got := cs.run(t, "%env GONB_CELLCMD_TEST one\nfmt.Println(os.Getenv(\"GONB_CELLCMD_TEST\"))"); got != "Set: GONB_CELLCMD_TEST=\"one\"\none\n" {
 		t.Errorf("%%env printed %q", got)
 	}
-	if got := cs.run(t, "%env TENSORNB_CELLCMD=two\n!echo $TENSORNB_CELLCMD"); got != "Set: TENSORNB_CELLCMD=\"two\"\ntwo\n" {
+	if got := cs.run(t, "%env GONB_CELLCMD_TEST=two\n!echo $GONB_CELLCMD_TEST"); got != "Set: GONB_CELLCMD_TEST=\"two\"\ntwo\n" {
 		t.Errorf("%%env NAME=value printed %q", got)
 	}
 	if got, want := cs.run(t, "%cd "+dir+"\n!pwd"), "Changed directory to \""+dir+"\"\n"+dir+"\n"; got != want {
