@@ -20,8 +20,9 @@ const Prefix = "//gonb:"
 
 // A Command is one command of a cell.
 type Command struct {
-	// Line is the cell line (from 1) the command starts on.
-	Line int
+	// Line is the cell line (from 1) the command starts on, and Last
+	// the one it ends on, later if it goes on on the next lines.
+	Line, Last int
 	// Shell reports a shell line (!), whose text is Text: what follows
 	// the ! (and the * of a !* line), its continued lines joined with
 	// spaces. InTemp reports a !* line.
@@ -75,6 +76,7 @@ func Parse(code string) Cell {
 		if !ok {
 			continue
 		}
+		cmd.Last = i + 1
 		if !cmd.Shell && cellMagics[cmd.Name] && len(c.Commands) == 0 && strings.TrimSpace(strings.Join(lines[:first], "")) == "" {
 			c.Magic = cmd.Name[1:]
 			c.Commands = append(c.Commands, cmd)
@@ -186,6 +188,26 @@ func (c Cell) ForGoNB() (Command, string, bool) {
 		}
 	}
 	return Command{}, "", false
+}
+
+// WithoutShell returns code with the lines of its shell commands blank:
+// what a worker that replays the cell runs again, for the shell lines
+// acted outside the worker, and what they did (files written, packages
+// installed) outlives it.
+func WithoutShell(code string) string {
+	c := Parse(code)
+	if c.Magic != "" {
+		return code
+	}
+	lines := strings.Split(code, "\n")
+	for _, cmd := range c.Commands {
+		if cmd.Shell {
+			for l := cmd.Line; l <= cmd.Last; l++ {
+				lines[l-1] = ""
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Written returns how cmd was written, for messages: %rm a, !ls.

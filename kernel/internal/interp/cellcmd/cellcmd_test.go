@@ -10,10 +10,10 @@ import (
 func TestParse(t *testing.T) {
 	c := Parse("// comment\npackage abc\n%env A \"b c\"\nx := 1\n//gonb:!echo one \\\n  two\n!*ls\n%% -x=17 \"\"\nf()")
 	want := []Command{
-		{Line: 3, Name: "env", Args: []string{"A", "b c"}},
-		{Line: 5, Shell: true, Text: "echo one    two"},
-		{Line: 7, Shell: true, InTemp: true, Text: "ls"},
-		{Line: 8, Name: "%", Args: []string{"-x=17", ""}},
+		{Line: 3, Last: 3, Name: "env", Args: []string{"A", "b c"}},
+		{Line: 5, Last: 6, Shell: true, Text: "echo one    two"},
+		{Line: 7, Last: 7, Shell: true, InTemp: true, Text: "ls"},
+		{Line: 8, Last: 8, Name: "%", Args: []string{"-x=17", ""}},
 	}
 	if !reflect.DeepEqual(c.Commands, want) {
 		t.Errorf("commands %+v, want %+v", c.Commands, want)
@@ -62,5 +62,14 @@ func TestSplit(t *testing.T) {
 		if got := Split(in); !reflect.DeepEqual(got, want) {
 			t.Errorf("Split(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A replayed cell's shell lines are left out, continued lines and all;
+// its other commands and its Go code stay.
+func TestWithoutShell(t *testing.T) {
+	got := WithoutShell("%cd /tmp\n!echo a \\\n  b\nx := 1\n//gonb:!ls")
+	if want := "%cd /tmp\n\n\nx := 1\n"; got != want {
+		t.Errorf("WithoutShell = %q, want %q", got, want)
 	}
 }
