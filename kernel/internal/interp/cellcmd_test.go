@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,5 +216,21 @@ func TestHelpVersionAndGoNBCommands(t *testing.T) {
 	}
 	if ce := cs.fail(t, "%nosuch"); ce.Name != "CommandError" || !strings.Contains(ce.Value, "%help") {
 		t.Errorf("%%nosuch: %s: %s", ce.Name, ce.Value)
+	}
+}
+
+// The Go code of a cell with commands keeps its lines, in main's body
+// too, and completion its offsets.
+func TestCommandsKeepLinesAndOffsets(t *testing.T) {
+	cs := newCommandSession(t, nil)
+	if ce := cs.fail(t, "var a = 1\n%% -x=1\nb := 2\nfmt.Println(b + \"s\")"); !strings.Contains(ce.Value, "cell line 4:") {
+		t.Errorf("compile error %q, want it on cell line 4", ce.Value)
+	}
+	if ce := cs.fail(t, "%%\nvar s []int\n_ = s[5]"); !strings.Contains(strings.Join(ce.Traceback, "\n"), "line 3") {
+		t.Errorf("panic's traceback %q, want it on line 3", ce.Traceback)
+	}
+	code := "%env A b\nstrings.ToU"
+	if c := cs.s.Complete(code, len(code)); !slices.Contains(c.Matches, "ToUpper") || c.CursorStart != len(code)-3 {
+		t.Errorf("completion after a command: %+v", c)
 	}
 }

@@ -200,12 +200,13 @@ func (s *Session) Warm() {
 // starts at once.
 func (s *Session) Ready() { <-s.ready }
 
-// Complete returns the completions at cursor, a rune offset in code: the
+// Complete returns the completions at cursor, a rune offset in code (its
+// commands of GoNB's cell language left out): the
 // members after a dot (of a package, of a value's or a type's type), or
 // the names in scope that start with the name before the cursor.
 func (s *Session) Complete(code string, cursor int) front.Completion {
 	<-s.ready
-	return complete.Complete(s.check, s.lib, code, cursor)
+	return complete.Complete(s.check, s.lib, cellcmd.Masked(code), cursor)
 }
 
 // Inspect returns the declaration and doc comment of the name at cursor,
@@ -213,7 +214,7 @@ func (s *Session) Complete(code string, cursor int) front.Completion {
 // false.
 func (s *Session) Inspect(code string, cursor int) (data map[string]any, found bool) {
 	<-s.ready
-	return complete.Inspect(s.check, s.docs, code, cursor)
+	return complete.Inspect(s.check, s.docs, cellcmd.Masked(code), cursor)
 }
 
 // Run type-checks a cell against the session, then interprets it: its

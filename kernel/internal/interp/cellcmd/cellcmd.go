@@ -12,6 +12,7 @@ package cellcmd
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // Prefix is what a command line may start with, before its % or !, to be
@@ -205,6 +206,26 @@ func WithoutShell(code string) string {
 			for l := cmd.Line; l <= cmd.Last; l++ {
 				lines[l-1] = ""
 			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Masked returns code with each rune of its command lines a space: Go
+// code to complete or inspect, whose rune offsets are the cell's.
+func Masked(code string) string {
+	c := Parse(code)
+	if len(c.Commands) == 0 {
+		return code
+	}
+	lines := strings.Split(code, "\n")
+	for _, cmd := range c.Commands {
+		last := cmd.Last
+		if c.Magic != "" {
+			last = len(lines)
+		}
+		for l := cmd.Line; l <= last; l++ {
+			lines[l-1] = strings.Repeat(" ", utf8.RuneCountInString(lines[l-1]))
 		}
 	}
 	return strings.Join(lines, "\n")

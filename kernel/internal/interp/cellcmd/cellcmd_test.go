@@ -73,3 +73,10 @@ func TestWithoutShell(t *testing.T) {
 		t.Errorf("WithoutShell = %q, want %q", got, want)
 	}
 }
+
+// Masked keeps every rune offset of the cell, its commands spaces.
+func TestMasked(t *testing.T) {
+	if got, want := Masked("%env é b\nx.F\n!ls \\\nz"), "        \nx.F\n     \n "; got != want {
+		t.Errorf("Masked = %q, want %q", got, want)
+	}
+}
