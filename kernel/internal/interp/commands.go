@@ -58,6 +58,10 @@ func (s *Session) runCommands(ctx context.Context, c cellcmd.Cell) (goCell, erro
 	}
 	var exec string
 	for _, cmd := range c.Commands {
+		if s.sandboxed && reachesProcess(cmd) {
+			msg := fmt.Sprintf("cell line %d: %s: graded code cannot run it, for it reaches the process (shell lines, %%cd and %%env)", cmd.Line, cmd.Written())
+			return g, &front.CellError{Name: "NotInSandbox", Value: msg, Traceback: []string{"NotInSandbox: " + msg}}
+		}
 		if cmd.Shell {
 			if err := s.runShell(ctx, cmd); err != nil {
 				return g, err

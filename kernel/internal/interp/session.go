@@ -79,6 +79,9 @@ type Session struct {
 	args        []string
 	program     string
 	flagsBefore *flag.FlagSet
+	// sandboxed is set by Sandbox: commands that reach the process are
+	// refused.
+	sandboxed bool
 	// fset is yaegi's, from which eval drops the files it no longer
 	// needs (dropScratchFiles); nil if it could not be found.
 	fset *token.FileSet
