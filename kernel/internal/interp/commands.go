@@ -27,10 +27,9 @@ import (
 // code. After %% (or %main) the rest of the cell is the body of a func
 // main, which runs once, after the cell's declarations, with os.Args the
 // program's arguments and flag.Parse called first; it is not kept for
-// later cells. The functions named init_… the session has run, in the
-// order of their names, at every cell that has Go code, before its
-// statements, as GoNB makes them init functions of every program it
-// compiles.
+// later cells. The session's functions named init_… run, in the order of
+// their names, at every cell that has Go code, before its statements, as
+// GoNB makes them init functions of every program it compiles.
 
 // initPrefix starts the names of the functions every cell runs first.
 const initPrefix = "init_"
@@ -294,7 +293,8 @@ func (s *Session) osSymbol(name string) (reflect.Value, bool) {
 }
 
 // keepFlags adds to the flag set the cell defines its flags in those that
-// earlier cells defined and it did not define again.
+// earlier cells defined and it did not define again, once: before main
+// parses them, or at the cell's end.
 func (s *Session) keepFlags() {
 	if s.flagsBefore == nil || s.flagsBefore == flag.CommandLine {
 		return
@@ -304,6 +304,7 @@ func (s *Session) keepFlags() {
 			flag.CommandLine.Var(f.Value, f.Name, f.Usage)
 		}
 	})
+	s.flagsBefore = nil
 }
 
 // parseFlags parses the program's arguments, as the func main that %%
