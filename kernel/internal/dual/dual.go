@@ -1,7 +1,9 @@
 // Package dual is the engine of the "Go (tensornb)" kernel: cells run on
 // the instant engine (package interp), which keeps state from cell to cell
 // and answers in milliseconds, and a cell whose first line is %%gonb is
-// compiled and run by GoNB instead. A %%gonb cell does not see what
+// compiled and run by GoNB instead, as is a cell with a command of GoNB's
+// cell language that only GoNB runs (%goflags, %test, %wasm, a !* line,
+// %%writefile...: package cellcmd). A %%gonb cell does not see what
 // interpreted cells declared, nor they what it declares: GoNB keeps its
 // own declarations, from its own cells.
 //
@@ -23,6 +25,7 @@ import (
 
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/gonb"
+	"github.com/tensornb/tensornb/kernel/internal/interp/cellcmd"
 	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 )
 
@@ -88,9 +91,23 @@ func (g gonbCell) toCell(cursor int) int {
 	return cursor + g.cut
 }
 
-// Execute runs the cell on the engine it asks for.
+// forGoNB reports whether code holds a command of GoNB's cell language
+// that only GoNB runs (cellcmd.Cell.ForGoNB): %goflags, %test, a !* line,
+// %%writefile... GoNB gets the cell as it is.
+func forGoNB(code string) bool {
+	_, _, ok := cellcmd.Parse(code).ForGoNB()
+	return ok
+}
+
+// Execute runs the cell on the engine it asks for: GoNB for a %%gonb
+// cell, or one with a command only GoNB runs (forGoNB), the instant
+// engine for the others.
 func (e *Engine) Execute(ctx context.Context, code string, out front.Output) error {
-	if g, ok := compiled(code); ok {
+	g, ok := compiled(code)
+	if !ok && forGoNB(code) {
+		g, ok = gonbCell{code: code}, true
+	}
+	if ok {
 		err := e.Compiled.Execute(ctx, g.code, out)
 		var ce *front.CellError
 		if errors.As(err, &ce) {

@@ -126,3 +126,63 @@ func TestCompletionFollowsTheCell(t *testing.T) {
 		t.Errorf("interpreted inspect View: %v %v %q", found, err, data)
 	}
 }
+
+// A cell with a command of GoNB's that only GoNB runs goes to GoNB, as
+// it is; the commands the instant engine runs stay there.
+func TestCommandsForGoNB(t *testing.T) {
+	for code, want := range map[string]bool{
+		"%goflags --cover --covermode=set": true,
+		"//gonb:%test":                     true,
+		"%wasm\nfmt.Println(1)":            true,
+		"%track ../x":                      true,
+		"%goworkfix":                       true,
+		"%autoget":                         true,
+		"%reset go.mod":                    true,
+		"!*go get x@v1":                    true,
+		"%%writefile a.txt\nhello":         true,
+		"%%bash\necho 1":                   true,
+		"%capture out.txt\nfmt.Println(1)": true,
+		"%%\nfmt.Println(1)":               false,
+		"%exec f -x=13":                    false,
+		"%rm a\n%reset\n%ls":               false,
+		"!ls\n%env A b\n%cd /tmp":          false,
+		"x := 5 %\n3":                      false,
+		"fmt.Println(1)":                   false,
+	} {
+		if got := forGoNB(code); got != want {
+			t.Errorf("forGoNB(%q) = %v, want %v", code, got, want)
+		}
+	}
+}
+
+// streams keeps what a cell printed.
+type streams struct {
+	front.Discard
+	text strings.Builder
+}
+
+func (s *streams) Stream(_, text string) { s.text.WriteString(text) }
+
+// %goflags runs on GoNB, which says the flags it compiles with, and a
+// %% cell on the instant engine.
+func TestGoFlagsOnGoNB(t *testing.T) {
+	module, _ := filepath.Abs("../../..")
+	instant := worker.NewEngine(os.Args[0], "-test.run=^$")
+	instant.Env = []string{"TENSORNB_TEST_WORKER=1"}
+	e := &Engine{Instant: instant, Compiled: gonb.New(gonb.Options{GoNB: tools.GoNB.Path(toolsDir), ToolsDir: toolsDir, Module: module})}
+	t.Cleanup(func() { _ = e.Shutdown(false) })
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, c := range []struct{ code, want string }{
+		{"%goflags --cover --covermode=set", "%goflags=[\"--cover\" \"--covermode=set\"]\n"},
+		{"var x = flag.Int(\"x\", 0, \"\")\n%% -x=17\nfmt.Println(*x)", "17\n"},
+	} {
+		out := &streams{}
+		if err := e.Execute(ctx, c.code, out); err != nil {
+			t.Fatalf("%q: %v", c.code, err)
+		}
+		if out.text.String() != c.want {
+			t.Errorf("%q printed %q, want %q", c.code, out.text.String(), c.want)
+		}
+	}
+}

@@ -5,15 +5,26 @@ import (
 	"strings"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
+	"github.com/tensornb/tensornb/kernel/internal/interp/cellcmd"
 	"github.com/tensornb/tensornb/kernel/internal/interp/check"
 )
 
 // Sandbox restricts the session to what untrusted code may use: from now
 // on a cell that imports, or uses without importing, a package outside
 // cell.SandboxStandard and this module's fails with a *cell.NotInSandbox
-// before anything of it runs. tensornb grade's workers run submissions so
-// (Sandboxed, the worker's option).
-func (s *Session) Sandbox() { s.check.Restrict(sandbox{lowered{s.lib, s.lower.Std()}}) }
+// before anything of it runs, as does a cell with a command that reaches
+// the process: a shell line, %cd, %env. tensornb grade's workers run
+// submissions so (Sandboxed, the worker's option).
+func (s *Session) Sandbox() {
+	s.check.Restrict(sandbox{lowered{s.lib, s.lower.Std()}})
+	s.sandboxed = true
+}
+
+// reachesProcess reports whether cmd changes or runs something outside
+// the interpreter, which a sandboxed session refuses.
+func reachesProcess(cmd cellcmd.Command) bool {
+	return cmd.Shell || cmd.Name == "cd" || cmd.Name == "env"
+}
 
 // Sandboxed is the option of worker.Serve that sandboxes the worker's
 // session (Session.Sandbox).

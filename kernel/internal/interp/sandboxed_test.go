@@ -32,3 +32,18 @@ func TestSandbox(t *testing.T) {
 	}
 	run(t, s, "x := tensor.Arange(6).View(2, 3)\ncheck.View(x.T(), x, x.Transpose(0, 1))\nfmt.Println(strings.Repeat(\"ok\", 2), time.Second)")
 }
+
+// A sandboxed session refuses the commands that reach the process: shell
+// lines, %cd, %env; the others run.
+func TestSandboxCommands(t *testing.T) {
+	s, _ := newSession(t)
+	s.Sandbox()
+	for _, code := range []string{"!touch /tmp/sandbox-escape", "//gonb:!ls", "%cd /", "%env HOME /tmp\nfmt.Println(1)"} {
+		err := s.Run(context.Background(), code)
+		var ce *front.CellError
+		if !errors.As(err, &ce) || ce.Name != "NotInSandbox" || !strings.Contains(ce.Value, "graded code cannot run it") {
+			t.Errorf("%q: got %v, want the sandbox's refusal", code, err)
+		}
+	}
+	run(t, s, "func f() {}\n%rm f\n%%\nfmt.Println(\"main\")")
+}

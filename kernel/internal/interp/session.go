@@ -3,11 +3,13 @@ package interp
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"go/token"
 	"go/types"
 	"io"
 	"io/fs"
+	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -21,6 +23,7 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/explain"
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
+	"github.com/tensornb/tensornb/kernel/internal/interp/cellcmd"
 	"github.com/tensornb/tensornb/kernel/internal/interp/check"
 	"github.com/tensornb/tensornb/kernel/internal/interp/compiled"
 	"github.com/tensornb/tensornb/kernel/internal/interp/complete"
@@ -67,6 +70,18 @@ type Session struct {
 	lower  *lower.Lowering
 	sites  cell.Sites
 	source *cell.Source
+	// stdout is where the cells' standard output goes; shell runs a
+	// shell line (Host.Shell). args are the program's arguments (%args,
+	// %%), and program its name, os.Args[0]; flagsBefore is the flag set
+	// of the cells before the one that runs (startProgram).
+	stdout      io.Writer
+	shell       func(ctx context.Context, line string, stdout, stderr io.Writer) error
+	args        []string
+	program     string
+	flagsBefore *flag.FlagSet
+	// sandboxed is set by Sandbox: commands that reach the process are
+	// refused.
+	sandboxed bool
 	// fset is yaegi's, from which eval drops the files it no longer
 	// needs (dropScratchFiles); nil if it could not be found.
 	fset *token.FileSet
@@ -111,6 +126,10 @@ type Host struct {
 	// instances of the generic packages (lower.StdPackages); nil if the
 	// host has none, and then cells that use them are refused.
 	StdSource func() (fs.FS, error)
+	// Shell runs a shell line of a cell (!ls), its output going to
+	// stdout and stderr as it comes; nil if the host has no shell, and
+	// then such a cell is refused.
+	Shell func(ctx context.Context, line string, stdout, stderr io.Writer) error
 }
 
 // Open returns a session of host, with the standard library, tensor and
@@ -122,6 +141,9 @@ type Host struct {
 // io.Reader there, not an *os.File.
 func Open(host Host, stdout, stderr io.Writer, ask func() (string, error)) (*Session, error) {
 	rec := &frameRecorder{w: stderr}
+	if stdout == nil {
+		stdout = os.Stdout
+	}
 	if ask == nil {
 		ask = func() (string, error) { return "", errNoStdin }
 	}
@@ -151,7 +173,7 @@ func Open(host Host, stdout, stderr io.Writer, ask func() (string, error)) (*Ses
 	close(ready)
 	std := stdOf(host, pkgs)
 	return &Session{in: in, lib: host.Library, check: check.New(fset, pkgs, lowered{host.Library, std}), lower: lower.New(std), docs: complete.NewDocs(pkgs.DocIndex), warmDocs: pkgs.DocsAtHand(),
-		otherwise: host.Otherwise, stderr: stderr, stdin: stdin, ready: ready,
+		otherwise: host.Otherwise, stderr: stderr, stdout: stdout, shell: host.Shell, program: os.Args[0], stdin: stdin, ready: ready,
 		recorder: rec, lineVars: map[string]bool{cell.LineVar(""): true}, fset: yaegiFileSet(in), imported: map[string]bool{}}, nil
 }
 
@@ -181,12 +203,13 @@ func (s *Session) Warm() {
 // starts at once.
 func (s *Session) Ready() { <-s.ready }
 
-// Complete returns the completions at cursor, a rune offset in code: the
+// Complete returns the completions at cursor, a rune offset in code (its
+// commands of GoNB's cell language left out): the
 // members after a dot (of a package, of a value's or a type's type), or
 // the names in scope that start with the name before the cursor.
 func (s *Session) Complete(code string, cursor int) front.Completion {
 	<-s.ready
-	return complete.Complete(s.check, s.lib, code, cursor)
+	return complete.Complete(s.check, s.lib, cellcmd.Masked(code), cursor)
 }
 
 // Inspect returns the declaration and doc comment of the name at cursor,
@@ -194,7 +217,7 @@ func (s *Session) Complete(code string, cursor int) front.Completion {
 // false.
 func (s *Session) Inspect(code string, cursor int) (data map[string]any, found bool) {
 	<-s.ready
-	return complete.Inspect(s.check, s.docs, code, cursor)
+	return complete.Inspect(s.check, s.docs, cellcmd.Masked(code), cursor)
 }
 
 // Run type-checks a cell against the session, then interprets it: its
@@ -204,8 +227,11 @@ func (s *Session) Inspect(code string, cursor int) (data map[string]any, found b
 // the cell's line; a panic's names the frames it went through, and the
 // cells they are in, by the execution count ctx carries for each
 // (front.WithExecutionCount), or by their first lines.
+//
+// The cell may hold GoNB's commands (package cellcmd), which run first:
+// see commands.go.
 func (s *Session) Run(ctx context.Context, code string) error {
-	err := s.runCell(ctx, code)
+	err := s.runGoNBCell(ctx, code)
 	if ctx.Err() == nil {
 		// An interrupted evaluation may still be compiling, on yaegi's
 		// goroutine: the lists are its until it ends.
@@ -240,8 +266,32 @@ func userNames(msg string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(msg, cell.TypeAliasPrefix, ""), rewrite.MainFunc, "main")
 }
 
-// runCell does the work of Run.
-func (s *Session) runCell(ctx context.Context, code string) error {
+// runGoNBCell runs a cell's commands, then its Go code, if it has any.
+func (s *Session) runGoNBCell(ctx context.Context, code string) error {
+	c := cellcmd.Parse(code)
+	g := goCell{code: code}
+	if len(c.Commands) > 0 {
+		<-s.ready
+		var err error
+		if g, err = s.runCommands(ctx, c); err != nil {
+			return err
+		}
+	}
+	if !hasGo(g.code) {
+		return nil
+	}
+	s.startProgram(g)
+	defer s.keepFlags()
+	if g.hasMain {
+		// GoNB keeps no func main from cell to cell.
+		defer s.check.Forget("main")
+	}
+	return s.runCell(ctx, g)
+}
+
+// runCell does the work of Run for the cell's Go code.
+func (s *Session) runCell(ctx context.Context, g goCell) error {
+	code := g.code
 	<-s.ready
 	s.stdin.reset()
 	count, _ := front.ExecutionCount(ctx)
@@ -254,7 +304,19 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 	if err != nil {
 		return s.checkError(err, code)
 	}
+	initsRan := false
 	for _, st := range steps {
+		if !initsRan && (st.Kind == cell.StmtStep || st.Kind == cell.ResultStep) {
+			initsRan = true
+			if err := s.runInits(ctx, st.Line); err != nil {
+				return err
+			}
+		}
+		if g.hasMain && st.Kind == cell.StmtStep && st.Text == rewrite.MainFunc+"()" {
+			if stop, err := s.parseFlags(); stop {
+				return err
+			}
+		}
 		declared, err := s.run(ctx, st)
 		if err == nil || declared {
 			// A definition's variables exist in the interpreter, with
@@ -270,6 +332,27 @@ func (s *Session) runCell(ctx context.Context, code string) error {
 		if err != nil {
 			return s.runError(err, st)
 		}
+	}
+	if !initsRan {
+		return s.runInits(ctx, strings.Count(code, "\n")+1)
+	}
+	return nil
+}
+
+// runInits calls the session's init_… functions (see commands.go), as a
+// statement on the cell's line line.
+func (s *Session) runInits(ctx context.Context, line int) error {
+	calls := s.inits()
+	if len(calls) == 0 {
+		return nil
+	}
+	site := cell.Site{Cell: s.source, Line: line}
+	for _, c := range calls {
+		site.Calls = append(site.Calls, cell.Call{Name: strings.TrimSuffix(c, "()"), Line: line})
+	}
+	st := cell.Step{Kind: cell.StmtStep, Text: strings.Join(calls, "; "), Line: line, Site: s.sites.Add(site)}
+	if _, err := s.run(ctx, st); err != nil {
+		return s.runError(err, st)
 	}
 	return nil
 }

@@ -29,6 +29,8 @@ type Checker struct {
 	lib  Library
 
 	imports map[string]string // import path → the name it was imported as ("" for its own)
+	// written are the imports a cell wrote, not made for it (Cell.Auto).
+	written map[string]bool
 	// typeImports are packages the types of session variables come from
 	// without the cells importing them (hash, for a hash.Hash).
 	typeImports map[string]string // path → alias, for checking
@@ -73,7 +75,7 @@ type Library interface {
 // positions of the files it checks, imp imports their packages for
 // go/types, and lib says what yaegi has compiled in.
 func New(fset *token.FileSet, imp types.Importer, lib Library) *Checker {
-	return &Checker{fset: fset, imp: imp, lib: lib, imports: map[string]string{}, typeImports: map[string]string{}, typeImported: map[string]string{},
+	return &Checker{fset: fset, imp: imp, lib: lib, imports: map[string]string{}, written: map[string]bool{}, typeImports: map[string]string{}, typeImported: map[string]string{},
 		declAt: map[string]int{}, index: newSessionIndex(), changed: map[string]bool{}, unmarked: map[string]string{}}
 }
 
@@ -137,6 +139,13 @@ func (c *Checker) Check(code string, lower func(*Cell) ([]cell.Step, error)) (st
 		return nil, notes, err
 	}
 	steps, err = lower(cc)
+	if err == nil {
+		for p := range cc.CellImports {
+			if !cc.Auto[p] {
+				c.written[p] = true
+			}
+		}
+	}
 	return steps, notes, err
 }
 

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
+	"strings"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
 )
@@ -174,4 +176,48 @@ func (c *Checker) Qualifier(main *types.Package) types.Qualifier {
 		c.typeImports[p.Path()] = cell.TypeAlias(p)
 		return cell.TypeAlias(p)
 	}
+}
+
+// Forget drops the session's declaration of name (a method's as
+// Type.Method), as if no cell had made it, and returns its kind, the
+// first word of its source (var, const, type, func); ok is false if the
+// session has none. A declaration that used it fails in the next cell
+// that needs it, and is forgotten then, with a note.
+func (c *Checker) Forget(name string) (kind string, ok bool) {
+	d, ok := c.Decl(name)
+	if !ok {
+		return "", false
+	}
+	kind, _, _ = strings.Cut(d.Src, " ")
+	c.forget(name)
+	return kind, true
+}
+
+// Imports returns the session's imports that cells wrote, not those
+// made for a cell that used a package without importing it: each path,
+// with the name it was imported as ("" for the package's own).
+func (c *Checker) Imports() map[string]string {
+	m := maps.Clone(c.imports)
+	maps.DeleteFunc(m, func(p, _ string) bool { return !c.written[p] })
+	return m
+}
+
+// ForgetImport drops the session's import of path, reporting whether it
+// had one: a later cell that uses the package imports it again.
+func (c *Checker) ForgetImport(path string) bool {
+	_, ok := c.imports[path]
+	delete(c.imports, path)
+	delete(c.written, path)
+	return ok
+}
+
+// Reset forgets every declaration and import the cells made.
+func (c *Checker) Reset() {
+	c.decls = nil
+	c.declAt = map[string]int{}
+	c.index = newSessionIndex()
+	clear(c.changed)
+	clear(c.unmarked)
+	clear(c.imports)
+	clear(c.written)
 }

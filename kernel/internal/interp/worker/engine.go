@@ -19,6 +19,7 @@ import (
 
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/cellcmd"
 	"github.com/tensornb/tensornb/kernel/internal/procs"
 )
 
@@ -36,7 +37,8 @@ var _ front.Engine = (*Engine)(nil)
 // session's state. The Engine records the code of every cell that ran to
 // its end without an error; when a worker is replaced (an interrupt, a
 // crash), the next cell first replays those cells in a new worker,
-// silently and in order, so that what they declared is there again, and
+// silently and in order, so that what they declared is there again (but
+// not their shell lines, whose effects outlive a worker), and
 // says on stderr which cells it replayed, or where and why the replay
 // stopped.
 //
@@ -651,7 +653,9 @@ func (e *Engine) ready(ctx context.Context, out front.Output) (*workerProc, erro
 	slowest, slowestTime := 0, time.Duration(0)
 	for i, c := range r.cells {
 		cellStart := time.Now()
-		how, err := e.run(replayCtx, w, c.request(), front.Discard{})
+		req := c.request()
+		req.Code = cellcmd.WithoutShell(req.Code) // what they did outlived the worker
+		how, err := e.run(replayCtx, w, req, front.Discard{})
 		if d := time.Since(cellStart); d > slowestTime {
 			slowest, slowestTime = i, d
 		}

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"context"
 	"fmt"
 	"go/token"
 	"io"
@@ -21,14 +22,24 @@ import (
 // Host is what a server gives a session: yaegi's whole standard library
 // compiled in, the types of the packages cells import from the go
 // command, run in dir, a directory of the tensornb module, and GoNB for
-// what the instant engine refuses.
+// what the instant engine refuses; a cell's shell lines run with bash.
 func Host(dir string) interp.Host {
 	return interp.Host{
 		Library:   library(),
 		Packages:  func(fset *token.FileSet) interp.Packages { return golist.New(fset, dir, nil) },
 		Otherwise: "put %%gonb on the cell's first line to compile it with GoNB",
 		StdSource: goroot,
+		Shell:     shell,
 	}
+}
+
+// shell runs a cell's shell line with bash -c, in the worker's working
+// directory (the notebook's, unless %cd changed it), with no standard
+// input, its output going to stdout and stderr as it comes.
+func shell(ctx context.Context, line string, stdout, stderr io.Writer) error {
+	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	return cmd.Run()
 }
 
 // goroot returns the source of the standard library of the go command

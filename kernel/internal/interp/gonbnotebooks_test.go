@@ -1,0 +1,135 @@
+package interp_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tensornb/tensornb/internal/displaysink"
+	"github.com/tensornb/tensornb/kernel/internal/interp"
+	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
+)
+
+// gonbSkipped are the cells of GoNB's test notebooks that the instant
+// engine does not run as GoNB does, by notebook and cell number (from 1),
+// with why.
+var gonbSkipped = map[string]map[int]string{
+	"hello":     {1: "%goflags: a flag of go build, which the dual engine sends to GoNB"},
+	"functions": {1: "%goflags", 2: "constraints.Float: golang.org/x/exp is not compiled in", 3: "it calls incr, which cell 2 declares"},
+	"vartuple":  {4: "%rm a: GoNB forgets a when a later cell declares c anew, a name of the same var declaration; the instant engine keeps a"},
+	"init":      {1: "%goflags", 7: "GoNB runs func init in every program; the instant engine runs it once, in the cell that declares it"},
+}
+
+// A notebook cell, as far as the test reads it.
+type nbCell struct {
+	CellType string `json:"cell_type"`
+	Source   []string
+	Outputs  []struct {
+		OutputType string `json:"output_type"`
+		Text       []string
+		Data       map[string]any
+	}
+}
+
+// GoNB's test notebooks, from its module at the version go.mod requires,
+// run cell by cell on the instant engine: each cell prints what it
+// printed on GoNB (standard output and error together), and shows the
+// same HTML, but for a blank variable, which GoNB lists under a name of
+// its own.
+func TestGoNBNotebooks(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/janpfeifer/gonb").Output()
+	if err != nil {
+		t.Skipf("GoNB's module: %v", err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "examples", "tests")
+	for _, name := range []string{"hello", "functions", "vartuple", "init"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, name+".ipynb"))
+			if err != nil {
+				t.Skip(err)
+			}
+			var nb struct{ Cells []nbCell }
+			if err := json.Unmarshal(data, &nb); err != nil {
+				t.Fatal(err)
+			}
+			runGoNBNotebook(t, name, nb.Cells)
+		})
+	}
+}
+
+// blankItem is GoNB's %list item for a blank variable.
+var blankItem = regexp.MustCompile(`\n<li><pre>_~\w+</pre></li>`)
+
+func runGoNBNotebook(t *testing.T, name string, cells []nbCell) {
+	var printed bytes.Buffer
+	var mu sync.Mutex
+	var shown []string
+	displaysink.Set(func(b map[string]string, _ string, _ bool) error {
+		mu.Lock()
+		defer mu.Unlock()
+		shown = append(shown, b["text/html"])
+		return nil
+	})
+	t.Cleanup(func() { displaysink.Set(nil) })
+	s, err := interp.Open(worker.Host("../../.."), &printed, &printed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cells {
+		if c.CellType != "code" {
+			continue
+		}
+		n++
+		code := strings.Join(c.Source, "")
+		if why, ok := gonbSkipped[name][n]; ok {
+			t.Logf("cell %d skipped: %s", n, why)
+			continue
+		}
+		printed.Reset()
+		shown = nil
+		if err := s.Run(context.Background(), code); err != nil {
+			t.Errorf("cell %d %q: %v", n, code, err)
+			continue
+		}
+		var wantText strings.Builder
+		var wantShown []string
+		for _, o := range c.Outputs {
+			switch o.OutputType {
+			case "stream":
+				wantText.WriteString(strings.Join(o.Text, ""))
+			case "display_data":
+				wantShown = append(wantShown, blankItem.ReplaceAllString(joined(o.Data["text/html"]), ""))
+			}
+		}
+		if got := printed.String(); got != wantText.String() {
+			t.Errorf("cell %d %q printed %q, GoNB %q", n, code, got, wantText.String())
+		}
+		if fmt.Sprint(shown) != fmt.Sprint(wantShown) {
+			t.Errorf("cell %d %q showed %q, GoNB %q", n, code, shown, wantShown)
+		}
+	}
+}
+
+// joined is a notebook's multi-line string, a list of lines or one string.
+func joined(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		var b strings.Builder
+		for _, l := range v {
+			fmt.Fprint(&b, l)
+		}
+		return b.String()
+	}
+	return ""
+}
