@@ -95,11 +95,7 @@ func TestCursorsSkipTheMagicLine(t *testing.T) {
 // cell from the session, a %%gonb cell from gopls, its cursor past the
 // %%gonb line.
 func TestCompletionFollowsTheCell(t *testing.T) {
-	module, _ := filepath.Abs("../../..")
-	instant := worker.NewEngine(os.Args[0], "-test.run=^$")
-	instant.Env = []string{"TENSORNB_TEST_WORKER=1"}
-	e := &Engine{Instant: instant, Compiled: gonb.New(gonb.Options{GoNB: tools.GoNB.Path(toolsDir), ToolsDir: toolsDir, Module: module})}
-	t.Cleanup(func() { _ = e.Shutdown(false) })
+	e := newEngine(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := e.Execute(ctx, "x := tensor.Zeros(2)", front.Discard{}); err != nil {
@@ -166,11 +162,7 @@ func (s *streams) Stream(_, text string) { s.text.WriteString(text) }
 // %goflags runs on GoNB, which says the flags it compiles with, and a
 // %% cell on the instant engine.
 func TestGoFlagsOnGoNB(t *testing.T) {
-	module, _ := filepath.Abs("../../..")
-	instant := worker.NewEngine(os.Args[0], "-test.run=^$")
-	instant.Env = []string{"TENSORNB_TEST_WORKER=1"}
-	e := &Engine{Instant: instant, Compiled: gonb.New(gonb.Options{GoNB: tools.GoNB.Path(toolsDir), ToolsDir: toolsDir, Module: module})}
-	t.Cleanup(func() { _ = e.Shutdown(false) })
+	e := newEngine(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for _, c := range []struct{ code, want string }{
@@ -185,4 +177,15 @@ func TestGoFlagsOnGoNB(t *testing.T) {
 			t.Errorf("%q printed %q, want %q", c.code, out.text.String(), c.want)
 		}
 	}
+}
+
+// newEngine returns an Engine of a worker run by the test binary and of
+// the GoNB the tools directory holds, shut down when the test ends.
+func newEngine(t *testing.T) *Engine {
+	module, _ := filepath.Abs("../../..")
+	instant := worker.NewEngine(os.Args[0], "-test.run=^$")
+	instant.Env = []string{"TENSORNB_TEST_WORKER=1"}
+	e := &Engine{Instant: instant, Compiled: gonb.New(gonb.Options{GoNB: tools.GoNB.Path(toolsDir), ToolsDir: toolsDir, Module: module})}
+	t.Cleanup(func() { _ = e.Shutdown(false) })
+	return e
 }
