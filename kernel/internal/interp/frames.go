@@ -74,7 +74,10 @@ func (f *frameRecorder) take() ([]string, int) {
 // to standard error, Recovering, which resets rec, so that the frames a
 // recovered panic unwound are not taken for those of a later one, and
 // RangeState and Deferred, of the lowered loops over functions,
-// NilAssertion, of the rewritten type assertions, and the type
+// NilAssertion, of the rewritten type assertions, Unrecorded, of the
+// arguments of compiled functions that may hold yaegi's records, Stop,
+// of what the engine finds it cannot run as the cell runs, and the
+// type
 // UnsafePointer, unsafe.Pointer, which the rewrite writes for it (the
 // interpreter has no package unsafe).
 func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
@@ -91,6 +94,8 @@ func runtimeSymbols(rec *frameRecorder) map[string]map[string]reflect.Value {
 		"Println":      reflect.ValueOf(func(args ...any) { cell.WritePrint(rec, true, args...) }),
 		"NilAssertion": reflect.ValueOf(cell.PanicNilAssertion),
 		"Held":         reflect.ValueOf(cell.Held),
+		"Unrecorded":   reflect.ValueOf(cell.Unrecorded),
+		"Stop":         reflect.ValueOf(cell.Stop),
 
 		"UnsafePointer": reflect.ValueOf((*unsafe.Pointer)(nil)),
 	}}

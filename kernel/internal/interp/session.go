@@ -694,7 +694,7 @@ func (s *Session) runError(err error, st cell.Step) *front.CellError {
 			top.site, top.line = &cell.Site{Cell: s.source, Line: st.Line}, st.Line
 			own = true
 		}
-		pv := cell.Recovered(p.Value) // yaegi's reflect.Value of an interpreted panic's, unwrapped
+		pv := cell.PanicValue(p.Value) // yaegi's reflect.Value of an interpreted panic's, unwrapped
 		value := fmt.Sprint(pv)
 		if e, ok := pv.(error); ok {
 			var te *tensor.Error

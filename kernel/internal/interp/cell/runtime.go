@@ -23,7 +23,9 @@ import (
 // builtins clear, recover's value, print and println as Go has them
 // (package rewrite's builtins.go); NilAssertion (PanicNilAssertion) fails
 // as Go does an assertion of a nil interface value to an interface type
-// (package rewrite's assert.go).
+// (package rewrite's assert.go); Unrecorded refuses an argument of a
+// compiled function that holds yaegi's record of a value (package
+// rewrite's nested.go).
 const (
 	RuntimePath = "github.com/tensornb/tensornb/kernel/internal/interp/tensornbruntime"
 	RuntimeName = "tensornbRuntime"
@@ -209,8 +211,18 @@ func Held(x any) any { return x }
 // that of a panic of interpreted code as a reflect.Value, which it
 // unwraps, and for panic(nil), or a nil interface, Go 1.21's
 // *runtime.PanicNilError. A compiled panic's value (a runtime error) is
-// as it was.
+// as it was. A NotRun panics again: the cell stops.
 func Recovered(v any) any {
+	v = PanicValue(v)
+	if n, stop := v.(*NotRun); stop {
+		panic(n) // the cell cannot go on: no recover takes it
+	}
+	return v
+}
+
+// PanicValue returns the value of a panic as Go has it, v as yaegi gives
+// it (see Recovered).
+func PanicValue(v any) any {
 	rv, ok := v.(reflect.Value)
 	if !ok {
 		return goFault(v)

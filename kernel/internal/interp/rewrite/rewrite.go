@@ -266,6 +266,7 @@ func (r *rewriter) walk(n ast.Node) {
 			}
 		case *ast.CallExpr:
 			r.unsafePointer(n)
+			r.nestedMethods(n)
 			r.selfCall(n)
 			r.minMax(n)
 			r.makeDirectional(n)
