@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tensornb/tensornb/kernel/internal/cells"
+	"github.com/tensornb/tensornb/kernel/internal/interp/cellcmd"
 )
 
 // A cell as people write it mixes imports, declarations and statements in
@@ -207,13 +208,46 @@ func identity(code string) arranged {
 }
 
 // usesGoNBSyntax reports whether a line of the cell is a %% marker or a
-// GoNB command (%help, !ls, …).
+// GoNB command (%help, !ls, …), bare or written as a comment with GoNB's
+// prefix "//gonb:" (//gonb:%%). A cell with either is GoNB's already:
+// arranging it would add a second %% to its own.
 func usesGoNBSyntax(code string) bool {
 	for _, line := range strings.Split(code, "\n") {
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!") {
+		if strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!") || gonbCommand(line) != "" {
 			return true
 		}
 	}
 	return false
+}
+
+// gonbCommand returns the command a line gives GoNB written as a comment
+// with GoNB's prefix, cellcmd.Prefix ("%%" of "//gonb:%%"), or "" if it
+// gives none. GoNB reads the prefix only where it starts the line.
+func gonbCommand(line string) string {
+	rest, ok := strings.CutPrefix(line, cellcmd.Prefix)
+	if !ok || !(strings.HasPrefix(rest, "%") || strings.HasPrefix(rest, "!")) {
+		return ""
+	}
+	return rest
+}
+
+// mainStarts lists the lines (from 1) of code from which GoNB writes a
+// main function: "%%" (alone or with program arguments), "%main" and
+// "%exec", bare or after cellcmd.Prefix, at the start of the line as GoNB
+// looks for them. GoNB v0.11.4 makes room for one main function per cell,
+// and a cell with more ends GoNB itself (an index out of range in the
+// code that composes the program), so such a cell is not sent.
+func mainStarts(code string) []int {
+	var starts []int
+	for i, line := range strings.Split(code, "\n") {
+		if c := gonbCommand(line); c != "" {
+			line = c
+		}
+		marker := line == "%%" || strings.HasPrefix(line, "%% ") || strings.HasPrefix(line, "%%\t")
+		if marker || strings.HasPrefix(line, "%main") || strings.HasPrefix(line, "%exec") {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
 }

@@ -26,6 +26,9 @@ func TestArrange(t *testing.T) {
 		{"multi-line statement", "for i := 0; i < 2; i++ {\n\tfmt.Println(i)\n}", "%%\nfor i := 0; i < 2; i++ {\n\tfmt.Println(i)\n}\n", []int{0, 1, 2, 3}},
 		{"gonb syntax passes through", "%%\nx := 1", "%%\nx := 1", []int{1, 2}},
 		{"gonb command passes through", "!ls\n%help", "!ls\n%help", []int{1, 2}},
+		{"a %% with GoNB's prefix passes through", "// a note\n//gonb:%%\nfmt.Println(1)", "// a note\n//gonb:%%\nfmt.Println(1)", []int{1, 2, 3}},
+		{"an %exec with GoNB's prefix passes through", "// a note\n\n//gonb:%exec f -x=13", "// a note\n\n//gonb:%exec f -x=13", []int{1, 2, 3}},
+		{"GoNB's prefix only starts a line", "\t//gonb:%%\nfmt.Println(1)", "%%\n\t//gonb:%%\nfmt.Println(1)\n", []int{0, 1, 2}},
 		{"blank lines and comments", "\n// a note\nx := 1\n\n// another\nimport \"os\"\n",
 			"// another\nimport \"os\"\n%%\n// a note\nx := 1\n_ = x\n", []int{5, 6, 0, 2, 3, 0}},
 		{"variables defined and not used are kept", "a, b := 1, 2\nfor i := 0; i < 1; i++ {\n\tc := i\n\t_ = c\n}\n_, d := 3, 4",
@@ -34,6 +37,30 @@ func TestArrange(t *testing.T) {
 		got := arrange(c.code, false, false)
 		if got.code != c.want || !slices.Equal(got.lines, c.lines) {
 			t.Errorf("%s:\n got %q %v\nwant %q %v", c.name, got.code, got.lines, c.want, c.lines)
+		}
+	}
+}
+
+// mainStarts finds the lines GoNB writes a main function from, as GoNB
+// finds them: at the start of the line, bare or after "//gonb:".
+func TestMainStarts(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		want []int
+	}{
+		{"%%\nfmt.Println(1)", []int{1}},
+		{"var x = flag.Int(\"x\", 0, \"\")\n%% -x=17\nfmt.Println(*x)", []int{2}},
+		{"// a note\n//gonb:%%\nfmt.Println(1)", []int{2}},
+		{"func f() {}\n//gonb:%exec f -x=13", []int{2}},
+		{"%main\nfmt.Println(1)", []int{1}},
+		{"%%\nfmt.Println(1)\n//gonb:%%\nfmt.Println(2)", []int{1, 3}},
+		{"func f() {}\n%exec f\n%%\nf()", []int{2, 3}},
+		{"%%writefile x.txt\nhello", nil},
+		{"%goflags --cover\n!ls\n%args -x", nil},
+		{"\t%%\n  //gonb:%%\n// gonb:%%", nil},
+	} {
+		if got := mainStarts(c.code); !slices.Equal(got, c.want) {
+			t.Errorf("mainStarts(%q) = %v, want %v", c.code, got, c.want)
 		}
 	}
 }

@@ -297,6 +297,9 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 	if note != "" {
 		out.Stream("stderr", note)
 	}
+	if starts := mainStarts(code); len(starts) > 1 {
+		return severalMains(code, starts)
+	}
 	// Showing a result needs the display package, which only an engine
 	// that was given the tensornb module can import.
 	module := e.opts.Module != ""
@@ -321,6 +324,19 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 		err = e.run(ctx, c, arrange(code, false, module), strings.Split(code, "\n"), out)
 	}
 	return err
+}
+
+// severalMains is the error of a cell with more than one line starting
+// a main function (%%, %main, %exec), at the cell's lines starts: GoNB
+// runs one per cell, and v0.11.4 ends when given more.
+func severalMains(code string, starts []int) *front.CellError {
+	lines := strings.Split(code, "\n")
+	value := fmt.Sprintf("cell line %d: the cell already started its program at line %d; GoNB runs one %%%%, %%main or %%exec per cell", starts[1], starts[0])
+	traceback := []string{"SyntaxError: " + value}
+	for _, n := range starts {
+		traceback = append(traceback, fmt.Sprintf("cell line %d: %s", n, strings.TrimSpace(lines[n-1])))
+	}
+	return &front.CellError{Name: "SyntaxError", Value: value, Traceback: traceback}
 }
 
 // markVoid remembers that callee has no single value to show.

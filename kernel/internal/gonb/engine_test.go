@@ -251,6 +251,30 @@ func TestDeadChildIsRestarted(t *testing.T) {
 	}
 }
 
+// A cell that starts its program twice (two %%, or %exec and %%) is
+// refused with the lines that do, rather than sent to GoNB v0.11.4,
+// which ends on it: the declarations of earlier cells stay.
+func TestSeveralMainsKeepGoNB(t *testing.T) {
+	e := newEngine(t)
+	if _, err := run(t, e, "func f() { fmt.Println(\"f\") }"); err != nil {
+		t.Fatal(err)
+	}
+	for _, code := range []string{
+		"%%\nfmt.Println(1)\n//gonb:%%\nfmt.Println(2)",
+		"//gonb:%exec f\n%%\nf()",
+	} {
+		_, err := run(t, e, code)
+		ce := cellError(t, err)
+		if ce.Name != "SyntaxError" || !strings.Contains(ce.Value, "GoNB runs one %%, %main or %exec per cell") {
+			t.Errorf("%q: %q %q %q", code, ce.Name, ce.Value, ce.Traceback)
+		}
+	}
+	r, err := run(t, e, "f()")
+	if err != nil || r.streams["stdout"] != "f\n" || r.streams["stderr"] != "" {
+		t.Fatalf("after the refused cells: %q %v", r.streams, err)
+	}
+}
+
 // tensor, display and gonbui import with no network: GOPROXY=off makes
 // any download fail.
 func TestBatteriesIncluded(t *testing.T) {
