@@ -29,7 +29,7 @@ func TestTypesThatNameThemselves(t *testing.T) {
 			"c := make(Chan, 1)\nc <- make(chan Chan, 3)\nx := <-c\nfmt.Println(cap(x))",
 		}, "2 0\n3\n"},
 		{"a channel type in goroutines and select", []string{
-			"type Chan chan Chan\ndone := make(chan bool)\nc := make(Chan)\ngo func() { c <- make(chan Chan); done <- true }()\nselect {\ncase <-c:\n\tfmt.Println(\"received\")\n}\n<-done",
+			"type Chan chan Chan\nfunc run() {\n\tdone := make(chan bool)\n\tc := make(Chan)\n\tgo func() { c <- make(chan Chan); done <- true }()\n\tselect {\n\tcase <-c:\n\t\tfmt.Println(\"received\")\n\t}\n\t<-done\n}\nrun()",
 		}, "received\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkPrinted(t, c.want, c.cells...) })
