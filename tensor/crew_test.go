@@ -63,7 +63,7 @@ func TestCrewKeepsNoJob(t *testing.T) {
 	held := &[1 << 16]float32{}
 	freed := make(chan struct{})
 	runtime.AddCleanup(held, func(ch chan struct{}) { close(ch) }, freed)
-	func(h *[1 << 16]float32) { crewRun(2, func(int) { h[0]++ }) }(held)
+	func(h *[1 << 16]float32) { crewRun(2, func(part int) { h[part]++ }) }(held) // each part writes its own element: two parts writing h[0] raced
 	held = nil
 	// A collection finds it unreachable; the cleanup then runs in a
 	// goroutine of its own, late on a loaded machine. So collect until it
