@@ -49,9 +49,8 @@ func (r *rewriter) builtinCall(call *ast.CallExpr) {
 			return // new(T), which yaegi has
 		}
 		elem := r.info.Types[call].Type.(*types.Pointer).Elem()
-		imports := map[string]string{}
-		t := r.cc.TypeFor(elem, imports)
-		if t == "" || len(imports) > 0 {
+		t, ok := r.writable(elem)
+		if !ok {
 			r.refuse(call.Pos(), "new of a value of type "+types.TypeString(elem, r.qualifier)+", which the cell cannot write")
 			return
 		}

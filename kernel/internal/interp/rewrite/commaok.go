@@ -54,9 +54,8 @@ func (r *rewriter) commaOk(n ast.Node) {
 	if value == nil || types.IsInterface(value) {
 		return
 	}
-	imports := map[string]string{}
-	typ := r.cc.TypeFor(lhs, imports)
-	if typ == "" || len(imports) > 0 {
+	typ, can := r.writable(lhs)
+	if !can {
 		r.refuse(rhs.Pos(), "a comma-ok value of type "+types.TypeString(value, r.qualifier)+" assigned to a variable of type "+types.TypeString(lhs, r.qualifier)+", which the cell cannot write")
 		return
 	}

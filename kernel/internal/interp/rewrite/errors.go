@@ -43,9 +43,8 @@ func (r *rewriter) errorsAs(call *ast.CallExpr) {
 		return // a target of type any: the compiled errors.As, as written
 	}
 	elem := ptr.Elem()
-	imports := map[string]string{}
-	typ := r.cc.TypeFor(elem, imports)
-	if typ == "" || len(imports) > 0 {
+	typ, ok := r.writable(elem)
+	if !ok {
 		if !involvesMain(elem, r.pkg) {
 			return // a type no cell can write: the compiled errors.As
 		}

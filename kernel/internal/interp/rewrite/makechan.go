@@ -24,9 +24,8 @@ func (r *rewriter) makeDirectional(call *ast.CallExpr) {
 	if !ok || ch.Dir() == types.SendRecv {
 		return
 	}
-	imports := map[string]string{}
-	elem := r.cc.TypeFor(ch.Elem(), imports)
-	if elem == "" || len(imports) > 0 {
+	elem, ok := r.writable(ch.Elem())
+	if !ok {
 		r.refuse(call.Pos(), "make of the channel type "+types.TypeString(t, r.qualifier)+", whose element type the cell cannot write")
 		return
 	}

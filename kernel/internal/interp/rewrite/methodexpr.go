@@ -19,12 +19,8 @@ func (r *rewriter) methodExpr(n *ast.SelectorExpr) {
 		return
 	}
 	sig := sel.Type().(*types.Signature) // the receiver first
-	imports := map[string]string{}
 	write := func(t types.Type) string {
-		s := r.cc.TypeFor(t, imports)
-		if s == "" || len(imports) > 0 {
-			return ""
-		}
+		s, _ := r.writable(t)
 		return s
 	}
 	var params, args []string

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -75,8 +74,7 @@ func (r *rewriter) stopAt(a ast.Expr, param types.Type, what string) {
 // function that fails the cell with the message what if a holds a value
 // of one of the cells' types with fmtMethods.
 func (r *rewriter) stopIfHolds(a ast.Expr, t types.Type, what string) {
-	imports := map[string]string{}
-	text := r.cc.TypeFor(t, imports)
+	text, ok := r.writable(t)
 	var cases []string
 	for _, c := range r.typeCandidates() {
 		if !r.hasMethodsFor(c) {
@@ -84,11 +82,12 @@ func (r *rewriter) stopIfHolds(a ast.Expr, t types.Type, what string) {
 		}
 		for _, ct := range []types.Type{c, types.NewPointer(c)} {
 			if types.AssignableTo(ct, t) {
-				cases = append(cases, r.cc.TypeFor(ct, imports))
+				ctext, cok := r.writable(ct)
+				cases, ok = append(cases, ctext), ok && cok
 			}
 		}
 	}
-	if text == "" || len(imports) > 0 || slices.Contains(cases, "") {
+	if !ok {
 		r.refuse(a.Pos(), what)
 		return
 	}
@@ -149,9 +148,8 @@ func (r *rewriter) mayHoldRecords(t types.Type, top bool) bool {
 func (r *rewriter) lookThrough(a ast.Expr, t types.Type) {
 	after := ")"
 	if it, ok := t.Underlying().(*types.Interface); !ok || !it.Empty() {
-		imports := map[string]string{}
-		text := r.cc.TypeFor(t, imports)
-		if text == "" || len(imports) > 0 {
+		text, ok := r.writable(t)
+		if !ok {
 			r.refuse(a.Pos(), "a value of type "+types.TypeString(t, r.qualifier)+" passed to compiled code, which may hold the interpreter's records of values of the cells' types")
 			return
 		}

@@ -212,6 +212,14 @@ func (r *rewriter) offset(p token.Pos) int { return r.fset.Position(p).Offset }
 // source is the text of n as written in the checked file.
 func (r *rewriter) source(n ast.Node) string { return r.src[r.offset(n.Pos()):r.offset(n.End())] }
 
+// writable returns t as the cell can write it, without a package it does
+// not import, and whether it can.
+func (r *rewriter) writable(t types.Type) (string, bool) {
+	imports := map[string]string{}
+	text := r.cc.TypeFor(t, imports)
+	return text, text != "" && len(imports) == 0
+}
+
 // temp returns a new name for a variable of the rewriter's own.
 func (r *rewriter) temp() string {
 	r.temps++

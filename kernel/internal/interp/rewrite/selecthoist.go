@@ -69,9 +69,8 @@ func (r *rewriter) hoistOperands() {
 				if op.sent == nil {
 					decls = append(decls, t+" := "+text+";")
 				} else {
-					imports := map[string]string{}
-					typ := r.cc.TypeFor(op.sent, imports)
-					if typ == "" || len(imports) > 0 {
+					typ, ok := r.writable(op.sent)
+					if !ok {
 						r.refuse(op.x.Pos(), "a value of type "+types.TypeString(op.sent, r.qualifier)+" sent in a select, which the cell cannot write")
 						return
 					}

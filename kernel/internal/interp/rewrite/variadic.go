@@ -32,9 +32,8 @@ func (r *rewriter) variadicArgs(call *ast.CallExpr) {
 		if _, isInterface := t.Underlying().(*types.Interface); isInterface || !involvesMain(t, r.pkg) {
 			continue
 		}
-		imports := map[string]string{}
-		e := r.cc.TypeFor(elem, imports)
-		if e == "" || len(imports) > 0 {
+		e, ok := r.writable(elem)
+		if !ok {
 			r.refuse(a.Pos(), "a value of type "+types.TypeString(t, r.qualifier)+" passed as "+types.TypeString(elem, r.qualifier)+", which the cell cannot write")
 			return
 		}
