@@ -76,10 +76,7 @@ func (r *rewriter) stopAt(a ast.Expr, param types.Type, what string) {
 func (r *rewriter) stopIfHolds(a ast.Expr, t types.Type, what string) {
 	text, ok := r.writable(t)
 	var cases []string
-	for _, c := range r.typeCandidates() {
-		if !r.hasMethodsFor(c) {
-			continue
-		}
+	for _, c := range r.sessionTypes().withFmt {
 		for _, ct := range []types.Type{c, types.NewPointer(c)} {
 			if types.AssignableTo(ct, t) {
 				ctext, cok := r.writable(ct)
@@ -206,8 +203,8 @@ func (r *rewriter) heldWithoutMethods(t types.Type) types.Type {
 			}
 		}
 	}
-	for _, c := range r.typeCandidates() {
-		if r.hasMethodsFor(c) && (types.Implements(c, it) || types.Implements(types.NewPointer(c), it)) {
+	for _, c := range r.sessionTypes().withFmt {
+		if types.Implements(c, it) || types.Implements(types.NewPointer(c), it) {
 			return c
 		}
 	}
@@ -235,14 +232,9 @@ func (r *rewriter) hasMethodsFor(t types.Type) bool {
 // implementedWithMethods returns one of the session's types that has
 // methods and implements it, or nil.
 func (r *rewriter) implementedWithMethods(it *types.Interface) types.Type {
-	for _, c := range r.typeCandidates() {
-		if _, ok := c.(*types.Named); !ok {
-			continue
-		}
-		for _, t := range []types.Type{c, types.NewPointer(c)} {
-			if types.NewMethodSet(t).Len() > 0 && types.Implements(t, it) {
-				return t
-			}
+	for _, t := range r.sessionTypes().withMethods {
+		if types.Implements(t, it) {
+			return t
 		}
 	}
 	return nil

@@ -142,8 +142,9 @@ type rewriter struct {
 	// redeclare the session's among them, by cell.FuncName.
 	concurrent map[*ast.FuncDecl]bool
 	redeclare  []string
-	// candidates are the types that may have twins (twins.go).
-	candidates []types.Type
+	// session are the session's types, as twins.go and nested.go look
+	// at them, once a cell.
+	session *sessionTypes
 }
 
 // Steps rewrites cc, a cell the checker passed, and returns the steps

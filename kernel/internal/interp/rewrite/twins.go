@@ -34,8 +34,9 @@ func (r *rewriter) twin(t, holder types.Type) types.Type {
 		return nil
 	}
 	et := r.erase(t, map[*types.Named]bool{})
-	for _, c := range r.typeCandidates() {
-		if types.Identical(c, t) || !types.Identical(r.erase(c, map[*types.Named]bool{}), et) {
+	st := r.sessionTypes()
+	for i, c := range st.all {
+		if types.Identical(c, t) || !types.Identical(st.erased[i], et) {
 			continue
 		}
 		if c := wrap(c); types.AssignableTo(c, holder) {
@@ -51,14 +52,23 @@ func isBasic(t types.Type) bool {
 	return ok
 }
 
-// typeCandidates returns the types that may have twins: the session's
-// package-level types that are not interfaces, and the basic types
-// underlying them.
-func (r *rewriter) typeCandidates() []types.Type {
-	if r.candidates != nil {
-		return r.candidates
+// sessionTypes are the session's package-level types that are not
+// interfaces, and what the rewrite asks of them.
+type sessionTypes struct {
+	all    []types.Type // those types, and the basic types underlying them
+	erased []types.Type // each of all as yaegi makes it (erase)
+	// withFmt are those of all with one of fmtMethods; withMethods those,
+	// or pointers to them, with methods (each type before its pointer).
+	withFmt, withMethods []types.Type
+}
+
+// sessionTypes returns the session's types, found on first use in the
+// cell's rewrite.
+func (r *rewriter) sessionTypes() *sessionTypes {
+	if r.session != nil {
+		return r.session
 	}
-	r.candidates = []types.Type{}
+	st := &sessionTypes{}
 	scope := r.pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -69,12 +79,24 @@ func (r *rewriter) typeCandidates() []types.Type {
 		if !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) {
 			continue
 		}
-		r.candidates = append(r.candidates, n)
+		st.all = append(st.all, n)
 		if b, ok := n.Underlying().(*types.Basic); ok {
-			r.candidates = append(r.candidates, b)
+			st.all = append(st.all, b)
+		}
+		if r.hasMethodsFor(n) {
+			st.withFmt = append(st.withFmt, n)
+		}
+		for _, t := range []types.Type{n, types.NewPointer(n)} {
+			if types.NewMethodSet(t).Len() > 0 {
+				st.withMethods = append(st.withMethods, t)
+			}
 		}
 	}
-	return r.candidates
+	for _, t := range st.all {
+		st.erased = append(st.erased, r.erase(t, map[*types.Named]bool{}))
+	}
+	r.session = st
+	return st
 }
 
 // erase returns t as yaegi makes it: each of the cells' named types is
@@ -147,7 +169,7 @@ func (r *rewriter) ambiguousComparison(pos token.Pos, x, y ast.Expr) {
 		}
 		return
 	}
-	for _, c := range r.typeCandidates() {
+	for _, c := range r.sessionTypes().all {
 		if !types.AssignableTo(c, tx) || !types.AssignableTo(c, ty) {
 			continue
 		}
