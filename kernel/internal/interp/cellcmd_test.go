@@ -93,7 +93,7 @@ func TestProgramArguments(t *testing.T) {
 		"func main() {\n\tflag.Parse()\n\tf()\n}")
 	cs := newCommandSession(t, nil)
 	cs.run(t, flags)
-	if ce := cs.fail(t, "%% -y=1\nf()"); ce.Name != "SystemExit" && !strings.Contains(ce.Value, "2") {
+	if ce := cs.fail(t, "%% -y=1\nf()"); ce.Name != "Exit" || ce.Value != "exit status 2" {
 		t.Errorf("a flag not defined: %s: %s", ce.Name, ce.Value)
 	}
 	if !strings.Contains(cs.stderr.String(), "flag provided but not defined: -y") {

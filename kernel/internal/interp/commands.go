@@ -327,8 +327,11 @@ func (s *Session) parseFlags() (stop bool, err error) {
 func (s *Session) inits() []string {
 	var calls []string
 	for _, d := range s.check.Decls() {
+		if !strings.HasPrefix(d.Name, initPrefix) {
+			continue // most: the rest builds a string
+		}
 		rest, ok := strings.CutPrefix(d.Src, "func "+d.Name+"()")
-		if ok && strings.HasPrefix(d.Name, initPrefix) && strings.HasPrefix(strings.TrimSpace(rest), "{") {
+		if ok && strings.HasPrefix(strings.TrimSpace(rest), "{") {
 			calls = append(calls, d.Name+"()")
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/traefik/yaegi/stdlib"
 
@@ -35,10 +36,14 @@ func Host(dir string) interp.Host {
 
 // shell runs a cell's shell line with bash -c, in the worker's working
 // directory (the notebook's, unless %cd changed it), with no standard
-// input, its output going to stdout and stderr as it comes.
+// input, its output going to stdout and stderr as it comes. A process
+// the line leaves in the background (sleep 60 &) keeps the output's pipe
+// open; the cell does not wait for it, as the engine does not wait for a
+// worker's (engine.go).
 func shell(ctx context.Context, line string, stdout, stderr io.Writer) error {
 	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = 100 * time.Millisecond
 	return cmd.Run()
 }
 
