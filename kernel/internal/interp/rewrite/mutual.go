@@ -55,10 +55,9 @@ func (r *rewriter) boxLoop(owner *types.Named) {
 	for _, n := range loop {
 		r.boxed[n] = nil
 	}
-	keep := func(*types.Named, int) bool { return true }
 	bad := false
 	for _, n := range loop {
-		bad = bad || len(standIns(n, r.pkg, keep)) > 1
+		bad = bad || len(standIns(n, r.pkg, everyField)) > 1
 	}
 	if !bad {
 		return
@@ -153,20 +152,22 @@ func fieldStructs(n *types.Named, pkg *types.Package, keep func(*types.Named, in
 	}
 }
 
+// everyField keeps every field of every struct (for fieldStructs).
+func everyField(*types.Named, int) bool { return true }
+
 // structLoop returns the named struct types of pkg that n holds and that
 // hold n, n among them if it holds itself.
 func structLoop(n *types.Named, pkg *types.Package) []*types.Named {
-	all := func(*types.Named, int) bool { return true }
 	reach := func(from *types.Named) map[*types.Named]bool {
 		seen := map[*types.Named]bool{}
 		var visit func(*types.Named)
 		visit = func(m *types.Named) {
 			if !seen[m] {
 				seen[m] = true
-				fieldStructs(m, pkg, all, visit)
+				fieldStructs(m, pkg, everyField, visit)
 			}
 		}
-		fieldStructs(from, pkg, all, visit)
+		fieldStructs(from, pkg, everyField, visit)
 		return seen
 	}
 	var loop []*types.Named

@@ -271,16 +271,6 @@ func (r *rewriter) selfTypes(n ast.Node) {
 		if sig, ok := r.info.TypeOf(n).(*types.Signature); ok {
 			r.selfFuncType(n, sig, nil)
 		}
-	case *ast.InterfaceType:
-		for _, f := range n.Methods.List {
-			ft, ok := f.Type.(*ast.FuncType)
-			if !ok || len(f.Names) == 0 {
-				continue
-			}
-			if fn, ok := r.info.Defs[f.Names[0]].(*types.Func); ok {
-				r.selfFuncType(ft, fn.Type().(*types.Signature), nil)
-			}
-		}
 	case *ast.ChanType:
 		r.selfChanType(n)
 	case *ast.GoStmt:

@@ -52,6 +52,9 @@ func (r *rewriter) selectOperands(n ast.Stmt) {
 // noted into variables of their own, in a block around each, with the
 // edits made inside them; the edits must be all made and sorted.
 func (r *rewriter) hoistOperands() {
+	if len(r.hoisted) == 0 {
+		return // no edits to sort again
+	}
 	for _, s := range r.hoisted {
 		var decls []string
 		var edits []edit
