@@ -194,6 +194,7 @@ func TestRefusals(t *testing.T) {
 		{"a range over a channel that names itself", "type Chan chan Chan\nc := make(Chan)\nclose(c)\nfor x := range c {\n\t_ = x\n}", "a range loop over a channel of the type Chan, which names itself, into variables", 4},
 		{"the address of a field to a struct type that refers back", "type E struct {\n\tnext *E\n\tlist *L\n}\ntype L struct{ root E }\nvar e E\np := &e.list\n_ = p", "the address of the field list", 7},
 		{"several values assigned, one to a field to a struct type that refers back", "type E struct {\n\tnext *E\n\tlist *L\n\tv    int\n}\ntype L struct{ root E }\nvar e E\ne.list, e.v = new(L), 1", "an assignment of several values, one to the field list", 8},
+		{"a comma-ok value into a type a local one hides", "type MyInt int\nfunc (i MyInt) String() string { return \"my\" }\ntype S interface{ String() string }\nfunc g(m map[int]MyInt) {\n\tvar x S\n\ttype S int\n\tvar ok bool\n\tx, ok = m[1]\n\tfmt.Println(x.String(), ok)\n}\ng(nil)", "a comma-ok value of type MyInt assigned to a variable of type S, which the cell cannot write", 8},
 		{"a type defined anew", "type T struct{ A int }\n%%\ntype T struct{ B string }", "a new definition of the type T", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {

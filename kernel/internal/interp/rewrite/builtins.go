@@ -49,7 +49,7 @@ func (r *rewriter) builtinCall(call *ast.CallExpr) {
 			return // new(T), which yaegi has
 		}
 		elem := r.info.Types[call].Type.(*types.Pointer).Elem()
-		t, ok := r.writable(elem)
+		t, ok := r.writable(elem, call.Pos())
 		if !ok {
 			r.refuse(call.Pos(), "new of a value of type "+types.TypeString(elem, r.qualifier)+", which the cell cannot write")
 			return

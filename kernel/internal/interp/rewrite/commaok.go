@@ -54,7 +54,7 @@ func (r *rewriter) commaOk(n ast.Node) {
 	if value == nil || types.IsInterface(value) {
 		return
 	}
-	typ, can := r.writable(lhs)
+	typ, can := r.writable(lhs, rhs.Pos())
 	if !can {
 		r.refuse(rhs.Pos(), "a comma-ok value of type "+types.TypeString(value, r.qualifier)+" assigned to a variable of type "+types.TypeString(lhs, r.qualifier)+", which the cell cannot write")
 		return

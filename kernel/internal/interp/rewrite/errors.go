@@ -43,7 +43,7 @@ func (r *rewriter) errorsAs(call *ast.CallExpr) {
 		return // a target of type any: the compiled errors.As, as written
 	}
 	elem := ptr.Elem()
-	typ, ok := r.writable(elem)
+	typ, ok := r.writable(elem, call.Pos())
 	if !ok {
 		if !involvesMain(elem, r.pkg) {
 			return // a type no cell can write: the compiled errors.As

@@ -24,7 +24,7 @@ func (r *rewriter) makeDirectional(call *ast.CallExpr) {
 	if !ok || ch.Dir() == types.SendRecv {
 		return
 	}
-	elem, ok := r.writable(ch.Elem())
+	elem, ok := r.writable(ch.Elem(), call.Pos())
 	if !ok {
 		r.refuse(call.Pos(), "make of the channel type "+types.TypeString(t, r.qualifier)+", whose element type the cell cannot write")
 		return

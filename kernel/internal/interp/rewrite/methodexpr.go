@@ -20,7 +20,7 @@ func (r *rewriter) methodExpr(n *ast.SelectorExpr) {
 	}
 	sig := sel.Type().(*types.Signature) // the receiver first
 	write := func(t types.Type) string {
-		s, _ := r.writable(t)
+		s, _ := r.writable(t, n.Pos())
 		return s
 	}
 	var params, args []string

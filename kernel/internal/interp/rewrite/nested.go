@@ -74,12 +74,12 @@ func (r *rewriter) stopAt(a ast.Expr, param types.Type, what string) {
 // function that fails the cell with the message what if a holds a value
 // of one of the cells' types with fmtMethods.
 func (r *rewriter) stopIfHolds(a ast.Expr, t types.Type, what string) {
-	text, ok := r.writable(t)
+	text, ok := r.writable(t, a.Pos())
 	var cases []string
 	for _, c := range r.sessionTypes().withFmt {
 		for _, ct := range []types.Type{c, types.NewPointer(c)} {
 			if types.AssignableTo(ct, t) {
-				ctext, cok := r.writable(ct)
+				ctext, cok := r.writable(ct, a.Pos())
 				cases, ok = append(cases, ctext), ok && cok
 			}
 		}
@@ -145,7 +145,7 @@ func (r *rewriter) mayHoldRecords(t types.Type, top bool) bool {
 func (r *rewriter) lookThrough(a ast.Expr, t types.Type) {
 	after := ")"
 	if it, ok := t.Underlying().(*types.Interface); !ok || !it.Empty() {
-		text, ok := r.writable(t)
+		text, ok := r.writable(t, a.Pos())
 		if !ok {
 			r.refuse(a.Pos(), "a value of type "+types.TypeString(t, r.qualifier)+" passed to compiled code, which may hold the interpreter's records of values of the cells' types")
 			return

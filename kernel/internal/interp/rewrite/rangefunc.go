@@ -495,16 +495,9 @@ func (lw *lowering) yieldParams(s *ast.RangeStmt) ([]string, bool) {
 // false.
 func (lw *lowering) typeText(t types.Type, pos token.Pos, what string) (string, bool) {
 	r := lw.r
-	imports := map[string]string{}
-	text := r.cc.TypeFor(t, imports)
-	ok := text != "" && len(imports) == 0
-	cell.InspectType(t, func(t types.Type) bool {
-		if n, named := t.(*types.Named); named && n.Obj().Pkg() == r.pkg && r.lookup(n.Obj().Name(), pos) != n.Obj() {
-			ok = false // a type of the cell's hidden at pos by another
-		}
-		return ok
-	})
+	text, ok := r.writable(t, pos)
 	if !ok {
+		_, imports := r.typeFor(t)
 		why := ""
 		if len(imports) > 0 {
 			why = " (import " + strings.Join(slices.Sorted(maps.Keys(imports)), ", ") + ")"

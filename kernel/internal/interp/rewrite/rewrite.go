@@ -213,12 +213,25 @@ func (r *rewriter) offset(p token.Pos) int { return r.fset.Position(p).Offset }
 // source is the text of n as written in the checked file.
 func (r *rewriter) source(n ast.Node) string { return r.src[r.offset(n.Pos()):r.offset(n.End())] }
 
-// writable returns t as the cell can write it, without a package it does
-// not import, and whether it can.
-func (r *rewriter) writable(t types.Type) (string, bool) {
+// writable returns t as the code at pos can write it, and whether it
+// can: without a package the cell does not import, and with no type of
+// the cell's that another declared inside a function hides at pos.
+func (r *rewriter) writable(t types.Type, pos token.Pos) (string, bool) {
+	text, imports := r.typeFor(t)
+	ok := text != "" && len(imports) == 0
+	cell.InspectType(t, func(t types.Type) bool {
+		if n, named := t.(*types.Named); named && n.Obj().Pkg() == r.pkg && r.lookup(n.Obj().Name(), pos) != n.Obj() {
+			ok = false
+		}
+		return ok
+	})
+	return text, ok
+}
+
+// typeFor is the cell's TypeFor of t, and the packages it would import.
+func (r *rewriter) typeFor(t types.Type) (string, map[string]string) {
 	imports := map[string]string{}
-	text := r.cc.TypeFor(t, imports)
-	return text, text != "" && len(imports) == 0
+	return r.cc.TypeFor(t, imports), imports
 }
 
 // temp returns a new name for a variable of the rewriter's own.

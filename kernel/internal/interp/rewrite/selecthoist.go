@@ -72,7 +72,7 @@ func (r *rewriter) hoistOperands() {
 				if op.sent == nil {
 					decls = append(decls, t+" := "+text+";")
 				} else {
-					typ, ok := r.writable(op.sent)
+					typ, ok := r.writable(op.sent, op.x.Pos())
 					if !ok {
 						r.refuse(op.x.Pos(), "a value of type "+types.TypeString(op.sent, r.qualifier)+" sent in a select, which the cell cannot write")
 						return

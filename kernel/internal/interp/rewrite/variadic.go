@@ -32,7 +32,7 @@ func (r *rewriter) variadicArgs(call *ast.CallExpr) {
 		if _, isInterface := t.Underlying().(*types.Interface); isInterface || !involvesMain(t, r.pkg) {
 			continue
 		}
-		e, ok := r.writable(elem)
+		e, ok := r.writable(elem, a.Pos())
 		if !ok {
 			r.refuse(a.Pos(), "a value of type "+types.TypeString(t, r.qualifier)+" passed as "+types.TypeString(elem, r.qualifier)+", which the cell cannot write")
 			return
