@@ -176,25 +176,20 @@ func (r *rewriter) implementations(t types.Type, it *types.Interface, from types
 	fromIface, _ := from.Underlying().(*types.Interface)
 	holds := func(t types.Type) bool { return fromIface == nil || types.AssertableTo(fromIface, t) }
 	var out []string
-	scope := r.pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+	for _, t := range r.sessionTypes().all {
+		if _, named := t.(*types.Named); !named {
 			continue
 		}
-		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
-			continue
-		}
-		if _, basic := tn.Type().Underlying().(*types.Basic); basic {
+		if _, basic := t.Underlying().(*types.Basic); basic {
 			// yaegi takes an int held in any for a myint, and the other
 			// way round; its own assertion to the interface gets these.
 			continue
 		}
 		switch {
-		case types.Implements(tn.Type(), it) && holds(tn.Type()):
-			out = append(out, types.TypeString(tn.Type(), r.qualifier))
-		case types.Implements(types.NewPointer(tn.Type()), it) && holds(types.NewPointer(tn.Type())):
-			out = append(out, "*"+types.TypeString(tn.Type(), r.qualifier))
+		case types.Implements(t, it) && holds(t):
+			out = append(out, types.TypeString(t, r.qualifier))
+		case types.Implements(types.NewPointer(t), it) && holds(types.NewPointer(t)):
+			out = append(out, "*"+types.TypeString(t, r.qualifier))
 		}
 	}
 	return out
