@@ -52,11 +52,11 @@ func (r *rewriter) literalToInterface(n *ast.AssignStmt) {
 // written out, not error nor one of a compiled package.
 func (r *rewriter) interpretedInterface(t types.Type) bool {
 	it, ok := types.Unalias(t).Underlying().(*types.Interface)
-	if !ok || it.Empty() || types.Identical(t, types.Universe.Lookup("error").Type()) {
+	if !ok || it.Empty() {
 		return false
 	}
 	n, named := types.Unalias(t).(*types.Named)
-	return !named || n.Obj().Pkg() == r.pkg
+	return !named || n.Obj().Pkg() == r.pkg // error's package is nil
 }
 
 // localTypeText returns t as the cells write it, and whether it names no
