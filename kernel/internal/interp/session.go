@@ -679,7 +679,9 @@ func (s *Session) checkError(err error, code string) *front.CellError {
 }
 
 // runError makes what failed while the cell.Step st ran the cell's error: a
-// refused tensor operation is PyTorch's exception (see explain); another
+// refused tensor operation is PyTorch's exception (see explain); what the
+// rewrite refuses where it runs (cell.Stop) is the refusal it is, as one
+// found before the cell ran reads, with its frames; another
 // panic keeps its value as a GoNB cell reports it (name "panic", value the
 // panic's message, a runtime error in Go's words: see goWords); anything
 // else is the interpreter's own failure. A panic's traceback names its
@@ -695,6 +697,10 @@ func (s *Session) runError(err error, st cell.Step) *front.CellError {
 			own = true
 		}
 		pv := cell.PanicValue(p.Value) // yaegi's reflect.Value of an interpreted panic's, unwrapped
+		if nr, ok := pv.(*cell.NotRun); ok { // refused where it ran: the frames say where
+			msg := nr.Error() + "; " + s.otherwise
+			return &front.CellError{Name: "Unsupported", Value: msg, Traceback: append([]string{"Unsupported: " + msg}, s.traceback(frames)...)}
+		}
 		value := fmt.Sprint(pv)
 		if e, ok := pv.(error); ok {
 			var te *tensor.Error
