@@ -19,13 +19,16 @@ import (
 // Serve makes the engine JavaScript's, as globalThis.tensornb, then waits
 // forever, as a Go program in a page must to keep answering:
 //
-//	tensornb.start(exportData, docData)
+//	tensornb.start(exportData, docData, stdSource)
 //
 // starts a session, whose checker gets the export data of the package at
 // an import path from exportData(path), a Promise of its bytes (a
-// Uint8Array or an ArrayBuffer), or of null if there is none, and its
+// Uint8Array or an ArrayBuffer), or of null if there is none, its
 // inspections the doc comments of a package from docData(path), likewise
-// (the JSON Build writes; without docData, they have none); it returns
+// (the JSON Build writes; without docData, they have none), and its
+// lowering the source of a standard package from stdSource(path), the
+// zip Build writes (without stdSource, cells cannot use slices, maps,
+// iter or the generic names of the others); it returns
 // a Promise of {session, warm}, the times (performance.now()) when the
 // session was made and when it had imported the packages cells use most
 // (fmt, tensor, display), after which it is ready;

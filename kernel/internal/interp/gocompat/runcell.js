@@ -45,10 +45,20 @@ function answer(result) {
 // exportData reads the export data of the package at an import path, or
 // gives null if the build has none.
 async function exportData(importPath) {
+  return buildFile("exports", importPath + ".a");
+}
+
+// stdSource reads the source of the standard package at an import path,
+// the zip the build wrote for the engine to write generic and newer
+// names from (as the page's worker fetches it), or gives null.
+async function stdSource(importPath) {
+  return buildFile("std", importPath + ".zip");
+}
+
+// buildFile reads a file of the build, or gives null if it has none.
+async function buildFile(sub, name) {
   try {
-    return await nodeFS.promises.readFile(
-      nodePath.join(dir, "exports", importPath + ".a"),
-    );
+    return await nodeFS.promises.readFile(nodePath.join(dir, sub, name));
   } catch {
     return null;
   }
@@ -66,7 +76,7 @@ async function main() {
   );
   const { instance } = await WebAssembly.instantiate(wasm, go.importObject);
   go.run(instance); // runs main until it waits, having made globalThis.tensornb
-  await globalThis.tensornb.start(exportData);
+  await globalThis.tensornb.start(exportData, async () => null, stdSource);
   writeSync(3, "ready\n");
   let output = "";
   const publish = (msgType, content) => {
