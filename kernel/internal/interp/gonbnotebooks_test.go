@@ -22,9 +22,9 @@ import (
 // engine does not run as GoNB does, by notebook and cell number (from 1),
 // with why.
 var gonbSkipped = map[string]map[int]string{
-	"hello":     {1: "%goflags: a flag of go build, which the dual engine sends to GoNB"},
-	"vartuple":  {4: "%rm a: GoNB forgets a when a later cell declares c anew, a name of the same var declaration; the instant engine keeps a"},
-	"init":      {1: "%goflags", 7: "GoNB runs func init in every program; the instant engine runs it once, in the cell that declares it"},
+	"hello":    {1: "%goflags: a flag of go build, which the dual engine sends to GoNB"},
+	"vartuple": {4: "%rm a: GoNB forgets a when a later cell declares c anew, a name of the same var declaration; the instant engine keeps a"},
+	"init":     {1: "%goflags", 7: "GoNB runs func init in every program; the instant engine runs it once, in the cell that declares it"},
 }
 
 // A notebook cell, as far as the test reads it.

@@ -696,7 +696,7 @@ func (s *Session) runError(err error, st cell.Step) *front.CellError {
 			top.site, top.line = &cell.Site{Cell: s.source, Line: st.Line}, st.Line
 			own = true
 		}
-		pv := cell.PanicValue(p.Value) // yaegi's reflect.Value of an interpreted panic's, unwrapped
+		pv := cell.PanicValue(p.Value)       // yaegi's reflect.Value of an interpreted panic's, unwrapped
 		if nr, ok := pv.(*cell.NotRun); ok { // refused where it ran: the frames say where
 			msg := nr.Error() + "; " + s.otherwise
 			return &front.CellError{Name: "Unsupported", Value: msg, Traceback: append([]string{"Unsupported: " + msg}, s.traceback(frames)...)}
