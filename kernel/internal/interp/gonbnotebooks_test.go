@@ -22,9 +22,10 @@ import (
 // engine does not run as GoNB does, by notebook and cell number (from 1),
 // with why.
 var gonbSkipped = map[string]map[int]string{
-	"hello":    {1: "%goflags: a flag of go build, which the dual engine sends to GoNB"},
-	"vartuple": {4: "%rm a: GoNB forgets a when a later cell declares c anew, a name of the same var declaration; the instant engine keeps a"},
-	"init":     {1: "%goflags", 7: "GoNB runs func init in every program; the instant engine runs it once, in the cell that declares it"},
+	"hello":     {1: "%goflags: a flag of go build, which the dual engine sends to GoNB"},
+	"vartuple":  {4: "%rm a: GoNB forgets a when a later cell declares c anew, a name of the same var declaration; the instant engine keeps a"},
+	"functions": {1: "%goflags"},
+	"init":      {1: "%goflags", 7: "GoNB runs func init in every program; the instant engine runs it once, in the cell that declares it"},
 }
 
 // A notebook cell, as far as the test reads it.
@@ -49,10 +50,7 @@ func TestGoNBNotebooks(t *testing.T) {
 		t.Fatalf("GoNB's module, which go.mod requires: %v", err)
 	}
 	dir := filepath.Join(strings.TrimSpace(string(out)), "examples", "tests")
-	// functions.ipynb is not among them: its cells need %goflags, which
-	// GoNB runs, and golang.org/x/exp's constraints, which the instant
-	// engine has not compiled in, and the third calls the second's incr.
-	for _, name := range []string{"hello", "vartuple", "init"} {
+	for _, name := range []string{"hello", "functions", "vartuple", "init"} {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(dir, name+".ipynb"))
 			if err != nil {

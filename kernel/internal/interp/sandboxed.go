@@ -38,10 +38,9 @@ type sandbox struct{ check.Library }
 func (b sandbox) Has(path string) bool { return sandboxAllows(path) && b.Library.Has(path) }
 
 // Elsewhere reports whether the package at path is one the sandbox
-// refuses: compiled in or standard, and not allowed.
-func (b sandbox) Elsewhere(path string) bool {
-	return !sandboxAllows(path) && (b.Library.Has(path) || standard(path))
-}
+// refuses: any it does not allow, a module's too, which it does not ask
+// the go command to fetch.
+func (sandbox) Elsewhere(path string) bool { return !sandboxAllows(path) }
 
 // Refuse is the error of a cell that uses such a package.
 func (sandbox) Refuse(line int, path string) error { return &cell.NotInSandbox{Line: line, Path: path} }
@@ -51,11 +50,4 @@ func (sandbox) Refuse(line int, path string) error { return &cell.NotInSandbox{L
 // (tensor, display, check).
 func sandboxAllows(path string) bool {
 	return slices.Contains(cell.SandboxStandard, path) || strings.HasPrefix(path, "github.com/tensornb/tensornb/")
-}
-
-// standard reports whether path is a standard package's, as the go
-// command tells them apart: no dot in its first element.
-func standard(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
 }

@@ -23,6 +23,7 @@ func TestSandbox(t *testing.T) {
 		`import "io/ioutil"` + "\n" + `ioutil.ReadFile("/etc/passwd")`,
 		`import "syscall"` + "\n" + `syscall.Getpid()`,
 		`import "unsafe"` + "\n" + `var p unsafe.Pointer`,
+		`import "github.com/janpfeifer/gonb/cache"` + "\n" + `cache.Reset()`,
 	} {
 		err := s.Run(context.Background(), code)
 		var ce *front.CellError

@@ -358,12 +358,31 @@ func (s *Session) runInits(ctx context.Context, line int) error {
 }
 
 // stdOf returns the standard packages a session's lowering reads from
-// host's source, nil if it has none.
+// host's source, nil if it has none; and, if imp finds the source of
+// packages (a server's go command, in the tensornb module), the packages
+// of modules that the interpreter does not have compiled in.
 func stdOf(host Host, imp types.Importer) *lower.Std {
 	if host.StdSource == nil {
 		return nil
 	}
-	return lower.NewStd(host.StdSource, imp, host.Library.HasSymbol)
+	std := lower.NewStd(host.StdSource, imp, host.Library.HasSymbol)
+	if src, ok := imp.(sourceFinder); ok {
+		std.ReadModules(func(path string) (string, []string, error) {
+			first, _, _ := strings.Cut(path, "/")
+			if !strings.Contains(first, ".") || host.Library.Has(path) || host.Library.Elsewhere(path) {
+				return "", nil, nil
+			}
+			return src.Source(path)
+		}, src.Named)
+	}
+	return std
+}
+
+// A sourceFinder finds the directory and Go files of a package, and the
+// one package of a name.
+type sourceFinder interface {
+	Source(path string) (dir string, files []string, err error)
+	Named(name string) string
 }
 
 // steps lowers a cell the checker passed, if it has generic code, and

@@ -11,8 +11,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp/complete"
 )
@@ -29,6 +34,12 @@ type Importer struct {
 	files   map[string]string   // import path → export data file
 	sources map[string][]string // import path → its directory, then its Go files
 	gc      types.Importer
+
+	fetchMu sync.Mutex
+	fetched string // the module's directory that fetch adds modules to
+
+	namedOnce sync.Once
+	named     map[string][]string // package name → import paths (Named)
 }
 
 // New returns an Importer that runs the go command in dir, a directory of
@@ -128,6 +139,100 @@ func (e *Importer) DocIndex(path string) map[string]string {
 		return nil
 	}
 	return complete.PackageDocs(s[0], s[1:])
+}
+
+// Source returns the directory of the package at path and its Go files
+// there. A package the Importer's module does not provide is fetched as
+// GoNB fetches it: `go get` adds its module to a module of the
+// Importer's own, in a temporary directory (Fetched). The error is the
+// go command's.
+func (e *Importer) Source(path string) (dir string, files []string, err error) {
+	e.mu.Lock()
+	src, known := e.sources[path]
+	e.mu.Unlock()
+	if !known {
+		if err := e.List(path); err != nil {
+			listed, ferr := e.fetch(path)
+			if ferr != nil {
+				return "", nil, ferr
+			}
+			e.Add(listed)
+		}
+		e.mu.Lock()
+		src, known = e.sources[path]
+		e.mu.Unlock()
+	}
+	if !known || len(src) == 0 {
+		return "", nil, fmt.Errorf("the go command did not list package %s", path)
+	}
+	return src[0], src[1:], nil
+}
+
+// fetch adds the module of the package at path to the Importer's module
+// of fetched ones with `go get`, and lists the package and what it
+// depends on there.
+func (e *Importer) fetch(path string) ([]ListedPackage, error) {
+	e.fetchMu.Lock()
+	defer e.fetchMu.Unlock()
+	if e.fetched == "" {
+		dir, err := newFetchModule()
+		if err != nil {
+			return nil, err
+		}
+		e.fetched = dir
+	}
+	cmd := exec.Command("go", "get", path)
+	cmd.Dir, cmd.Env = e.fetched, e.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go get %s: %s", path, strings.TrimSpace(string(out)))
+	}
+	listed, err := ListPackages(e.fetched, e.env, "-deps", path)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.DeleteFunc(listed, func(p ListedPackage) bool { // the Importer's module's packages stay its
+		_, known := e.sources[p.ImportPath]
+		return known
+	}), nil
+}
+
+// newFetchModule makes a module for the packages cells import that no
+// module tensornb requires provides, in the temporary directory
+// tensornb-modules-PID, and removes those of the workers that ended.
+func newFetchModule() (string, error) {
+	removeEnded()
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("%s%d", fetchPrefix, os.Getpid()))
+	mod := "module tensornb.cells\n\ngo " + strings.TrimPrefix(runtime.Version(), "go") + "\n"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("a module for fetched packages: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		return "", fmt.Errorf("a module for fetched packages: %w", err)
+	}
+	return dir, nil
+}
+
+// fetchPrefix starts the name of a worker's module of fetched packages;
+// its process id ends it.
+const fetchPrefix = "tensornb-modules-"
+
+// removeEnded removes the modules of fetched packages of the workers
+// that no longer run: a worker ends by a signal (an interrupt, a memory
+// limit) as often as by itself, and leaves its module behind.
+func removeEnded() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), fetchPrefix+"*"))
+	for _, dir := range dirs {
+		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(dir), fetchPrefix))
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if p, err := os.FindProcess(pid); err == nil && p.Signal(syscall.Signal(0)) == nil {
+			continue
+		}
+		_ = os.RemoveAll(dir)
+	}
 }
 
 // DocsAtHand is true: the packages' sources are files at hand.

@@ -100,6 +100,9 @@ const maxInstances = 2000
 // and its methods', a variable's or a constant's.
 func (cl *cellLowering) writeInstance(inst instance) error {
 	obj, fr := cl.source(inst.obj)
+	if obj == nil && fr.std != nil && fr.std.err != nil {
+		return fr.std.err
+	}
 	if obj == nil {
 		return fmt.Errorf("the declaration of %s is not at hand", inst.obj.Name())
 	}

@@ -10,7 +10,9 @@ import (
 	"go/types"
 	"io"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -28,17 +30,35 @@ var StdPackages = []string{"cmp", "iter", "maps", "slices"}
 // browser's engine carries), and type-checks each once, on first use.
 // It is safe for concurrent use.
 type Std struct {
-	open func() (fs.FS, error)
-	imp  types.Importer // the types of the packages they import
-	has  func(path, name string) bool
-	fset *token.FileSet
+	open    func() (fs.FS, error)
+	imp     types.Importer // the types of the packages they import
+	has     func(path, name string) bool
+	modules ModuleSource
+	named   func(name string) string
+	fset    *token.FileSet
 
 	opened sync.Once
 	src    fs.FS
 	srcErr error
 
-	mu   sync.Mutex
-	pkgs map[string]*stdPackage
+	mu      sync.Mutex
+	pkgs    map[string]*stdPackage
+	sources map[string]*moduleFiles // by import path; nil: not a module's
+}
+
+// A ModuleSource finds the source of a package outside the standard
+// library that the interpreter does not have compiled in: its directory
+// and the Go files there that build for the engine's platform. It
+// returns no directory and no error for a path that is not such a
+// package's, and an error that says why for one it cannot find.
+type ModuleSource func(path string) (dir string, files []string, err error)
+
+// moduleFiles are where a module's package is, its directory and files,
+// or why it could not be found.
+type moduleFiles struct {
+	dir   string
+	files []string
+	err   error
 }
 
 // NewStd returns the standard packages read from the source open
@@ -46,7 +66,65 @@ type Std struct {
 // import other than StdPackages, and has says which names of which
 // packages the interpreter has compiled in.
 func NewStd(open func() (fs.FS, error), imp types.Importer, has func(path, name string) bool) *Std {
-	return &Std{open: open, imp: imp, has: has, fset: token.NewFileSet(), pkgs: map[string]*stdPackage{}}
+	return &Std{open: open, imp: imp, has: has, fset: token.NewFileSet(), pkgs: map[string]*stdPackage{}, sources: map[string]*moduleFiles{}}
+}
+
+// ReadModules makes s write from source, as it writes StdPackages, every
+// package that modules finds: the packages of the modules a cell imports
+// that the interpreter does not have compiled in (GoNB's cache,
+// golang.org/x/exp/constraints). Call it before s is used.
+// named, if not nil, gives the import path of the one module's package of
+// a name, for a cell that uses it without importing it (ModuleNamed).
+func (s *Std) ReadModules(modules ModuleSource, named func(name string) string) {
+	s.modules, s.named = modules, named
+}
+
+// ModuleNamed returns the import path of the one module's package named
+// name, for a cell that uses it without importing it, or "".
+func (s *Std) ModuleNamed(name string) string {
+	if s == nil || s.named == nil {
+		return ""
+	}
+	return s.named(name)
+}
+
+// module returns where the package at path is, if it is a module's that
+// s reads from source; it asks s's ModuleSource once for each path.
+func (s *Std) module(path string) *moduleFiles {
+	mf := s.lookModule(path)
+	if mf == nil || mf.err != nil {
+		return nil
+	}
+	return mf
+}
+
+// ModuleError returns why the package at path, a module's that the
+// interpreter does not have compiled in, could not be found; nil if it
+// was, or is not such a package.
+func (s *Std) ModuleError(path string) error {
+	if mf := s.lookModule(path); mf != nil {
+		return mf.err
+	}
+	return nil
+}
+
+// lookModule returns what s's ModuleSource answered for path, asking it
+// on first use; nil if path is not a module's package.
+func (s *Std) lookModule(path string) *moduleFiles {
+	if s == nil || s.modules == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if mf, ok := s.sources[path]; ok {
+		return mf
+	}
+	var mf *moduleFiles
+	if dir, files, err := s.modules(path); dir != "" || err != nil {
+		mf = &moduleFiles{dir: dir, files: files, err: err}
+	}
+	s.sources[path] = mf
+	return mf
 }
 
 // A stdPackage is a standard package as read from its source: its types,
@@ -112,9 +190,12 @@ func (x decls) add(d ast.Decl, info *types.Info) {
 // Sizeof, Alignof and Offsetof it makes constants.
 func (s *Std) Lowers(path string) bool { return path == "unsafe" || s.wholly(path) }
 
-// wholly reports whether the package at path is one of StdPackages, all
-// of whose declarations the lowering writes from source.
-func (s *Std) wholly(path string) bool { return s != nil && slices.Contains(StdPackages, path) }
+// wholly reports whether the package at path is one all of whose
+// declarations the lowering writes from source: one of StdPackages, or
+// a module's package that the interpreter does not have compiled in.
+func (s *Std) wholly(path string) bool {
+	return s != nil && (slices.Contains(StdPackages, path) || s.module(path) != nil)
+}
 
 // LowersObject reports whether obj, a package-level name of a standard
 // package, is one the lowering writes from source: one of a package it
@@ -198,33 +279,21 @@ func (s *Std) load(p string) *stdPackage {
 
 // read parses and type-checks the package at path. A package's errors
 // (a use of an internal package it imports) leave its other
-// declarations checked: only what has errors cannot be lowered.
+// declarations checked: only what has errors cannot be lowered. A
+// module's package with a func init is refused: the lowering writes
+// only what cells use, and so would never run it.
 func (s *Std) read(p string) *stdPackage {
 	sp := &stdPackage{texts: map[*token.File]string{}, decls: newDecls()}
-	s.opened.Do(func() { s.src, s.srcErr = s.open() })
-	if s.srcErr != nil {
-		sp.err = fmt.Errorf("the standard library's source is not at hand: %w", s.srcErr)
-		return sp
-	}
-	names, err := s.goFiles(p)
-	if err != nil {
-		sp.err = fmt.Errorf("reading the source of package %s: %w", p, err)
-		return sp
-	}
 	var files []*ast.File
-	for _, name := range names {
-		text, err := fs.ReadFile(s.src, path.Join(p, name))
-		if err != nil {
-			sp.err = err
+	files, sp.err = s.parse(p, sp.texts)
+	if sp.err != nil {
+		return sp
+	}
+	if s.module(p) != nil {
+		if at := initFunc(files); at.IsValid() {
+			sp.err = fmt.Errorf("package %s has a func init (%s), which this engine would not run: only what cells use of a module's package is interpreted", p, s.fset.Position(at))
 			return sp
 		}
-		f, err := parser.ParseFile(s.fset, path.Join(p, name), text, parser.SkipObjectResolution)
-		if err != nil {
-			sp.err = err
-			return sp
-		}
-		sp.texts[s.fset.File(f.Pos())] = string(text)
-		files = append(files, f)
 	}
 	sp.info = &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
 		Instances: map[*ast.Ident]types.Instance{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
@@ -236,6 +305,58 @@ func (s *Std) read(p string) *stdPackage {
 		}
 	}
 	return sp
+}
+
+// parse parses the files of the package at path, a module's or the
+// standard library's, keeping each file's text in texts.
+func (s *Std) parse(p string, texts map[*token.File]string) ([]*ast.File, error) {
+	read, names, err := s.files(p)
+	if err != nil {
+		return nil, err
+	}
+	var files []*ast.File
+	for _, name := range names {
+		text, err := read(name)
+		if err != nil {
+			return nil, err
+		}
+		f, err := parser.ParseFile(s.fset, path.Join(p, name), text, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		texts[s.fset.File(f.Pos())] = string(text)
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+// files returns the names of the Go files of the package at path, and
+// how to read one.
+func (s *Std) files(p string) (read func(name string) ([]byte, error), names []string, err error) {
+	if mf := s.module(p); mf != nil {
+		return func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(mf.dir, name)) }, mf.files, nil
+	}
+	s.opened.Do(func() { s.src, s.srcErr = s.open() })
+	if s.srcErr != nil {
+		return nil, nil, fmt.Errorf("the standard library's source is not at hand: %w", s.srcErr)
+	}
+	names, err = s.goFiles(p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the source of package %s: %w", p, err)
+	}
+	return func(name string) ([]byte, error) { return fs.ReadFile(s.src, path.Join(p, name)) }, names, nil
+}
+
+// initFunc returns where the first func init of files is, if any.
+func initFunc(files []*ast.File) token.Pos {
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "init" {
+				return fd.Pos()
+			}
+		}
+	}
+	return token.NoPos
 }
 
 // goFiles lists the files of the package at path that build for the
