@@ -68,9 +68,13 @@ fmt.Println(err != nil)`
 	if got, want := runPrinted(t, s, &out, cell), "42 42 1\ntrue\n"; got != want {
 		t.Errorf("the cache cell printed %q, want %q", got, want)
 	}
-	msg := refusal(t, s, "import \"github.com/janpfeifer/gonb/gonbui\"\ngonbui.DisplayHtml(\"<b>hi</b>\")")
-	if !strings.Contains(msg, "gonbui.DisplayHtml (package github.com/janpfeifer/gonb/gonbui has a func init (") || !strings.Contains(msg, "%%gonb") {
-		t.Errorf("gonbui: %s", msg)
+	msg := refusal(t, s, "import \"github.com/janpfeifer/gonb/gonbui/dom\"\nfmt.Println(dom.GetInnerHtml(\"x\"))")
+	if !strings.Contains(msg, "dom.GetInnerHtml (package github.com/janpfeifer/gonb/gonbui/comms has a func init (") {
+		t.Errorf("gonbui/dom: %s", msg)
+	}
+	msg = refusal(t, s, "import \"github.com/dustin/go-humanize\"\nfmt.Println(humanize.Bytes(82854982))")
+	if !strings.Contains(msg, "humanize.Bytes (package github.com/dustin/go-humanize has a func init (") || !strings.Contains(msg, "%%gonb") {
+		t.Errorf("go-humanize: %s", msg)
 	}
 }
 

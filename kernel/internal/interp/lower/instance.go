@@ -473,6 +473,11 @@ func (cl *cellLowering) qualified(fr *from, x *ast.SelectorExpr) (string, bool, 
 	if fr.std == nil {
 		return "", false, nil // the cell names the package as it imports it
 	}
+	if cl.l.std.wholly(p.Path()) {
+		if sp := cl.l.std.load(p.Path()); sp.err != nil {
+			return "", true, sp.err // the package's source, which it imports, cannot be lowered
+		}
+	}
 	if !cl.l.std.has(p.Path(), x.Sel.Name) {
 		return "", true, fmt.Errorf("it uses %s.%s, which the interpreter does not have", p.Path(), x.Sel.Name)
 	}
