@@ -38,6 +38,8 @@ type Importer struct {
 	fetchMu sync.Mutex
 	fetched string // the module's directory that fetch adds modules to
 
+	graphOnce sync.Once
+	modules   []module // the module graph, but the Importer's module
 	namedOnce sync.Once
 	named     map[string][]string // package name → import paths (Named)
 }
@@ -144,7 +146,8 @@ func (e *Importer) DocIndex(path string) map[string]string {
 // Source returns the directory of the package at path and its Go files
 // there. A package the Importer's module does not provide is fetched as
 // GoNB fetches it: `go get` adds its module to a module of the
-// Importer's own, in a temporary directory (Fetched). The error is the
+// Importer's own, in a temporary directory: at the version the
+// Importer's module graph has, if its module is in it. The error is the
 // go command's.
 func (e *Importer) Source(path string) (dir string, files []string, err error) {
 	e.mu.Lock()
@@ -181,10 +184,14 @@ func (e *Importer) fetch(path string) ([]ListedPackage, error) {
 		}
 		e.fetched = dir
 	}
-	cmd := exec.Command("go", "get", path)
+	target := path
+	if v := e.versionOf(path); v != "" {
+		target += "@" + v // a module tensornb requires stays at its version
+	}
+	cmd := exec.Command("go", "get", target)
 	cmd.Dir, cmd.Env = e.fetched, e.env
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go get %s: %s", path, strings.TrimSpace(string(out)))
+		return nil, fmt.Errorf("go get %s: %s", target, strings.TrimSpace(string(out)))
 	}
 	listed, err := ListPackages(e.fetched, e.env, "-deps", path)
 	if err != nil {

@@ -15,9 +15,9 @@ import (
 // modules of the Importer's module graph, as goimports (and so GoNB)
 // finds a package a cell uses without importing it: constraints is
 // golang.org/x/exp/constraints. It returns "" if there is none, or more
-// than one. The modules are listed, and their directories read, once.
+// than one. The modules' directories are read once.
 func (e *Importer) Named(name string) string {
-	e.namedOnce.Do(func() { e.named = packageNames(e.dir, e.env) })
+	e.namedOnce.Do(func() { e.named = packageNames(e.graph()) })
 	paths := e.named[name]
 	if len(paths) != 1 {
 		return ""
@@ -25,24 +25,57 @@ func (e *Importer) Named(name string) string {
 	return paths[0]
 }
 
-// packageNames indexes by name the importable packages of the modules
-// of the module graph of the module in dir, but the main module's:
+// A module is one of the module graph's: its path, version and
+// directory in the module cache ("" if it is not downloaded).
+type module struct{ path, version, dir string }
+
+// graph returns the modules of the Importer's module graph, but its
+// own, listed by the go command once.
+func (e *Importer) graph() []module {
+	e.graphOnce.Do(func() {
+		cmd := exec.Command("go", "list", "-m", "-f", "{{if not .Main}}{{.Path}} {{.Version}} {{.Dir}}{{end}}", "all")
+		cmd.Dir, cmd.Env = e.dir, e.env
+		out, err := cmd.Output()
+		if err != nil {
+			return
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 {
+				m := module{path: f[0], version: f[1]}
+				if len(f) == 3 {
+					m.dir = f[2]
+				}
+				e.modules = append(e.modules, m)
+			}
+		}
+	})
+	return e.modules
+}
+
+// versionOf returns the version of the module of the Importer's graph
+// that holds the package at path, the one with the longest path of
+// those that could; "" if none could.
+func (e *Importer) versionOf(path string) string {
+	best := module{}
+	for _, m := range e.graph() {
+		if (path == m.path || strings.HasPrefix(path, m.path+"/")) && len(m.path) > len(best.path) {
+			best = m
+		}
+	}
+	return best.version
+}
+
+// packageNames indexes by name the importable packages of modules:
 // directories with Go files whose package clause names them as the
 // directory is named, outside internal, testdata and vendor
 // directories, and outside the modules nested in them.
-func packageNames(dir string, env []string) map[string][]string {
-	cmd := exec.Command("go", "list", "-m", "-f", "{{if not .Main}}{{.Path}} {{.Dir}}{{end}}", "all")
-	cmd.Dir, cmd.Env = dir, env
-	out, err := cmd.Output()
-	if err != nil {
-		return nil
-	}
+func packageNames(modules []module) map[string][]string {
 	names := map[string][]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		mod, root, ok := strings.Cut(line, " ")
-		if !ok || root == "" {
-			continue // a module not downloaded has no directory
+	for _, m := range modules {
+		if m.dir == "" {
+			continue // a module not downloaded
 		}
+		root := m.dir
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || !d.IsDir() {
 				return nil
@@ -53,7 +86,7 @@ func packageNames(dir string, env []string) map[string][]string {
 			}
 			rel, _ := filepath.Rel(root, p)
 			if p != root && packageName(p) == base {
-				names[base] = append(names[base], path.Join(mod, filepath.ToSlash(rel)))
+				names[base] = append(names[base], path.Join(m.path, filepath.ToSlash(rel)))
 			}
 			return nil
 		})
