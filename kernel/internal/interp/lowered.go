@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
 	"github.com/tensornb/tensornb/kernel/internal/interp/check"
@@ -19,8 +20,15 @@ type lowered struct {
 	std *lower.Std
 }
 
-// Has reports whether a cell may import the package at path.
-func (l lowered) Has(path string) bool { return l.std.Lowers(path) || l.Library.Has(path) }
+// Has reports whether a cell may import the package at path: not
+// another module's internal package, which Go lets no other module
+// import (a module's own packages may).
+func (l lowered) Has(path string) bool {
+	if !l.Library.Has(path) && (strings.HasSuffix(path, "/internal") || strings.Contains(path, "/internal/")) {
+		return false
+	}
+	return l.std.Lowers(path) || l.Library.Has(path)
+}
 
 // HasSymbol reports whether name of the package at path can run: all of
 // a standard package's the lowering reads from source can, or are

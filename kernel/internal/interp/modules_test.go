@@ -72,6 +72,10 @@ fmt.Println(err != nil)`
 	if !strings.Contains(msg, "dom.GetInnerHtml (package github.com/janpfeifer/gonb/gonbui/comms has a func init (") {
 		t.Errorf("gonbui/dom: %s", msg)
 	}
+	msg = refusal(t, s, "import \"k8s.io/klog/v2/internal/buffer\"\nvar b buffer.Buffer")
+	if !strings.Contains(msg, "package k8s.io/klog/v2/internal/buffer, which it does not have compiled in") {
+		t.Errorf("another module's internal package: %s", msg)
+	}
 	msg = refusal(t, s, "import \"github.com/dustin/go-humanize\"\nfmt.Println(humanize.Bytes(82854982))")
 	if !strings.Contains(msg, "humanize.Bytes (package github.com/dustin/go-humanize has a func init (") || !strings.Contains(msg, "%%gonb") {
 		t.Errorf("go-humanize: %s", msg)

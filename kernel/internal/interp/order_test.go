@@ -28,6 +28,14 @@ func TestDeclarationsInAnyOrder(t *testing.T) {
 		{"declarations between statements", "x := f()\ntype P struct{ A [n]int }\nconst n = 2\nfunc f() int { return g(P{}) }\nfunc g(p P) int { return len(p.A) }\nx", "2"},
 		{"an init function calling a later function", "var n int\nfunc init() { n = twice(2) }\nfunc twice(x int) int { return 2 * x }\nn", "4"},
 		{"two units on a line", "type A [n]int; const n = 4; func f() int { return len(A{}) + g() }; func g() int { return 1 }\nf()", "5"},
+		// The values of var declarations come in Go's order, in which a
+		// variable is given its value after those its value uses,
+		// directly or through the functions it calls; they were given in
+		// the order written, and the first saw the second's zero value.
+		{"a var using a later var", "var c = d + \"c\"\nvar d = \"d\"\nc", `"dc"`},
+		{"a var using a later var through a function", "var e = g()\nfunc g() string { return h }\nvar h = strings.Repeat(\"h\", 2)\ne", `"hh"`},
+		{"a var of a group using a later one", "var (\n\tx = y + 1\n\ty = 2\n)\nx", "3"},
+		{"an init function after every value", "var n = m * 2\nfunc init() { n++ }\nvar m = 3\nn", "7"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := results(t, c.cell); len(got) != 1 || got[0] != c.want {

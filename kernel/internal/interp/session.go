@@ -368,14 +368,22 @@ func stdOf(host Host, imp types.Importer) *lower.Std {
 	std := lower.NewStd(host.StdSource, imp, host.Library.HasSymbol)
 	if src, ok := imp.(sourceFinder); ok {
 		std.ReadModules(func(path string) (string, []string, error) {
-			first, _, _ := strings.Cut(path, "/")
-			if !strings.Contains(first, ".") || host.Library.Has(path) || host.Library.Elsewhere(path) {
+			if !moduleImport(path) || host.Library.Has(path) || host.Library.Elsewhere(path) {
 				return "", nil, nil
 			}
 			return src.Source(path)
 		}, src.Named)
 	}
 	return std
+}
+
+// moduleImport reports whether the package at path may be a module's
+// that the lowering reads from source: one outside the standard library
+// and outside tensornb's own module, whose packages a cell imports
+// compiled in or not at all.
+func moduleImport(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return strings.Contains(first, ".") && !strings.HasPrefix(path, "github.com/tensornb/tensornb/")
 }
 
 // A sourceFinder finds the directory and Go files of a package, and the

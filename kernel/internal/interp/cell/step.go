@@ -31,6 +31,9 @@ type Step struct {
 	// TextLine is the cell line that the text of a declaration of the
 	// cell starts on (0 for an earlier cell's, declared again).
 	TextLine int
+	// InitOrder places the values of a var declaration in the order Go
+	// initializes a package's variables (package rewrite's initorder.go).
+	InitOrder int
 	// Parts, if set, are the declarations whose texts the step's text
 	// joins, each committed as a step of its own once the step has run;
 	// Starts are the lines of Text they start on.

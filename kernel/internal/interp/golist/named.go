@@ -15,14 +15,32 @@ import (
 // modules of the Importer's module graph, as goimports (and so GoNB)
 // finds a package a cell uses without importing it: constraints is
 // golang.org/x/exp/constraints. It returns "" if there is none, or more
-// than one. The modules' directories are read once.
+// than one, or if a standard package has the name: rand is math/rand or
+// crypto/rand, never golang.org/x/exp/rand. The modules' directories are
+// read once.
 func (e *Importer) Named(name string) string {
-	e.namedOnce.Do(func() { e.named = packageNames(e.graph()) })
+	e.namedOnce.Do(func() {
+		e.named = packageNames(e.graph())
+		for _, p := range e.standard() {
+			delete(e.named, path.Base(p))
+		}
+	})
 	paths := e.named[name]
 	if len(paths) != 1 {
 		return ""
 	}
 	return paths[0]
+}
+
+// standard returns the import paths of the standard library's packages.
+func (e *Importer) standard() []string {
+	cmd := exec.Command("go", "list", "std")
+	cmd.Dir, cmd.Env = e.dir, e.env
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(out))
 }
 
 // A module is one of the module graph's: its path, version and

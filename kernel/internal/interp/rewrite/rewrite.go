@@ -131,6 +131,9 @@ type rewriter struct {
 	// hoisted are the selects whose operands are evaluated first
 	// (selecthoist.go).
 	hoisted []*ast.SelectStmt
+	// initAt are the package-level variables' places in Go's
+	// initialization order (initorder.go).
+	initAt map[*types.Var]int
 	// late are edits that wrap an expression a statement may start with
 	// (x.(I).M(), x == v): they go after the marks instrument inserts
 	// before the statement, where they would otherwise come first.

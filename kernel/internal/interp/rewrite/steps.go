@@ -19,7 +19,8 @@ import (
 // as a program may: imports run first, then types and constants, then
 // the variables (declared with their types, not yet given their values),
 // then functions, then the values of variables and the statements, in
-// the order written. The types and constants are one step, and the
+// the order written, but that the var declarations' values come in the
+// order Go gives them (initorder.go). The types and constants are one step, and the
 // functions another, so that each may use the others (see together);
 // init functions, which run as they are declared, come after the other
 // functions, which they may call, and after the values of the cell's var
@@ -66,7 +67,7 @@ func (r *rewriter) steps() []cell.Step {
 		steps[i].LineVars = lineVars
 	}
 	sort.SliceStable(steps, func(i, j int) bool { return rank(steps[i]) < rank(steps[j]) })
-	steps = initsAfterValues(together(steps))
+	steps = initsAfterValues(together(initOrdered(steps)))
 	if call, ok := r.mainCall(); ok {
 		call.LineVars = lineVars
 		steps = append(steps, call)
@@ -110,6 +111,7 @@ func (r *rewriter) unitSteps(sp check.Span, last bool) []cell.Step {
 		st.TextLine = u.Line
 		st.Decls = cc.DeclsOf(sp)
 		st.Texts, st.TypeImports = r.definitions(sp)
+		st.InitOrder = r.unitInit(sp.Nodes)
 		if st.Texts != nil {
 			return splitVar(st)
 		}
@@ -320,7 +322,7 @@ func (r *rewriter) definitions(sp check.Span) (texts []string, imports map[strin
 		if !ok || gd.Tok != token.VAR {
 			continue
 		}
-		for _, spec := range gd.Specs {
+		for _, spec := range r.initSorted(gd.Specs) {
 			vs := spec.(*ast.ValueSpec)
 			if !define(vs.Names, vs.Type, vs.Values) {
 				out = append(out, plain(vs.Names, vs.Values))

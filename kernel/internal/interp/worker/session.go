@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/tensornb/tensornb/kernel/internal/interp"
 	"github.com/tensornb/tensornb/kernel/internal/interp/compiled"
 	"github.com/tensornb/tensornb/kernel/internal/interp/golist"
+	"github.com/tensornb/tensornb/kernel/internal/interp/gonbui"
 )
 
 // Host is what a server gives a session: yaegi's whole standard library
@@ -57,8 +59,12 @@ var goroot = sync.OnceValues(func() (fs.FS, error) {
 	return os.DirFS(filepath.Join(strings.TrimSpace(string(out)), "src")), nil
 })
 
-// library is the server's compiled packages, indexed once.
-var library = sync.OnceValue(func() *compiled.Library { return compiled.New(compiled.Tables{Standard: stdlib.Symbols}) })
+// library is the server's compiled packages, indexed once: yaegi's
+// standard library, and GoNB's gonbui as the instant engine writes it,
+// taken as a cell first imports it.
+var library = sync.OnceValue(func() *compiled.Library {
+	return compiled.New(compiled.Tables{Standard: stdlib.Symbols, Lazy: map[string]func() map[string]reflect.Value{gonbui.TableKey: gonbui.Table}})
+})
 
 // NewSession returns a session of Host(dir). Interpreted code's
 // os.Stderr, and yaegi's own messages, go to stderr; its standard input
