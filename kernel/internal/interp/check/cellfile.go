@@ -76,6 +76,10 @@ type Span struct {
 	// Nodes are the declarations, the statements of the cell's function,
 	// or the import specs that start on the span's lines.
 	Nodes []ast.Node
+	// Added is set on a declaration a lowering added (Cell.Lowered): an
+	// instance, or a declaration of another package's source, which a
+	// program would have initialized before the cell's code ran.
+	Added bool
 }
 
 // A SessionSpan is where a session declaration sits in a File.

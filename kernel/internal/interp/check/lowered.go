@@ -85,7 +85,9 @@ func (cc *Cell) Lowered(edits []Edit, added []Added) (*Cell, error) {
 	for _, a := range added {
 		if !a.Given {
 			u := cells.Unit{Text: a.Text, Line: cellEnd + 1, Offset: offset, Declaration: true, CodeEnd: len(a.Text)}
-			f.Spans = append(f.Spans, w.unit(u))
+			sp := w.unit(u)
+			sp.Added = true
+			f.Spans = append(f.Spans, sp)
 			cellEnd += strings.Count(a.Text, "\n") + 1
 			offset += len(a.Text) + 1
 		}

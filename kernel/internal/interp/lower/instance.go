@@ -112,6 +112,9 @@ func (cl *cellLowering) writeInstance(inst instance) error {
 		if fr.std.err != nil {
 			return fr.std.err
 		}
+		if err := cl.askInit(fr); err != nil {
+			return err
+		}
 	}
 	switch obj := obj.(type) {
 	case *types.Func:

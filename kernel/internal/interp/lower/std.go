@@ -134,7 +134,10 @@ type stdPackage struct {
 	info  *types.Info
 	texts map[*token.File]string
 	decls
-	err error
+	// inits are a module's package's init functions, in the order Go
+	// runs them (package init.go).
+	inits []*ast.FuncDecl
+	err   error
 }
 
 // decls indexes the package-level declarations of a file or package:
@@ -280,8 +283,8 @@ func (s *Std) load(p string) *stdPackage {
 // read parses and type-checks the package at path. A package's errors
 // (a use of an internal package it imports) leave its other
 // declarations checked: only what has errors cannot be lowered. A
-// module's package with a func init is refused: the lowering writes
-// only what cells use, and so would never run it.
+// module's package keeps its init functions, which the lowering runs
+// (init.go).
 func (s *Std) read(p string) *stdPackage {
 	sp := &stdPackage{texts: map[*token.File]string{}, decls: newDecls()}
 	var files []*ast.File
@@ -290,10 +293,7 @@ func (s *Std) read(p string) *stdPackage {
 		return sp
 	}
 	if s.module(p) != nil {
-		if at := initFunc(files); at.IsValid() {
-			sp.err = fmt.Errorf("package %s has a func init (%s), which this engine would not run: only what cells use of a module's package is interpreted", p, s.fset.Position(at))
-			return sp
-		}
+		sp.inits = initFuncs(files)
 	}
 	sp.info = &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
 		Instances: map[*ast.Ident]types.Instance{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
@@ -345,18 +345,6 @@ func (s *Std) files(p string) (read func(name string) ([]byte, error), names []s
 		return nil, nil, fmt.Errorf("reading the source of package %s: %w", p, err)
 	}
 	return func(name string) ([]byte, error) { return fs.ReadFile(s.src, path.Join(p, name)) }, names, nil
-}
-
-// initFunc returns where the first func init of files is, if any.
-func initFunc(files []*ast.File) token.Pos {
-	for _, f := range files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "init" {
-				return fd.Pos()
-			}
-		}
-	}
-	return token.NoPos
 }
 
 // goFiles lists the files of the package at path that build for the

@@ -67,7 +67,9 @@ func (r *rewriter) unitInit(nodes []ast.Node) int {
 }
 
 // initOrdered gives the values of the cell's var declarations in Go's
-// initialization order. The steps that give them take the places the
+// initialization order, those of the declarations a lowering added
+// (another package's, initialized before the cell's) first. The steps
+// that give them take the places the
 // cell's var declarations had among its statements, which keep theirs:
 // only the declarations change places among themselves, and a cell of
 // declarations alone, a program, initializes its variables as the

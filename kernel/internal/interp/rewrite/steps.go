@@ -112,6 +112,9 @@ func (r *rewriter) unitSteps(sp check.Span, last bool) []cell.Step {
 		st.Decls = cc.DeclsOf(sp)
 		st.Texts, st.TypeImports = r.definitions(sp)
 		st.InitOrder = r.unitInit(sp.Nodes)
+		if sp.Added {
+			st.InitOrder -= len(r.info.InitOrder) // another package's, initialized first
+		}
 		if st.Texts != nil {
 			return splitVar(st)
 		}
