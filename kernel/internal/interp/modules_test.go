@@ -72,6 +72,10 @@ fmt.Println(err != nil)`
 	if !strings.Contains(msg, "dom.GetInnerHtml (it uses comms.Listen[string]: it uses github.com/janpfeifer/gonb/gonbui.OnCommValueUpdate, which the interpreter does not have)") {
 		t.Errorf("gonbui/dom: %s", msg)
 	}
+	msg = refusal(t, s, "import _ \"github.com/pkg/errors\"")
+	if !strings.Contains(msg, "cell line 1: the instant engine cannot run import _ \"github.com/pkg/errors\": the engine runs the init functions of a module's package when a cell first uses one of its names") {
+		t.Errorf("a blank import: %s", msg)
+	}
 	msg = refusal(t, s, "import \"k8s.io/klog/v2/internal/buffer\"\nvar b buffer.Buffer")
 	if !strings.Contains(msg, "package k8s.io/klog/v2/internal/buffer, which it does not have compiled in") {
 		t.Errorf("another module's internal package: %s", msg)

@@ -3,6 +3,7 @@ package lower
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -114,6 +115,21 @@ func (lo *Lowered) EachWritten(f func(first int, text string)) {
 	}
 }
 
+// blankModuleImport refuses a cell that imports a module's package for
+// its side effects alone (import _ "pkg"): the lowering runs a module's
+// package's init functions when a cell first uses the package, and a
+// blank import uses nothing.
+func (l *Lowering) blankModuleImport(cc *check.Cell) error {
+	for _, u := range cc.Imports.Units {
+		for _, is := range u.Specs {
+			if is.Name == "_" && l.std.module(is.Path) != nil {
+				return &cell.Unsupported{Line: is.Line, What: fmt.Sprintf("import _ %q: the engine runs the init functions of a module's package when a cell first uses one of its names, and a blank import uses none", is.Path)}
+			}
+		}
+	}
+	return nil
+}
+
 // Refusal makes an error of package rewrite's about the lowered cell one
 // about the cell: a refusal on the lines of a written instance is at the
 // line that asked for it, and names it.
@@ -139,6 +155,9 @@ func (lo *Lowered) Refusal(err error) error {
 // whose lowering fails is refused, at the line that could not be
 // lowered.
 func (l *Lowering) Cell(cc *check.Cell, given func(name, text string) bool) (*Lowered, error) {
+	if err := l.blankModuleImport(cc); err != nil {
+		return nil, err
+	}
 	cl := &cellLowering{l: l, cc: cc, given: given, cellDecls: newDecls(), froms: map[*stdPackage]*from{}, asked: map[string]bool{}, imports: map[string]string{}, locals: map[*types.TypeName]string{}, skip: map[ast.Node]bool{},
 		guards: map[*ast.TypeAssertExpr]*ast.TypeSwitchStmt{}, keys: map[ast.Expr]bool{},
 		rootOf: map[string]string{}, atOf: map[string]token.Pos{}}
