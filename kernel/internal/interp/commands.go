@@ -52,15 +52,13 @@ func commandError(cmd cellcmd.Command, msg string) *front.CellError {
 func (s *Session) runCommands(ctx context.Context, c cellcmd.Cell) (goCell, error) {
 	g := goCell{code: c.Code, hasMain: c.Main > 0}
 	if cmd, why, ok := c.ForGoNB(); ok {
-		msg := fmt.Sprintf("%s is GoNB's (%s): the instant engine does not run it; %s", cmd.Written(), why, s.otherwise)
-		return g, &front.CellError{Name: "Unsupported", Value: msg, Traceback: []string{"Unsupported: " + msg}}
+		return g, refusal("Unsupported", fmt.Sprintf("%s is GoNB's (%s): the instant engine does not run it; %s", cmd.Written(), why, s.otherwise))
+	}
+	if err := s.refuseCommands(c); err != nil {
+		return g, err
 	}
 	var exec string
 	for _, cmd := range c.Commands {
-		if s.sandboxed && reachesProcess(cmd) {
-			msg := fmt.Sprintf("cell line %d: %s: graded code cannot run it, for it reaches the process (shell lines, %%cd and %%env)", cmd.Line, cmd.Written())
-			return g, &front.CellError{Name: "NotInSandbox", Value: msg, Traceback: []string{"NotInSandbox: " + msg}}
-		}
 		if cmd.Shell {
 			if err := s.runShell(ctx, cmd); err != nil {
 				return g, err
@@ -94,6 +92,27 @@ func (s *Session) runCommands(ctx context.Context, c cellcmd.Cell) (goCell, erro
 	}
 	g.code = strings.Join(lines, "\n")
 	return g, nil
+}
+
+// refuseCommands returns the error of the first command of c that the
+// session cannot run, before any runs: in a sandbox, one that reaches
+// the process; without a shell (in a browser), a shell line.
+func (s *Session) refuseCommands(c cellcmd.Cell) error {
+	for _, cmd := range c.Commands {
+		switch {
+		case s.sandboxed && reachesProcess(cmd):
+			return refusal("NotInSandbox", fmt.Sprintf("cell line %d: %s: graded code cannot run it, for it reaches the process (shell lines, %%cd and %%env)", cmd.Line, cmd.Written()))
+		case cmd.Shell && s.shell == nil:
+			return refusal("NotInBrowser", fmt.Sprintf("cell line %d: %s: shell lines run on a server: the tensornb kernel in Jupyter runs them, in the notebook's directory", cmd.Line, cmd.Written()))
+		}
+	}
+	return nil
+}
+
+// refusal is the cell's error for a command the session does not run
+// where it runs.
+func refusal(name, msg string) *front.CellError {
+	return &front.CellError{Name: name, Value: msg, Traceback: []string{name + ": " + msg}}
 }
 
 // runCommand runs a % command that changes no Go code.
@@ -166,12 +185,8 @@ func (s *Session) changeDir(cmd cellcmd.Command) error {
 	return nil
 }
 
-// runShell runs a shell line on the host, if it has a shell.
+// runShell runs a shell line on the host's shell.
 func (s *Session) runShell(ctx context.Context, cmd cellcmd.Command) error {
-	if s.shell == nil {
-		msg := fmt.Sprintf("cell line %d: %s: shell lines run on a server: the tensornb kernel in Jupyter runs them, in the notebook's directory", cmd.Line, cmd.Written())
-		return &front.CellError{Name: "NotInBrowser", Value: msg, Traceback: []string{"NotInBrowser: " + msg}}
-	}
 	if err := s.shell(ctx, cmd.Text, s.stdout, s.stderr); err != nil {
 		if ctx.Err() != nil {
 			return front.Interrupted()

@@ -47,4 +47,11 @@ func TestSandboxCommands(t *testing.T) {
 		}
 	}
 	run(t, s, "func f() {}\n%rm f\n%%\nfmt.Println(\"main\")")
+	// A cell refused runs none of its commands: %rm, before the shell
+	// line, forgot g.
+	run(t, s, "func g() int { return 7 }")
+	if err := s.Run(context.Background(), "%rm g\n!true"); err == nil {
+		t.Fatal("a shell line ran in the sandbox")
+	}
+	run(t, s, "fmt.Println(g())")
 }
