@@ -227,9 +227,15 @@ func (r *rewriter) boxedSelector(sel *ast.SelectorExpr) *types.Named {
 // boxIn puts the value e, a pointer to the named type to, in the any of
 // a field the rewrite declares so, a nil pointer as a nil any.
 func (r *rewriter) boxIn(e ast.Expr, to *types.Named) {
-	typ := "*" + types.TypeString(to, r.qualifier)
-	r.late = append(r.late, edit{r.offset(e.Pos()), r.offset(e.Pos()), "func(p " + typ + ") any { if p == nil { return nil }; return p }(", false},
+	r.late = append(r.late, edit{r.offset(e.Pos()), r.offset(e.Pos()), r.boxer(to) + "(", false},
 		edit{r.offset(e.End()), r.offset(e.End()), ")", false})
+}
+
+// boxer is the function that puts a pointer to the named type to into an
+// any: nil as a nil any.
+func (r *rewriter) boxer(to *types.Named) string {
+	typ := "*" + types.TypeString(to, r.qualifier)
+	return "func(p " + typ + ") any { if p == nil { return nil }; return p }"
 }
 
 // boxOut takes the pointer to the named type to back out of the any of
@@ -285,8 +291,8 @@ func (r *rewriter) boxedFields(n ast.Node) {
 // boxedAssign puts in the values an assignment writes to fields the
 // rewrite declares as any.
 func (r *rewriter) boxedAssign(as *ast.AssignStmt) {
-	if as.Tok != token.ASSIGN {
-		return
+	if as.Tok != token.ASSIGN || r.comms[as] {
+		return // a select's case's: selectAssign puts the value in
 	}
 	for _, lhs := range as.Lhs {
 		sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
