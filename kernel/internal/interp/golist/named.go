@@ -48,11 +48,16 @@ func (e *Importer) standard() []string {
 type module struct{ path, version, dir string }
 
 // graph returns the modules of the Importer's module graph, but its
-// own, listed by the go command once.
+// own, listed by the go command once, from the module cache alone: a
+// module whose go.mod is not there is left out, not fetched.
 func (e *Importer) graph() []module {
 	e.graphOnce.Do(func() {
-		cmd := exec.Command("go", "list", "-m", "-f", "{{if not .Main}}{{.Path}} {{.Version}} {{.Dir}}{{end}}", "all")
-		cmd.Dir, cmd.Env = e.dir, e.env
+		cmd := exec.Command("go", "list", "-m", "-e", "-f", "{{if not .Main}}{{.Path}} {{.Version}} {{.Dir}}{{end}}", "all")
+		env := e.env
+		if env == nil {
+			env = os.Environ()
+		}
+		cmd.Dir, cmd.Env = e.dir, append(env, "GOPROXY=off")
 		out, err := cmd.Output()
 		if err != nil {
 			return
