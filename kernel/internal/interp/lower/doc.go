@@ -27,6 +27,13 @@
 // computes (unsafe.go); a cell's other uses of package unsafe are
 // refused.
 //
+// On a server, the packages of modules that the interpreter does not
+// have compiled in (GoNB's cache, golang.org/x/exp/constraints, or one
+// the go command fetches) are written from their source the same way
+// (modules.go), every declaration a cell uses; a package's init
+// functions are written too, and a variable whose value runs them, in
+// the first cell that uses the package (init.go).
+//
 // A written instance is what Go's compiler would compile for concrete
 // types, not always what it accepts in concrete code: of a type switch's
 // cases that coincide once instantiated, the first stays; an assertion
