@@ -100,6 +100,13 @@ func TestFetchedModulePackages(t *testing.T) {
 	if want := "2.5 <nil>\n[a b] [2 4]\n83 MB 42000000 <nil>\n"; got != want {
 		t.Errorf("printed %q, want %q", got, want)
 	}
+	// An import path that is none, which would reach the go command's
+	// arguments, is refused before it does.
+	for _, bad := range []string{"github.com/nobody/evil/../../etc", "-toolexec=x.sh", "x.org/-modfile=y", "x.org/a b"} {
+		if msg := refusal(t, s, "import \""+bad+"\""); !strings.Contains(msg, "invalid import path") {
+			t.Errorf("import %q: %s", bad, msg)
+		}
+	}
 	msg := refusal(t, s, "import \"github.com/tensornb/no-such-module/pkg\"\nfmt.Println(1)")
 	if !strings.Contains(msg, "package github.com/tensornb/no-such-module/pkg, which the go command could not find: go get github.com/tensornb/no-such-module/pkg: ") {
 		t.Errorf("a module nobody serves: %s", msg)

@@ -150,6 +150,9 @@ func (e *Importer) DocIndex(path string) map[string]string {
 // Importer's module graph has, if its module is in it. The error is the
 // go command's.
 func (e *Importer) Source(path string) (dir string, files []string, err error) {
+	if err := checkImportPath(path); err != nil {
+		return "", nil, err // before it reaches the go command's arguments
+	}
 	e.mu.Lock()
 	src, known := e.sources[path]
 	e.mu.Unlock()
@@ -169,6 +172,24 @@ func (e *Importer) Source(path string) (dir string, files []string, err error) {
 		return "", nil, fmt.Errorf("the go command did not list package %s", path)
 	}
 	return src[0], src[1:], nil
+}
+
+// checkImportPath refuses what is not an import path a module's package
+// can have: an element that is empty, . or .., or starts with a dot or a
+// dash (which the go command would take for a flag), or a character
+// outside letters, digits and -._~+.
+func checkImportPath(path string) error {
+	for _, elem := range strings.Split(path, "/") {
+		if elem == "" || elem[0] == '.' || elem[0] == '-' || strings.IndexFunc(elem, badPathRune) >= 0 {
+			return fmt.Errorf("invalid import path %q", path)
+		}
+	}
+	return nil
+}
+
+// badPathRune reports whether r may not be in an import path's element.
+func badPathRune(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-._~+", r))
 }
 
 // fetch adds the module of the package at path to the Importer's module
