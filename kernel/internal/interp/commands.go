@@ -44,15 +44,19 @@ type goCell struct {
 
 // commandError is the cell's error for a command that failed.
 func commandError(cmd cellcmd.Command, msg string) *front.CellError {
-	value := fmt.Sprintf("cell line %d: %s: %s", cmd.Line, cmd.Written(), msg)
-	return &front.CellError{Name: "CommandError", Value: value, Traceback: []string{"CommandError: " + value}}
+	return cellError("CommandError", fmt.Sprintf("cell line %d: %s: %s", cmd.Line, cmd.Written(), msg))
+}
+
+// cellError is the cell's error of that name, with msg as its value.
+func cellError(name, msg string) *front.CellError {
+	return &front.CellError{Name: name, Value: msg, Traceback: []string{name + ": " + msg}}
 }
 
 // runCommands runs the commands of c and returns the Go code left to run.
 func (s *Session) runCommands(ctx context.Context, c cellcmd.Cell) (goCell, error) {
 	g := goCell{code: c.Code, hasMain: c.Main > 0}
 	if cmd, why, ok := c.ForGoNB(); ok {
-		return g, refusal("Unsupported", fmt.Sprintf("%s is GoNB's (%s): the instant engine does not run it; %s", cmd.Written(), why, s.otherwise))
+		return g, cellError("Unsupported", fmt.Sprintf("%s is GoNB's (%s): the instant engine does not run it; %s", cmd.Written(), why, s.otherwise))
 	}
 	if err := s.refuseCommands(c); err != nil {
 		return g, err
@@ -101,18 +105,12 @@ func (s *Session) refuseCommands(c cellcmd.Cell) error {
 	for _, cmd := range c.Commands {
 		switch {
 		case s.sandboxed && reachesProcess(cmd):
-			return refusal("NotInSandbox", fmt.Sprintf("cell line %d: %s: graded code cannot run it, for it reaches the process (shell lines, %%cd and %%env)", cmd.Line, cmd.Written()))
+			return cellError("NotInSandbox", fmt.Sprintf("cell line %d: %s: graded code cannot run it, for it reaches the process (shell lines, %%cd and %%env)", cmd.Line, cmd.Written()))
 		case cmd.Shell && s.shell == nil:
-			return refusal("NotInBrowser", fmt.Sprintf("cell line %d: %s: shell lines run on a server: the tensornb kernel in Jupyter runs them, in the notebook's directory", cmd.Line, cmd.Written()))
+			return cellError("NotInBrowser", fmt.Sprintf("cell line %d: %s: shell lines run on a server: the tensornb kernel in Jupyter runs them, in the notebook's directory", cmd.Line, cmd.Written()))
 		}
 	}
 	return nil
-}
-
-// refusal is the cell's error for a command the session does not run
-// where it runs.
-func refusal(name, msg string) *front.CellError {
-	return &front.CellError{Name: name, Value: msg, Traceback: []string{name + ": " + msg}}
 }
 
 // runCommand runs a % command that changes no Go code.
@@ -191,8 +189,7 @@ func (s *Session) runShell(ctx context.Context, cmd cellcmd.Command) error {
 		if ctx.Err() != nil {
 			return front.Interrupted()
 		}
-		value := fmt.Sprintf("cell line %d: %s: %v", cmd.Line, cmd.Written(), err)
-		return &front.CellError{Name: "ShellError", Value: value, Traceback: []string{"ShellError: " + value}}
+		return cellError("ShellError", fmt.Sprintf("cell line %d: %s: %v", cmd.Line, cmd.Written(), err))
 	}
 	return nil
 }

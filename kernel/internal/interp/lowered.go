@@ -24,10 +24,10 @@ type lowered struct {
 // another module's internal package, which Go lets no other module
 // import (a module's own packages may).
 func (l lowered) Has(path string) bool {
-	if !l.Library.Has(path) && (strings.HasSuffix(path, "/internal") || strings.Contains(path, "/internal/")) {
-		return false
+	if l.Library.Has(path) {
+		return true
 	}
-	return l.std.Lowers(path) || l.Library.Has(path)
+	return !strings.HasSuffix(path, "/internal") && !strings.Contains(path, "/internal/") && l.std.Lowers(path)
 }
 
 // HasSymbol reports whether name of the package at path can run: all of

@@ -49,5 +49,8 @@ func (sandbox) Refuse(line int, path string) error { return &cell.NotInSandbox{L
 // package at path: one of cell.SandboxStandard, or one of this module's
 // (tensor, display, check).
 func sandboxAllows(path string) bool {
-	return slices.Contains(cell.SandboxStandard, path) || strings.HasPrefix(path, "github.com/tensornb/tensornb/")
+	return slices.Contains(cell.SandboxStandard, path) || ownPackage(path)
 }
+
+// ownPackage reports whether path is a package of tensornb's own module.
+func ownPackage(path string) bool { return strings.HasPrefix(path, "github.com/tensornb/tensornb/") }

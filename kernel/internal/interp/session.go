@@ -382,8 +382,7 @@ func stdOf(host Host, imp types.Importer) *lower.Std {
 // and outside tensornb's own module, whose packages a cell imports
 // compiled in or not at all.
 func moduleImport(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return strings.Contains(first, ".") && !strings.HasPrefix(path, "github.com/tensornb/tensornb/")
+	return !lower.StandardPath(path) && !ownPackage(path)
 }
 
 // A sourceFinder finds the directory and Go files of a package, and the

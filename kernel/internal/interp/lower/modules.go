@@ -1,5 +1,7 @@
 package lower
 
+import "strings"
+
 // The packages of modules the interpreter does not have compiled in are
 // written from their source as the standard packages of StdPackages
 // are, all of their declarations that cells use: a server finds their
@@ -62,18 +64,31 @@ func (s *Std) ModuleError(path string) error {
 // lookModule returns what s's ModuleSource answered for path, asking it
 // on first use; nil if path is not a module's package.
 func (s *Std) lookModule(path string) *moduleFiles {
-	if s == nil || s.modules == nil {
+	if s == nil || s.modules == nil || StandardPath(path) {
 		return nil
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if mf, ok := s.sources[path]; ok {
+	mf, ok := s.sources[path]
+	s.mu.Unlock()
+	if ok {
 		return mf
 	}
-	var mf *moduleFiles
+	// Outside the lock: the go command may take seconds (go get).
 	if dir, files, err := s.modules(path); dir != "" || err != nil {
 		mf = &moduleFiles{dir: dir, files: files, err: err}
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if had, ok := s.sources[path]; ok {
+		return had
+	}
 	s.sources[path] = mf
 	return mf
+}
+
+// StandardPath reports whether path is a standard package's, as the go
+// command tells them apart: no dot in its first element.
+func StandardPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
 }

@@ -146,8 +146,7 @@ func (s *Std) LowersObject(obj types.Object) bool {
 // lowering can read from source: not an internal one, nor the cells'
 // package main.
 func (s *Std) HasSource(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return s != nil && path != "main" && path != "unsafe" && path != "runtime" && !strings.Contains(first, ".") &&
+	return s != nil && path != "main" && path != "unsafe" && path != "runtime" && StandardPath(path) &&
 		!strings.HasPrefix(path, "internal/") && !strings.Contains(path, "/internal/")
 }
 
