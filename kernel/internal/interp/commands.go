@@ -40,6 +40,8 @@ const initPrefix = "init_"
 type goCell struct {
 	code    string
 	hasMain bool
+	// program is set for a cell that runs as GoNB's program (program.go).
+	program bool
 }
 
 // commandError is the cell's error for a command that failed.
@@ -144,6 +146,7 @@ func (s *Session) runCommand(cmd cellcmd.Command) error {
 			return commandError(cmd, "%reset takes no arguments on the instant engine (%reset go.mod is GoNB's)")
 		}
 		s.check.Reset()
+		s.programs = programs{}
 		fmt.Fprintln(s.stdout, "* The session's declarations and imports are forgotten.")
 	case "ls", "list":
 		s.list()
@@ -199,6 +202,7 @@ func (s *Session) runShell(ctx context.Context, cmd cellcmd.Command) error {
 func (s *Session) remove(keys []string) {
 	for _, key := range keys {
 		if kind, ok := s.check.Forget(strings.Replace(key, "~", ".", 1)); ok {
+			s.programs.forget(key)
 			fmt.Fprintf(s.stdout, ". removed %s %s\n", kind, key)
 			continue
 		}
@@ -217,6 +221,7 @@ func (s *Session) list() {
 	for path := range s.check.Imports() {
 		groups["Imports"] = append(groups["Imports"], path)
 	}
+	groups["Variables"] = s.programs.blankKeys()
 	titles := map[string]string{"const": "Constants", "type": "Types", "var": "Variables", "func": "Functions"}
 	for _, d := range s.check.Decls() {
 		kind, _, _ := strings.Cut(d.Src, " ")
@@ -270,8 +275,10 @@ func hasGo(code string) bool {
 
 // startProgram readies the process for a cell's Go code as GoNB runs a
 // program: os.Args is the program's name and the arguments %args, %% or
-// %exec gave, and, if the cell may use package flag, the flags go in a
-// new set, so that running a cell again does not define its flags twice:
+// %exec gave. A program's flags start anew, as the variables that define
+// them are given their values anew (program.go). Once the session keeps
+// its variables, the flags go in a new set if the cell may use package
+// flag, so that running a cell again does not define its flags twice:
 // the set has those of the earlier cells but the ones whose names the
 // cell writes, which it may define anew (see keepFlags).
 func (s *Session) startProgram(g goCell) {
@@ -279,20 +286,23 @@ func (s *Session) startProgram(g goCell) {
 	if args, ok := s.osSymbol("Args"); ok { // the interpreter's, which the cells read
 		args.Set(reflect.ValueOf(slices.Clone(os.Args)))
 	}
-	if g.hasMain || strings.Contains(g.code, "flag") {
-		before := flag.CommandLine
-		flag.CommandLine = flag.NewFlagSet(s.program, flag.ContinueOnError)
-		flag.CommandLine.SetOutput(s.stderr)
+	if !g.program && !g.hasMain && !strings.Contains(g.code, "flag") {
+		return
+	}
+	before := flag.CommandLine
+	flag.CommandLine = flag.NewFlagSet(s.program, flag.ContinueOnError)
+	flag.CommandLine.SetOutput(s.stderr)
+	if !g.program {
 		before.VisitAll(func(f *flag.Flag) {
 			if !strings.Contains(g.code, strconv.Quote(f.Name)) { // not defined again, it seems
 				flag.CommandLine.Var(f.Value, f.Name, f.Usage)
 			}
 		})
 		s.flagsBefore = before
-		// The cells' flag.CommandLine is the interpreter's: the same set.
-		if v, ok := s.in.Symbols("flag")["flag"]["CommandLine"]; ok && v.CanSet() {
-			v.Set(reflect.ValueOf(flag.CommandLine))
-		}
+	}
+	// The cells' flag.CommandLine is the interpreter's: the same set.
+	if v, ok := s.in.Symbols("flag")["flag"]["CommandLine"]; ok && v.CanSet() {
+		v.Set(reflect.ValueOf(flag.CommandLine))
 	}
 }
 

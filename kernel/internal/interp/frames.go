@@ -132,8 +132,10 @@ func (s *Session) frames(st cell.Step) []frame {
 		if !ok {
 			continue // main itself, the evaluation, or a package's frame
 		}
-		if rest, ok := strings.CutPrefix(key, rewrite.MainFunc); ok && (rest == "" || rest[0] == '.') {
-			key = "main" + rest // the cells' func main, or a literal in it
+		for renamed, name := range map[string]string{rewrite.MainFunc: "main", initFunc: "init"} {
+			if rest, ok := strings.CutPrefix(key, renamed); ok && (rest == "" || rest[0] == '.') {
+				key = name + rest // the cells' func main or init, or a literal in it
+			}
 		}
 		if rest, ok := strings.CutPrefix(key, statementFunc); ok {
 			// tensornbStatementN, the step's own, or a literal in it

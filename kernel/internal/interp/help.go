@@ -4,7 +4,10 @@ package interp
 // engine runs it, and what is tensornb's own.
 const helpPage = "## tensornb: the instant engine\n\n" +
 	"A cell is Go: declarations, which later cells see, and statements, which run at once; " +
-	"a last expression's value is shown. A line that starts with `%` or `!` (or with `//gonb:%`, `//gonb:!`, " +
+	"a last expression's value is shown. While the cells are declarations alone (with `%%` or not), each runs " +
+	"as GoNB runs it, as a new program: the variables start again from their declarations, `func init` runs, " +
+	"then the `init_…` functions, then `main`. From the first cell with a statement outside a function on, " +
+	"variables keep their values from cell to cell, as in a Python notebook, and `func init` runs once. A line that starts with `%` or `!` (or with `//gonb:%`, `//gonb:!`, " +
 	"which Go editors take for a comment) is a command, GoNB's cell language: the commands run first, in order, " +
 	"then the Go code, whose lines keep their numbers. A line that ends with `\\` goes on on the next line.\n\n" +
 	"### Running a program\n\n" +

@@ -79,6 +79,8 @@ type Session struct {
 	args        []string
 	program     string
 	flagsBefore *flag.FlagSet
+	// programs is what runs cells as GoNB's programs (program.go).
+	programs programs
 	// sandboxed is set by Sandbox: commands that reach the process are
 	// refused.
 	sandboxed bool
@@ -263,7 +265,7 @@ func (s *Session) Names() []string {
 // iter.Seq, not the name the session imports iter under for a type only;
 // main, not the name yaegi knows the cells' func main by.
 func userNames(msg string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(msg, cell.TypeAliasPrefix, ""), rewrite.MainFunc, "main")
+	return strings.NewReplacer(cell.TypeAliasPrefix, "", rewrite.MainFunc, "main", initFunc, "init").Replace(msg)
 }
 
 // runGoNBCell runs a cell's commands, then its Go code, if it has any.
@@ -280,6 +282,7 @@ func (s *Session) runGoNBCell(ctx context.Context, code string) error {
 	if !hasGo(g.code) {
 		return nil
 	}
+	g.program = !s.programs.over && programCell(g.code)
 	s.startProgram(g)
 	defer s.keepFlags()
 	if g.hasMain {
@@ -304,13 +307,22 @@ func (s *Session) runCell(ctx context.Context, g goCell) error {
 	if err != nil {
 		return s.checkError(err, code)
 	}
+	switch {
+	case g.program:
+		steps = s.asProgram(steps)
+	case !s.programs.over:
+		s.endPrograms()
+	}
 	initsRan := false
 	for _, st := range steps {
 		if !initsRan && (st.Kind == cell.StmtStep || st.Kind == cell.ResultStep) {
 			initsRan = true
-			if err := s.runInits(ctx, st.Line); err != nil {
+			if err := s.start(ctx, st.Line); err != nil {
 				return err
 			}
+		}
+		if st.Kind == cell.StmtStep && st.Text == rewrite.MainFunc+"()" {
+			s.programs.ranMain = s.programs.ranMain || g.program
 		}
 		if g.hasMain && st.Kind == cell.StmtStep && st.Text == rewrite.MainFunc+"()" {
 			if stop, err := s.parseFlags(); stop {
@@ -334,25 +346,7 @@ func (s *Session) runCell(ctx context.Context, g goCell) error {
 		}
 	}
 	if !initsRan {
-		return s.runInits(ctx, strings.Count(code, "\n")+1)
-	}
-	return nil
-}
-
-// runInits calls the session's init_… functions (see commands.go), as a
-// statement on the cell's line line.
-func (s *Session) runInits(ctx context.Context, line int) error {
-	calls := s.inits()
-	if len(calls) == 0 {
-		return nil
-	}
-	site := cell.Site{Cell: s.source, Line: line}
-	for _, c := range calls {
-		site.Calls = append(site.Calls, cell.Call{Name: strings.TrimSuffix(c, "()"), Line: line})
-	}
-	st := cell.Step{Kind: cell.StmtStep, Text: strings.Join(calls, "; "), Line: line, Site: s.sites.Add(site)}
-	if _, err := s.run(ctx, st); err != nil {
-		return s.runError(err, st)
+		return s.start(ctx, strings.Count(code, "\n")+1)
 	}
 	return nil
 }

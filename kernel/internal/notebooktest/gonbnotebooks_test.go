@@ -64,23 +64,10 @@ var gonbOwnOutputs = map[string][]int{
 	"tests/gonbui.ipynb":    {4, 5},
 }
 
-// gonbDifferences are the cells whose outputs differ from GoNB's on a
-// kernelspec, with why (docs/kernels.md, GoNB's cell language).
-var gonbDifferences = map[string]map[string]map[int]string{
-	install.Name: {
-		"tutorial.ipynb": {6: "the instant engine keeps the value cell 5 gave startValue; GoNB runs each cell as a new program, which declares startValue anew"},
-		"tests/vartuple.ipynb": {
-			2: "%ls: GoNB lists the blank variable of var _, a, c = ...; the instant engine does not",
-			4: "%rm a: GoNB forgot a when cell 3 declared c anew; the instant engine keeps it",
-		},
-		"tests/init.ipynb": {7: "GoNB runs func init in every program; the instant engine once"},
-	},
-}
-
 // GoNB's tutorial and test notebooks, from its module at the version
 // go.mod requires, run with nbclient on both kernelspecs: every cell but
 // those left out by name runs without an error, and prints and shows
-// what GoNB's run of it stored, but for the differences named.
+// what GoNB's run of it stored.
 func TestGoNBNotebooksOnBothKernels(t *testing.T) {
 	jupytertest.Require(t, "nbclient", "nbformat")
 	env := jupytertest.Install(t)
@@ -97,14 +84,22 @@ func TestGoNBNotebooksOnBothKernels(t *testing.T) {
 			leftOut[filepath.Base(nb.path)] = append(leftOut[filepath.Base(nb.path)], n)
 		}
 	}
+	// Our own notebook of GoNB's programs runs with them, on both.
+	paths = append(paths, filepath.Join("testdata", programsNotebook))
 	skips := filepath.Join(t.TempDir(), "leftout.json")
 	data, _ := json.Marshal(leftOut)
 	if err := os.WriteFile(skips, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	ranIn := map[string]string{} // kernel → the directory of its run
+	runs := t.TempDir()          // the subtests' own are gone once they end
 	for _, kernel := range []string{install.Name, install.CompiledName} {
 		t.Run(kernel, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := filepath.Join(runs, kernel)
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			ranIn[kernel] = dir
 			run := exec.Command(jupytertest.Python, append([]string{filepath.Join("testdata", "gonbnotebooks.py"), kernel, dir, skips}, paths...)...)
 			// As GoNB's own test of its notebooks does: the cells after
 			// %goflags --cover write coverage there, not a warning.
@@ -117,14 +112,49 @@ func TestGoNBNotebooksOnBothKernels(t *testing.T) {
 			for _, nb := range gonbNotebooks {
 				stored := readNotebook(t, filepath.Join(examples, nb.path))
 				ran := readNotebook(t, filepath.Join(dir, filepath.Base(nb.path)))
-				checkGoNBNotebook(t, nb.path, stored, ran, nb.leftOut, gonbDifferences[kernel][nb.path])
+				checkGoNBNotebook(t, nb.path, stored, ran, nb.leftOut)
 			}
 		})
+	}
+	if ranIn[install.Name] == "" || ranIn[install.CompiledName] == "" {
+		t.Fatal("the programs notebook did not run on both kernelspecs")
+	}
+	checkPrograms(t, readNotebook(t, filepath.Join(ranIn[install.Name], programsNotebook)), readNotebook(t, filepath.Join(ranIn[install.CompiledName], programsNotebook)))
+}
+
+// programsNotebook holds cells of GoNB's kind, each case after a %reset
+// (testdata/programs.ipynb): the instant engine must print what GoNB
+// prints for each.
+const programsNotebook = "programs.ipynb"
+
+// checkPrograms compares the instant engine's run of the programs
+// notebook with GoNB's, the compiled kernelspec's, cell by cell: what
+// each printed, and that neither failed; the %reset cells aside, whose
+// messages are each engine's own.
+func checkPrograms(t *testing.T, instant, gonb notebook) {
+	got, want := codeCells(instant), codeCells(gonb)
+	if len(got) != len(want) || len(got) == 0 {
+		t.Fatalf("%s: %d code cells ran on the instant engine, %d on GoNB", programsNotebook, len(got), len(want))
+	}
+	for i, c := range got {
+		if strings.TrimSpace(nbformat.Text(c.Source)) == "%reset" {
+			continue
+		}
+		for _, run := range []cell{c, want[i]} {
+			for _, o := range run.Outputs {
+				if o.OutputType == "error" {
+					t.Errorf("%s cell %d %q failed: %s: %s", programsNotebook, i+1, firstLine(c), o.EName, o.EValue)
+				}
+			}
+		}
+		if g, w := outputsOf(c, want[i]), outputsOf(want[i], want[i]); g != w {
+			t.Errorf("%s cell %d %q gave\n%s\nGoNB gave\n%s", programsNotebook, i+1, firstLine(c), g, w)
+		}
 	}
 }
 
 // checkGoNBNotebook compares a run of one of GoNB's notebooks with GoNB's.
-func checkGoNBNotebook(t *testing.T, name string, stored, ran notebook, leftOut, differ map[int]string) {
+func checkGoNBNotebook(t *testing.T, name string, stored, ran notebook, leftOut map[int]string) {
 	want, got := codeCells(stored), codeCells(ran)
 	if len(want) != len(got) {
 		t.Fatalf("%s: %d code cells run, %d stored", name, len(got), len(want))
@@ -143,7 +173,7 @@ func checkGoNBNotebook(t *testing.T, name string, stored, ran notebook, leftOut,
 				t.Errorf("%s cell %d %q: %s: %s", name, n, firstLine(c), o.EName, o.EValue)
 			}
 		}
-		if _, ok := differ[n]; ok || !compared[n] {
+		if !compared[n] {
 			continue
 		}
 		if g, w := outputsOf(c, want[i]), outputsOf(want[i], want[i]); g != w {
