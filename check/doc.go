@@ -32,6 +32,19 @@
 //
 // fails, for a Diagonal that copies, with "right values, but a copy: ...".
 //
+// # Many layouts
+//
+// A check on one example passes an answer written for that example: the
+// strides of a contiguous 4×4 typed in. [Agree] runs the student's
+// function and the exercise's reference on many generated inputs —
+// contiguous, permuted, sliced with steps and an offset, expanded, with
+// dimensions of size 1 and 0, in several dtypes — seeded by the test
+// cell's grade_id, and shows the smallest input it fails on, with the
+// line of Go that makes it:
+//
+//	check.Agree(Diagonal, func(x *tensor.Tensor) *tensor.Tensor { return x.Diagonal(0, 0, 1) },
+//		check.Inputs{Shapes: check.Squares(0, 6), View: true})
+//
 // # Anything else
 //
 // [That] fails with the teacher's own message when a condition is false.

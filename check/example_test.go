@@ -76,3 +76,70 @@ func ExampleThat() {
 	// Output:
 	// check.That: Split(4, 0) of 10 elements should give 2 parts, not 3
 }
+
+// A hidden test of the diagonal puzzle: the answer must agree with a
+// reference on many generated layouts. The teacher's answer passes; one
+// that takes the rows of its input for contiguous passes the 4×4 example
+// but not a matrix cut out of a wider one, which the failure shows with
+// the line that makes it.
+func ExampleAgree() {
+	reference := func(x *tensor.Tensor) *tensor.Tensor { return x.Diagonal(0, 0, 1) }
+	inputs := check.Inputs{Shapes: check.Squares(0, 6), View: true}
+
+	right := func(x *tensor.Tensor) *tensor.Tensor {
+		return x.AsStrided([]int{x.Size(0)}, []int{x.Stride(0) + x.Stride(1)}, x.StorageOffset())
+	}
+	check.Agree(right, reference, inputs)
+
+	rowsTogether := func(x *tensor.Tensor) *tensor.Tensor {
+		return x.AsStrided([]int{x.Size(0)}, []int{x.Size(1) + 1}, x.StorageOffset())
+	}
+	err := tensor.Try(func() { check.Agree(rowsTogether, reference, inputs) })
+	fmt.Println(err)
+	// Output:
+	// dtype      float32 (4 bytes an element)
+	// shape      (2, 2)
+	// strides    (3, 1) elements = (12, 4) bytes
+	// offset     1 elements = 4 bytes from the storage base
+	// contiguous no
+	// view       yes
+	// storage    6 × float32 (24 bytes)
+	// layout     (2,2):(3,1)
+	// address    1 + 3·i + 1·j
+	//
+	// shape (2, 2), strides (3, 1): address = 1 + 3·i + 1·j
+	//     j=0  j=1
+	// i=0 1.@1 2.@2
+	// i=1 4.@4 5.@5
+	//
+	// storage: 6 × float32 (24 bytes); the tensor's 4 elements start at offset 1
+	// slot  0  1     2  3  4  5
+	// value 0. 1.    2. 3. 4. 5.
+	// read     ^ off ^     ^  ^
+	// expected and yours side by side; ≠ marks what differs
+	//             expected         yours
+	// dtype       float32          float32
+	// shape       (2,)             (2,)
+	// strides     (4,)             (3,)             ≠
+	// offset      1                1
+	// contiguous  no               no
+	// storage     S1: 6 × float32  S1: 6 × float32
+	//
+	// expected: shape (2,), strides (4,): address = 1 + 4·i
+	//  i=0 i=1
+	//  1.  5.≠
+	//
+	// yours: shape (2,), strides (3,): address = 1 + 3·i
+	//  i=0 i=1
+	//  1.  4.≠
+	//
+	// storage S1: 6 × float32 (24 bytes)
+	// slot     0  1  2  3  4  5
+	// value    0. 1. 2. 3. 4. 5.
+	// expected    ■           ■
+	// yours       ■        ■
+	// ≠                    ≠  ≠
+	//
+	// expected and yours: views of one storage (S1) that read some of the same slots
+	// check.Agree: on the input x := tensor.Float32.Arange(6).View(2, 3).Index(":, 1:3"): wrong values: 1 of 2 elements differs, at [1]: yours is 4., 5. was expected
+}

@@ -7,21 +7,44 @@ import (
 	"github.com/tensornb/tensornb/tensor"
 )
 
-// fail shows picture, if there is one, then panics with an AssertionError
-// for the check op whose message is format's.
-func fail(op string, picture display.Renderer, format string, args ...any) {
-	if picture != nil {
-		display.Show(picture)
-	}
-	panic(&tensor.Error{Op: "check." + op, Class: tensor.AssertionError, Message: fmt.Sprintf(format, args...)})
+// A failure is a check that failed: its message, and the pictures that
+// show what is wrong.
+type failure struct {
+	op       string
+	pictures []display.Renderer
+	message  string
 }
 
-// mustTensor fails op when the result is nil, which no other fact of it
-// could be checked on.
-func mustTensor(op string, got *tensor.Tensor) {
-	if got == nil {
-		fail(op, nil, "your result is nil, not a tensor")
+// failed returns the failure of the check op whose message is format's,
+// shown by picture, if it is not nil.
+func failed(op string, picture display.Renderer, format string, args ...any) *failure {
+	f := &failure{op: op, message: fmt.Sprintf(format, args...)}
+	if picture != nil {
+		f.pictures = append(f.pictures, picture)
 	}
+	return f
+}
+
+// raise shows f's pictures, then panics with an AssertionError for f's
+// check, which the kernel shows as the cell's error; it does nothing for
+// nil, a check that passed.
+func raise(f *failure) {
+	if f == nil {
+		return
+	}
+	for _, p := range f.pictures {
+		display.Show(p)
+	}
+	panic(&tensor.Error{Op: "check." + f.op, Class: tensor.AssertionError, Message: f.message})
+}
+
+// nilResult fails op when the result is nil, which no other fact of it
+// could be checked on.
+func nilResult(op string, got *tensor.Tensor) *failure {
+	if got == nil {
+		return failed(op, nil, "your result is nil, not a tensor")
+	}
+	return nil
 }
 
 // mustExpected panics, as a misuse of the check rather than a wrong

@@ -9,6 +9,6 @@ import "fmt"
 //	check.That(len(parts) == 3, "Split should give 3 parts, not %d", len(parts))
 func That(ok bool, format string, args ...any) {
 	if !ok {
-		fail("That", nil, "%s", fmt.Sprintf(format, args...))
+		raise(failed("That", nil, "%s", fmt.Sprintf(format, args...)))
 	}
 }

@@ -13,7 +13,7 @@ import (
 //
 //	check.Equal(x.Sum(1), tensor.New([]float32{6, 22}, 2))
 func Equal(got, want *tensor.Tensor) {
-	sameValues("Equal", got, want, 0, 0)
+	raise(sameValues("Equal", got, want, 0, 0))
 }
 
 // Close checks that got has want's dtype and shape, and elements within
@@ -25,12 +25,12 @@ func Equal(got, want *tensor.Tensor) {
 func Close(got, want *tensor.Tensor) {
 	mustExpected("Close", "expected tensor", want)
 	rtol, atol := tolerances(want.DType())
-	sameValues("Close", got, want, rtol, atol)
+	raise(sameValues("Close", got, want, rtol, atol))
 }
 
 // CloseWithin is Close with the relative and absolute tolerances given.
 func CloseWithin(got, want *tensor.Tensor, rtol, atol float64) {
-	sameValues("CloseWithin", got, want, rtol, atol)
+	raise(sameValues("CloseWithin", got, want, rtol, atol))
 }
 
 // tolerances returns assert_close's default rtol and atol for a dtype.
@@ -50,18 +50,21 @@ func tolerances(dt tensor.DType) (rtol, atol float64) {
 
 // sameValues fails op unless got has want's dtype and shape and its
 // elements lie within atol + rtol·|want| of want's (equal, for 0 and 0).
-func sameValues(op string, got, want *tensor.Tensor, rtol, atol float64) {
+func sameValues(op string, got, want *tensor.Tensor, rtol, atol float64) *failure {
 	mustExpected(op, "expected tensor", want)
-	mustTensor(op, got)
+	if f := nilResult(op, got); f != nil {
+		return f
+	}
 	if !slices.Equal(got.Shape(), want.Shape()) {
-		fail(op, compare(want, got), "wrong shape: yours is %v, %v was expected", got.Shape(), want.Shape())
+		return failed(op, compare(want, got), "wrong shape: yours is %v, %v was expected", got.Shape(), want.Shape())
 	}
 	if got.DType() != want.DType() {
-		fail(op, compare(want, got), "wrong dtype: yours is %s, %s was expected (To changes a tensor's dtype)", got.DType(), want.DType())
+		return failed(op, compare(want, got), "wrong dtype: yours is %s, %s was expected (To changes a tensor's dtype)", got.DType(), want.DType())
 	}
 	if d := differences(got, want, rtol, atol); d.count > 0 {
-		fail(op, compare(want, got), "%s", d.describe(got, want, rtol, atol))
+		return failed(op, compare(want, got), "%s", d.describe(got, want, rtol, atol))
 	}
+	return nil
 }
 
 // A difference tally: how many elements differ, and the first.

@@ -18,10 +18,10 @@ const makers = "View, Transpose, Permute, Slice, Select, Index, Expand and AsStr
 //	check.ViewOf(y, x)
 func ViewOf(got, input *tensor.Tensor) {
 	mustExpected("ViewOf", "input", input)
-	mustTensor("ViewOf", got)
+	raise(nilResult("ViewOf", got))
 	if !got.SharesStorage(input) {
 		picture := display.Views(display.Named{Name: "input", Tensor: input}, display.Named{Name: "yours", Tensor: got})
-		fail("ViewOf", picture, "a copy: %s; a view of the input was asked for (%s)", lives(got), makers)
+		raise(failed("ViewOf", picture, "a copy: %s; a view of the input was asked for (%s)", lives(got), makers))
 	}
 }
 
@@ -42,15 +42,24 @@ func lives(got *tensor.Tensor) string {
 // a view of input that reads other slots, or the same in another order,
 // with the layout that differs.
 func View(got, input, want *tensor.Tensor) {
-	mustExpected("View", "input", input)
-	mustExpected("View", "expected tensor", want)
-	sameValues("View", got, want, 0, 0)
+	raise(sameView("View", got, input, want, layoutDifference))
+}
+
+// sameView fails op unless got has want's values (as Equal), reads
+// input's storage and reads it as want does, as differ says.
+func sameView(op string, got, input, want *tensor.Tensor, differ func(got, want *tensor.Tensor) string) *failure {
+	mustExpected(op, "input", input)
+	mustExpected(op, "expected tensor", want)
+	if f := sameValues(op, got, want, 0, 0); f != nil {
+		return f
+	}
 	if !got.SharesStorage(input) {
-		fail("View", compare(want, got), "right values, but a copy: %s; a view of the input was asked for (%s)", lives(got), makers)
+		return failed(op, compare(want, got), "right values, but a copy: %s; a view of the input was asked for (%s)", lives(got), makers)
 	}
-	if msg := layoutDifference(got, want); msg != "" {
-		fail("View", compare(want, got), "right values, read from the input's storage, but in another layout: %s", msg)
+	if msg := differ(got, want); msg != "" {
+		return failed(op, compare(want, got), "right values, read from the input's storage, but in another layout: %s", msg)
 	}
+	return nil
 }
 
 // NoCopy runs f and checks that it allocated no storage: that it made
@@ -61,6 +70,6 @@ func NoCopy(f func()) {
 	before := storagecount.Allocated()
 	f()
 	if n := storagecount.Allocated() - before; n > 0 {
-		fail("NoCopy", nil, "your code allocated %s where only views were asked for (%s)", plural(n, "new storage"), makers)
+		raise(failed("NoCopy", nil, "your code allocated %s where only views were asked for (%s)", plural(n, "new storage"), makers))
 	}
 }

@@ -46,6 +46,22 @@ func ExecutionCount(ctx context.Context) (int, bool) {
 	return n, ok
 }
 
+// gradeIDKey is the context key of a test cell's grade_id.
+type gradeIDKey struct{}
+
+// WithGradeID returns ctx carrying id, the nbgrader grade_id of the test
+// cell that runs under it, which tensornb grade gives: the checks that
+// generate inputs seed them from it (package gradeseed).
+func WithGradeID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, gradeIDKey{}, id)
+}
+
+// GradeID returns the grade_id of the cell running under ctx, or "".
+func GradeID(ctx context.Context) string {
+	id, _ := ctx.Value(gradeIDKey{}).(string)
+	return id
+}
+
 // Output receives what a running cell produces, in order.
 type Output interface {
 	// Stream writes text to "stdout" or "stderr".

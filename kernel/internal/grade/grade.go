@@ -184,7 +184,11 @@ func (g *Grader) run(ctx context.Context, r *Result) error {
 			return err
 		}
 		out := &outputs{count: count}
-		cellCtx, cancel := context.WithTimeout(front.WithExecutionCount(ctx, count), g.opts.Timeout)
+		cellCtx := front.WithExecutionCount(ctx, count)
+		if m, ok := nbgrader.Of(c); ok && m.GradeID != "" {
+			cellCtx = front.WithGradeID(cellCtx, m.GradeID)
+		}
+		cellCtx, cancel := context.WithTimeout(cellCtx, g.opts.Timeout)
 		err := engine.Execute(cellCtx, c.Source, out)
 		timedOut := errors.Is(cellCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		cancel()

@@ -4,24 +4,32 @@ package symbols
 
 import (
 	"github.com/tensornb/tensornb/check"
+	"go/constant"
+	"go/token"
 	"reflect"
 )
 
 func init() {
 	Symbols["github.com/tensornb/tensornb/check/check"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Agree":         reflect.ValueOf(check.Agree),
 		"Close":         reflect.ValueOf(check.Close),
 		"CloseWithin":   reflect.ValueOf(check.CloseWithin),
 		"Contiguous":    reflect.ValueOf(check.Contiguous),
+		"DefaultCases":  reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 		"Equal":         reflect.ValueOf(check.Equal),
 		"Layout":        reflect.ValueOf(check.Layout),
 		"NoCopy":        reflect.ValueOf(check.NoCopy),
 		"NotContiguous": reflect.ValueOf(check.NotContiguous),
 		"Offset":        reflect.ValueOf(check.Offset),
 		"Shape":         reflect.ValueOf(check.Shape),
+		"Squares":       reflect.ValueOf(check.Squares),
 		"Strides":       reflect.ValueOf(check.Strides),
 		"That":          reflect.ValueOf(check.That),
 		"View":          reflect.ValueOf(check.View),
 		"ViewOf":        reflect.ValueOf(check.ViewOf),
+
+		// type definitions
+		"Inputs": reflect.ValueOf((*check.Inputs)(nil)),
 	}
 }

@@ -95,9 +95,10 @@ const DefaultReplayLimit = time.Minute
 // A cell is a cell that completed, to replay: its code, and its execution
 // count if the front gave one, or else its place in the order cells ran.
 type cell struct {
-	code  string
-	count int
-	order int
+	code    string
+	count   int
+	order   int
+	gradeID string
 }
 
 // A workerProc is one running worker.
@@ -345,7 +346,7 @@ func (e *Engine) Execute(ctx context.Context, code string, out front.Output) err
 	}
 	e.mu.Lock()
 	e.order++
-	c := cell{code: code, order: e.order}
+	c := cell{code: code, order: e.order, gradeID: front.GradeID(ctx)}
 	e.mu.Unlock()
 	if n, ok := front.ExecutionCount(ctx); ok {
 		c.count = n
@@ -385,7 +386,9 @@ const (
 )
 
 // request is the request that runs c.
-func (c cell) request() request { return request{Code: c.code, Cell: c.order, Count: c.count} }
+func (c cell) request() request {
+	return request{Code: c.code, Cell: c.order, Count: c.count, GradeID: c.gradeID}
+}
 
 // run sends w req, a cell to run or a comm message to deliver, and sends
 // what it produces to out. If it completed, err is its error; if the

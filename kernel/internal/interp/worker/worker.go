@@ -16,6 +16,7 @@ import (
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/internal/displaysink"
+	"github.com/tensornb/tensornb/internal/gradeseed"
 	"github.com/tensornb/tensornb/internal/widgetcomm"
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/interp"
@@ -54,6 +55,9 @@ type request struct {
 	// Count is the cell's execution count, if the front gave it one: a
 	// panic's frames name the cells by it.
 	Count int `json:"count,omitempty"`
+	// GradeID is the grade_id of a test cell tensornb grade runs, from
+	// which check.Agree seeds its inputs (package gradeseed).
+	GradeID string `json:"grade_id,omitempty"`
 }
 
 // cellLabel is the goroutine label (runtime/pprof) that holds the number
@@ -211,9 +215,11 @@ func Serve(dir string, in, out, crash *os.File, options ...func(*interp.Session)
 		if req.Count > 0 {
 			ctx = front.WithExecutionCount(ctx, req.Count)
 		}
+		gradeseed.Set(req.GradeID)
 		pprof.Do(ctx, pprof.Labels(cellLabel, strconv.Itoa(req.Cell)), func(ctx context.Context) {
 			runErr = session.Run(ctx, req.Code)
 		})
+		gradeseed.Set("")
 		streams.sync()
 		done := event{Type: "done", Names: session.Names()}
 		var ce *front.CellError
