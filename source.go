@@ -13,5 +13,5 @@ const Version = "0.1.0"
 // (cellpanic, which the compiled engine puts in every cell, among them,
 // and the packages it imports).
 //
-//go:embed go.mod go.sum tensor/*.go tensor/*.s display/*.go display/*.js check/*.go widget/*.go internal/nbformat/*.go internal/displaysink/*.go internal/widgetcomm/*.go internal/storagecount/*.go kernel/cellpanic/*.go kernel/cellstream/*.go kernel/internal/textpipe/*.go
+//go:embed go.mod go.sum tensor/*.go tensor/*.s display/*.go display/*.js check/*.go widget/*.go internal/nbformat/*.go internal/displaysink/*.go internal/widgetcomm/*.go internal/storagecount/*.go internal/gradeseed/*.go kernel/cellpanic/*.go kernel/cellstream/*.go kernel/internal/textpipe/*.go
 var Source embed.FS

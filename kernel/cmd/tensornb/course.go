@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/grade"
+	"github.com/tensornb/tensornb/kernel/internal/gradebook"
 	"github.com/tensornb/tensornb/kernel/internal/interp/worker"
 	"github.com/tensornb/tensornb/kernel/internal/nbgrader"
 	"github.com/tensornb/tensornb/kernel/internal/notebook"
@@ -113,11 +115,17 @@ func gradeCmd(args []string) error {
 	module := fs.String("module", "", "the tensornb module `DIR` whose packages cells import on this machine (default: the installation's); with it, the workers run on this machine, not in a container")
 	image := fs.String("image", "auto", "run each submission's worker in a container of the tensornb `IMAGE`, with no network and no file of this machine; auto: the local image "+strings.Join(grade.Images, " or ")+", where there is one that podman (or docker) can run; none: on this machine")
 	engine := fs.String("engine", "auto", "the container engine that runs -image: podman, docker, or auto (podman if it is on PATH, else docker)")
+	csvPath := fs.String("csv", "", "write a gradebook `FILE` that Canvas and Moodle import: a row a student, a column a test, and the total")
+	gradescope := fs.String("gradescope", "", "write Gradescope's results.json for the one submission to `FILE`")
+	classroom := fs.Bool("classroom", false, "grade one submission as a GitHub Classroom autograding step: print its points, and exit 1 below full marks")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() < 2 {
-		return fmt.Errorf("usage: tensornb grade [-json] [-timeout D] [-feedback DIR] [-jobs N] [-image IMAGE|auto|none] [-engine podman|docker|auto] SOURCE SUBMISSION...")
+		return fmt.Errorf("usage: tensornb grade [-json] [-timeout D] [-feedback DIR] [-jobs N] [-image IMAGE|auto|none] [-engine podman|docker|auto] [-csv FILE] [-gradescope FILE] [-classroom] SOURCE SUBMISSION...")
+	}
+	if (*gradescope != "" || *classroom) && fs.NArg() != 2 {
+		return fmt.Errorf("-gradescope and -classroom grade one submission, not %d: give SOURCE and one SUBMISSION", fs.NArg()-1)
 	}
 	if *engine != "auto" && *engine != "podman" && *engine != "docker" {
 		return fmt.Errorf("-engine %s: give podman, docker or auto", *engine)
@@ -199,11 +207,74 @@ func gradeCmd(args []string) error {
 			return err
 		}
 	}
-	fmt.Fprintf(os.Stderr, "graded %d submissions in %.1fs; feedback pages in %s\n", len(results), time.Since(start).Seconds(), *feedback)
-	if *asJSON {
+	report := filepath.Join(*feedback, "class-report.html")
+	if err := writeReport(report, assignmentName(fs.Arg(0)), results); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "graded %d submissions in %.1fs; feedback pages in %s, the class report in %s\n", len(results), time.Since(start).Seconds(), *feedback, report)
+	if err := writeExports(teacher, fs.Arg(0), results, *csvPath, *gradescope); err != nil {
+		return err
+	}
+	switch {
+	case *classroom:
+		full, err := gradebook.Classroom(os.Stdout, results[0])
+		if err == nil && !full {
+			err = errors.New("the submission has less than full marks")
+		}
+		return err
+	case *asJSON:
 		return printJSON(os.Stdout, results)
 	}
 	return printTable(os.Stdout, results)
+}
+
+// writeReport writes the class report (grade.ClassReport) at path.
+func writeReport(path, title string, results []grade.Result) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	return errors.Join(grade.ClassReport(f, title, results), f.Close())
+}
+
+// writeExports writes the gradebook CSV and Gradescope's results that
+// flags asked for, if any.
+func writeExports(teacher *notebook.Notebook, source string, results []grade.Result, csvPath, gradescope string) error {
+	if csvPath != "" {
+		var b bytes.Buffer
+		if err := gradebook.WriteCSV(&b, assignmentName(source), results); err != nil {
+			return err
+		}
+		if err := os.WriteFile(csvPath, b.Bytes(), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "gradebook in %s\n", csvPath)
+	}
+	if gradescope != "" {
+		data, err := json.MarshalIndent(gradebook.Gradescope(teacher, results[0]), "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(gradescope), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(gradescope, append(data, '\n'), 0o644)
+	}
+	return nil
+}
+
+// assignmentName is the assignment's name, as nbgrader's layout gives it:
+// the folder the teacher's notebook is in (source/ASSIGNMENT/...), or the
+// notebook's own name.
+func assignmentName(source string) string {
+	abs, err := filepath.Abs(source)
+	if err == nil && filepath.Base(filepath.Dir(filepath.Dir(abs))) == "source" {
+		return filepath.Base(filepath.Dir(abs))
+	}
+	return strings.TrimSuffix(filepath.Base(source), ".ipynb")
 }
 
 // moduleDir returns the module cells import from: dir if given, else the
@@ -222,9 +293,7 @@ func moduleDir(dir, self string) (string, error) {
 // writePage writes r's feedback page under dir, at the submission's path
 // with .html for .ipynb.
 func writePage(dir string, r grade.Result) error {
-	rel := strings.TrimSuffix(filepath.ToSlash(filepath.Clean(r.Submission)), ".ipynb")
-	rel = strings.TrimLeft(strings.ReplaceAll(rel, "../", ""), "/")
-	path := filepath.Join(dir, filepath.FromSlash(rel)+".html")
+	path := filepath.Join(dir, filepath.FromSlash(grade.PagePath(r.Submission)))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

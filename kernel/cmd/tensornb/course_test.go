@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -176,7 +178,8 @@ func TestAssignAndGrade(t *testing.T) {
 	}
 	// The workers run on this machine, as the installed command's own
 	// sandbox; docker/'s image test grades in the image's containers.
-	args := []string{"grade", "-json", "-image", "none", "-timeout", "10s", "-feedback", filepath.Join(dir, "feedback"), teacherPath}
+	gradebookPath := filepath.Join(dir, "gradebook.csv")
+	args := []string{"grade", "-json", "-image", "none", "-timeout", "10s", "-feedback", filepath.Join(dir, "feedback"), "-csv", gradebookPath, teacherPath}
 	for _, c := range cases {
 		args = append(args, c.path)
 	}
@@ -248,6 +251,105 @@ func TestAssignAndGrade(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join(dir, "feedback", strings.TrimPrefix(filepath.ToSlash(filepath.Join(dir, "copy")), "/")+".html"))
 	if err != nil || !bytes.Contains(page, []byte("Score: 24 of 25")) {
 		t.Errorf("the copy's feedback page: %v", err)
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "feedback", "class-report.html"))
+	if err != nil || !bytes.Contains(report, []byte("a copy where a view was asked for: ")) {
+		t.Errorf("the class report (%v) has no group of copies", err)
+	}
+	checkGradebook(t, gradebookPath, len(order), cases[1].score, cases[2].score)
+}
+
+// -classroom grades one submission as a GitHub Classroom step: its points
+// printed, exit status 0 for full marks and 1 below; -gradescope writes
+// Gradescope's results.json for it, a test a test cell.
+func TestGradeForClassroomAndGradescope(t *testing.T) {
+	bin := installed(t)
+	dir := t.TempDir()
+	teacherPath, err := filepath.Abs(puzzles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	right := filepath.Join(dir, "right.ipynb")
+	if out, err := exec.Command(bin, "assign", teacherPath, right).CombinedOutput(); err != nil {
+		t.Fatalf("tensornb assign: %v\n%s", err, out)
+	}
+	nb, err := notebook.Read(right)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, body := range answers {
+		answer(t, nb, id, body)
+	}
+	if err := nb.Write(right); err != nil {
+		t.Fatal(err)
+	}
+	answer(t, nb, "row", "return x.Select(0, i).Clone()")
+	copied := filepath.Join(dir, "copy.ipynb")
+	if err := nb.Write(copied); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path, points string
+		exit         int
+	}{{right, "Points 25/25\n", 0}, {copied, "Points 24/25\n", 1}} {
+		cmd := exec.Command(bin, "grade", "-image", "none", "-classroom", "-feedback", filepath.Join(dir, "feedback"), teacherPath, c.path)
+		out, err := cmd.Output()
+		if code := cmd.ProcessState.ExitCode(); code != c.exit || !strings.HasSuffix(string(out), c.points) {
+			t.Errorf("-classroom %s: exit status %d (%v), printed\n%s\nwant %d and %q last", filepath.Base(c.path), code, err, out, c.exit, c.points)
+		}
+	}
+	results := filepath.Join(dir, "autograder", "results", "results.json")
+	if out, err := exec.Command(bin, "grade", "-image", "none", "-gradescope", results, "-feedback", filepath.Join(dir, "feedback"), teacherPath, copied).CombinedOutput(); err != nil {
+		t.Fatalf("-gradescope: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Score *float64
+		Tests []struct {
+			Name       string
+			Score      *float64
+			MaxScore   *float64 `json:"max_score"`
+			Output     string
+			Visibility string
+		}
+	}
+	if err := json.Unmarshal(data, &r); err != nil || r.Score == nil || *r.Score != 24 || len(r.Tests) != 13 {
+		t.Fatalf("results.json (%v):\n%s", err, data)
+	}
+	if first := r.Tests[0]; first.Name != "row_test" || *first.Score != 0 || *first.MaxScore != 1 || first.Visibility != "visible" || !strings.HasPrefix(first.Output, "AssertionError: right values, but a copy") {
+		t.Errorf("results.json's first test: %+v", first)
+	}
+}
+
+// checkGradebook reads the gradebook of TestAssignAndGrade: Canvas's
+// columns, one a test, the total; a row a submission, in order, the
+// second (right) and third (copy) with the scores given.
+func checkGradebook(t *testing.T, path string, tests int, right, copied float64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("the gradebook: %v", err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("the gradebook is not CSV: %v", err)
+	}
+	header := rows[0]
+	if len(header) != 5+tests+1 || header[0] != "Student" || header[3] != "SIS Login ID" || header[5] != "row_test (1)" || header[len(header)-1] != "05-stride-puzzles (25)" {
+		t.Fatalf("the gradebook's header: %q", header)
+	}
+	for i, want := range map[int]struct {
+		id    string
+		score float64
+	}{2: {"right", right}, 3: {"copy", copied}} {
+		row := rows[i]
+		if row[0] != want.id || row[len(row)-1] != strconv.FormatFloat(want.score, 'f', -1, 64) {
+			t.Errorf("gradebook row %d: %q, want %s with %g", i, row, want.id, want.score)
+		}
 	}
 }
 

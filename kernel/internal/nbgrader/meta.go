@@ -3,6 +3,8 @@ package nbgrader
 import (
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/tensornb/tensornb/kernel/internal/notebook"
 )
@@ -19,7 +21,15 @@ type Meta struct {
 	Task     bool    // a task graded by hand (a markdown cell)
 	GradeID  string  // the cell's id, unique in the notebook
 	Points   float64 // what a graded cell is worth
+	// Visibility says when Gradescope shows a test's result to the
+	// student: visible, hidden, after_due_date or after_published
+	// (Visibilities); "" for Gradescope's default, visible. It is
+	// tensornb's, in the nbgrader metadata of a test cell.
+	Visibility string
 }
+
+// Visibilities are the values Gradescope takes for a test's visibility.
+var Visibilities = []string{"visible", "hidden", "after_due_date", "after_published"}
 
 // Of returns the cell's nbgrader metadata, and whether it has any.
 func Of(c *notebook.Cell) (Meta, bool) {
@@ -30,7 +40,8 @@ func Of(c *notebook.Cell) (Meta, bool) {
 	flag := func(key string) bool { b, _ := m[key].(bool); return b }
 	id, _ := m["grade_id"].(string)
 	points, _ := m["points"].(float64)
-	return Meta{Grade: flag("grade"), Solution: flag("solution"), Locked: flag("locked"), Task: flag("task"), GradeID: id, Points: points}, true
+	visibility, _ := m["visibility"].(string)
+	return Meta{Grade: flag("grade"), Solution: flag("solution"), Locked: flag("locked"), Task: flag("task"), GradeID: id, Points: points, Visibility: visibility}, true
 }
 
 // Marked reports whether the metadata gives the cell a role: a cell whose
@@ -55,6 +66,9 @@ func (m Meta) set(c *notebook.Cell) {
 	}
 	if m.Grade || m.Task {
 		md["points"] = m.Points
+	}
+	if m.Visibility != "" {
+		md["visibility"] = m.Visibility
 	}
 	c.Metadata["nbgrader"] = md
 }
@@ -115,6 +129,10 @@ func Validate(nb *notebook.Notebook) []error {
 				problem("a task must be a markdown cell, not %s", c.Type)
 			case m.Task && (m.Grade || m.Solution):
 				problem("a task cannot also be graded or an answer")
+			case m.Visibility != "" && !m.Tests():
+				problem("only a test cell has a visibility, not this one")
+			case m.Visibility != "" && !slices.Contains(Visibilities, m.Visibility):
+				problem("its visibility %q is none of Gradescope's: %s", m.Visibility, strings.Join(Visibilities, ", "))
 			}
 		}
 		if c.Type != "code" {
