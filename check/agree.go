@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/tensornb/tensornb/display"
 	"github.com/tensornb/tensornb/internal/gradeseed"
@@ -91,6 +92,9 @@ func (in Inputs) withDefaults() Inputs {
 	if len(in.DTypes) == 0 {
 		in.DTypes = []tensor.DType{tensor.Float32, tensor.Int64}
 	}
+	if slices.Contains(in.DTypes, tensor.Bool) {
+		panic(&tensor.Error{Op: "check.Agree", Class: tensor.ValueError, Message: "Inputs.DTypes holds bool, whose inputs cannot be told apart by their values: give number dtypes"})
+	}
 	if in.Cases <= 0 {
 		in.Cases = DefaultCases
 	}
@@ -107,8 +111,20 @@ func (in Inputs) draw(r *rand.Rand) layout {
 	panic(&tensor.Error{Op: "check.Agree", Class: tensor.ValueError, Message: "Inputs.Where takes none of 1000 inputs generated: give Shapes it takes"})
 }
 
-// takes reports whether the exercise takes the input l makes.
-func (in Inputs) takes(l layout) bool { return in.Where == nil || in.Where(l.build()) }
+// takes reports whether the exercise takes the input l makes: one whose
+// storage's values are all different in its dtype (an 8-bit or 16-bit
+// storage of many slots repeats values, which would hide a wrong slot),
+// and that Where takes.
+func (in Inputs) takes(l layout) bool {
+	if exact, ok := exactUpTo[l.dtype]; ok && l.numel() > exact {
+		return false
+	}
+	return in.Where == nil || in.Where(l.build())
+}
+
+// exactUpTo is how many slots of a small dtype Arange fills with values
+// all different.
+var exactUpTo = map[tensor.DType]int{tensor.Uint8: 256, tensor.Float16: 2048, tensor.BFloat16: 256}
 
 // seed returns the seed of a grade_id's inputs.
 func seed(gradeID string) uint64 {

@@ -339,13 +339,16 @@ func checkGradebook(t *testing.T, path string, tests int, right, copied float64)
 		t.Fatalf("the gradebook is not CSV: %v", err)
 	}
 	header := rows[0]
-	if len(header) != 5+tests+1 || header[0] != "Student" || header[3] != "SIS Login ID" || header[5] != "row_test (1)" || header[len(header)-1] != "05-stride-puzzles (25)" {
+	if len(header) != 5+tests+1 || header[0] != "Student" || header[3] != "SIS Login ID" || header[5] != "row_test" || header[len(header)-1] != "05-stride-puzzles" {
 		t.Fatalf("the gradebook's header: %q", header)
+	}
+	if possible := rows[1]; possible[0] != "Points Possible" || possible[5] != "1" || possible[len(possible)-1] != "25" {
+		t.Errorf("the gradebook's points possible: %q", possible)
 	}
 	for i, want := range map[int]struct {
 		id    string
 		score float64
-	}{2: {"right", right}, 3: {"copy", copied}} {
+	}{3: {"right", right}, 4: {"copy", copied}} {
 		row := rows[i]
 		if row[0] != want.id || row[len(row)-1] != strconv.FormatFloat(want.score, 'f', -1, 64) {
 			t.Errorf("gradebook row %d: %q, want %s with %g", i, row, want.id, want.score)

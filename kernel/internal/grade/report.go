@@ -41,28 +41,21 @@ const (
 var onInput = regexp.MustCompile(`^on the input x := .*?\): `)
 
 // Diagnose says why a test failed, from its feedback: one of the
-// Diagnosis constants.
+// Diagnosis constants. check.Agree's message names its input first,
+// which it reads past; a student's function that failed inside it is a
+// panic (or not written).
 func Diagnose(feedback string) string {
 	first, _, _ := strings.Cut(feedback, "\n")
-	if msg, ok := strings.CutPrefix(first, "AssertionError: "); ok {
+	msg, asserted := strings.CutPrefix(first, "AssertionError: ")
+	if asserted {
 		msg = onInput.ReplaceAllString(msg, "")
-		switch {
-		case strings.HasPrefix(msg, "right values, but a copy"), strings.HasPrefix(msg, "a copy:"):
-			return DiagnosisCopy
-		case strings.Contains(msg, "another layout: your strides"), strings.HasPrefix(msg, "wrong strides"):
-			return DiagnosisStrides
-		case strings.Contains(msg, "another layout: your storage offset"), strings.HasPrefix(msg, "wrong storage offset"):
-			return DiagnosisOffset
-		case strings.HasPrefix(msg, "right values"), strings.HasPrefix(msg, "wrong layout"):
-			return DiagnosisLayout
-		case strings.HasPrefix(msg, "wrong values"):
-			return DiagnosisValues
-		case strings.HasPrefix(msg, "wrong shape"):
-			return DiagnosisShape
-		case strings.HasPrefix(msg, "wrong dtype"):
-			return DiagnosisDType
+		if failed, ok := strings.CutPrefix(msg, "your function failed: "); ok {
+			if strings.HasPrefix(failed, "panic: not written yet") {
+				return DiagnosisNotWritten
+			}
+			return DiagnosisPanic
 		}
-		return DiagnosisOther
+		return assertion(msg)
 	}
 	switch {
 	case strings.HasPrefix(first, "panic: not written yet"):
@@ -73,6 +66,27 @@ func Diagnose(feedback string) string {
 		return DiagnosisTimeout
 	case strings.HasPrefix(first, "CompileError:"):
 		return DiagnosisCompile
+	}
+	return DiagnosisOther
+}
+
+// assertion diagnoses a check's message.
+func assertion(msg string) string {
+	switch {
+	case strings.HasPrefix(msg, "right values, but a copy"), strings.HasPrefix(msg, "a copy:"):
+		return DiagnosisCopy
+	case strings.Contains(msg, "layout: your strides"), strings.HasPrefix(msg, "wrong strides"):
+		return DiagnosisStrides
+	case strings.Contains(msg, "layout: your storage offset"), strings.HasPrefix(msg, "wrong storage offset"):
+		return DiagnosisOffset
+	case strings.HasPrefix(msg, "right values"), strings.HasPrefix(msg, "wrong layout"):
+		return DiagnosisLayout
+	case strings.HasPrefix(msg, "wrong values"):
+		return DiagnosisValues
+	case strings.HasPrefix(msg, "wrong shape"):
+		return DiagnosisShape
+	case strings.HasPrefix(msg, "wrong dtype"):
+		return DiagnosisDType
 	}
 	return DiagnosisOther
 }
@@ -166,8 +180,9 @@ func (rt *reportTest) add(diagnosis string, r Result, t Test) {
 	rt.Groups = append(rt.Groups, reportGroup{Diagnosis: diagnosis, Students: []reportLink{link}, Picture: testPicture(r, t.GradeID), Example: first})
 }
 
-// testPicture returns the first picture the test cell grade_id showed in
-// r's notebook, if it showed one.
+// testPicture returns the last picture the test cell grade_id showed in
+// r's notebook, if it showed one: the comparison that failed, after the
+// input's layout that check.Agree shows first.
 func testPicture(r Result, gradeID string) pageOutput {
 	if r.Notebook == nil {
 		return pageOutput{}
@@ -176,8 +191,8 @@ func testPicture(r Result, gradeID string) pageOutput {
 		if m, ok := nbgrader.Of(c); !ok || m.GradeID != gradeID {
 			continue
 		}
-		for _, out := range c.Outputs {
-			if o := outputOf(out); o.Image != "" {
+		for i := len(c.Outputs) - 1; i >= 0; i-- {
+			if o := outputOf(c.Outputs[i]); o.Image != "" {
 				return o
 			}
 		}

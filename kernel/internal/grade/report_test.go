@@ -18,18 +18,21 @@ import (
 // Diagnose reads the checks' messages, check.Agree's after its input.
 func TestDiagnose(t *testing.T) {
 	for feedback, want := range map[string]string{
-		"AssertionError: right values, but a copy: your result lives in a new storage":                                           grade.DiagnosisCopy,
-		"AssertionError: a copy: your result lives in a new storage":                                                             grade.DiagnosisCopy,
-		"AssertionError: on the input x := tensor.Float32.Arange(4).View(2, 2).T(): right values, but a copy":                    grade.DiagnosisCopy,
-		"AssertionError: right values, read from the input's storage, but in another layout: your strides are (1,), (2,) were e": grade.DiagnosisStrides,
-		"AssertionError: right values, read from the input's storage, but in another layout: your storage offset is 0, 4 was":    grade.DiagnosisOffset,
-		"AssertionError: on the input x := tensor.Int64.Arange(6).View(2, 3).Index(\":, 1:3\"): wrong values: 1 of 2 elements":   grade.DiagnosisValues,
-		"AssertionError: wrong shape: yours is (2,), (3,) was expected":                                                          grade.DiagnosisShape,
-		"AssertionError: Split should give 3 parts":                                                                              grade.DiagnosisOther,
-		"panic: not written yet\ncell line 3":                                                                                    grade.DiagnosisNotWritten,
-		"panic: runtime error: index out of range [0] with length 0":                                                             grade.DiagnosisPanic,
-		"Timeout: the cell ran past the timeout of 10s and was stopped":                                                          grade.DiagnosisTimeout,
-		"CompileError: the cell does not compile\ncell line 2: undefined: Transposed":                                            grade.DiagnosisCompile,
+		"AssertionError: right values, but a copy: your result lives in a new storage":                                               grade.DiagnosisCopy,
+		"AssertionError: a copy: your result lives in a new storage":                                                                 grade.DiagnosisCopy,
+		"AssertionError: on the input x := tensor.Float32.Arange(4).View(2, 2).T(): right values, but a copy":                        grade.DiagnosisCopy,
+		"AssertionError: right values, read from the input's storage, but in another layout: your strides are (1,), (2,) were e":     grade.DiagnosisStrides,
+		"AssertionError: right values, read from the input's storage, but in another layout: your storage offset is 0, 4 was":        grade.DiagnosisOffset,
+		"AssertionError: on the input x := tensor.Int64.Arange(6).View(2, 3).Index(\":, 1:3\"): wrong values: 1 of 2 elements":       grade.DiagnosisValues,
+		"AssertionError: wrong shape: yours is (2,), (3,) was expected":                                                              grade.DiagnosisShape,
+		"AssertionError: on the input x := tensor.Float32.Arange(1).View(1, 1): your function failed: as_strided: setStorage: sizes": grade.DiagnosisPanic,
+		"AssertionError: on the input x := tensor.Float32.Arange(1).View(1, 1): your function failed: panic: not written yet":        grade.DiagnosisNotWritten,
+		"AssertionError: wrong layout: your strides are (1, 4), (4, 1) were expected":                                                grade.DiagnosisStrides,
+		"AssertionError: Split should give 3 parts":                                                                                  grade.DiagnosisOther,
+		"panic: not written yet\ncell line 3":                                                                                        grade.DiagnosisNotWritten,
+		"panic: runtime error: index out of range [0] with length 0":                                                                 grade.DiagnosisPanic,
+		"Timeout: the cell ran past the timeout of 10s and was stopped":                                                              grade.DiagnosisTimeout,
+		"CompileError: the cell does not compile\ncell line 2: undefined: Transposed":                                                grade.DiagnosisCompile,
 	} {
 		if got := grade.Diagnose(feedback); got != want {
 			t.Errorf("Diagnose(%q) = %q, want %q", feedback, got, want)

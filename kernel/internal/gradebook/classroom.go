@@ -9,10 +9,11 @@ import (
 )
 
 // Classroom writes what a GitHub Classroom autograding step shows of a
-// submission: a line a test, its points and the first line of its
-// feedback, then the score as "Points SCORE/MAX", the line GitHub
-// Classroom's autograding reads; and reports whether the submission has
-// full marks, which the step turns into its exit status.
+// submission in its log: a line a test, its points and the first line of
+// its feedback, then the score as "Points SCORE/MAX"; and reports
+// whether the submission has full marks, which the step turns into its
+// exit status. GitHub's command grader scores a step by that status
+// alone: its points, or none.
 func Classroom(w io.Writer, r grade.Result) (full bool, err error) {
 	if r.Error != "" {
 		_, err := fmt.Fprintf(w, "not graded: %s\nPoints 0/%s\n", r.Error, number(r.MaxScore))

@@ -2,7 +2,6 @@ package gradebook
 
 import (
 	"encoding/csv"
-	"fmt"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -34,22 +33,27 @@ func StudentID(path, assignment string) string {
 // by; Moodle's import maps any of them to a user field.
 var canvasColumns = []string{"Student", "ID", "SIS User ID", "SIS Login ID", "Section"}
 
-// WriteCSV writes a gradebook: a row a submission, its student (StudentID,
-// as the student's name and SIS login), the points of each test, by its
-// grade_id and its points, and the total, under the assignment's name.
-// A submission that could not be graded has its cells empty, which an
-// import leaves alone.
+// WriteCSV writes a gradebook as Canvas exports one: after the header, a
+// row "Points Possible" with each column's points, then a row a
+// submission: its student (StudentID, as the student's name and SIS
+// login), the points of each test, under its grade_id, and the total,
+// under the assignment's name. A header holds a name alone: Canvas reads
+// "Name (123)" as the assignment of id 123. A submission that could not
+// be graded has its cells empty, which an import leaves alone.
 func WriteCSV(w io.Writer, assignment string, results []grade.Result) error {
 	tests := testColumns(results)
 	header := append([]string{}, canvasColumns...)
+	possible := []string{"Points Possible", "", "", "", ""}
 	var max float64
 	for _, t := range tests {
-		header = append(header, fmt.Sprintf("%s (%s)", t.GradeID, number(t.MaxPoints)))
+		header = append(header, t.GradeID)
+		possible = append(possible, number(t.MaxPoints))
 		max += t.MaxPoints
 	}
-	header = append(header, fmt.Sprintf("%s (%s)", assignment, number(max)))
+	header = append(header, assignment)
+	possible = append(possible, number(max))
 	out := csv.NewWriter(w)
-	if err := out.Write(header); err != nil {
+	if err := out.WriteAll([][]string{header, possible}); err != nil {
 		return err
 	}
 	for _, r := range results {

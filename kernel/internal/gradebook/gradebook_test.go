@@ -51,7 +51,8 @@ func TestWriteCSV(t *testing.T) {
 		t.Fatalf("not CSV: %v\n%s", err, b.String())
 	}
 	want := [][]string{
-		{"Student", "ID", "SIS User ID", "SIS Login ID", "Section", "row_test (1)", "diagonal_test (2)", "puzzles (3)"},
+		{"Student", "ID", "SIS User ID", "SIS Login ID", "Section", "row_test", "diagonal_test", "puzzles"},
+		{"Points Possible", "", "", "", "", "1", "2", "3"},
 		{"ada", "", "", "ada", "", "1", "2", "3"},
 		{"grace", "", "", "grace", "", "1", "0", "1"},
 		{"alan", "", "", "alan", "", "", "", ""},

@@ -201,8 +201,15 @@ func (s *Session) runShell(ctx context.Context, cmd cellcmd.Command) error {
 // as GoNB does. A method is named Type~Method, as %list names it.
 func (s *Session) remove(keys []string) {
 	for _, key := range keys {
-		if kind, ok := s.check.Forget(strings.Replace(key, "~", ".", 1)); ok {
+		if strings.HasPrefix(key, "_~") && slices.Contains(s.programs.blankKeys(), key) {
 			s.programs.forget(key)
+			fmt.Fprintf(s.stdout, ". removed var %s\n", key)
+			continue
+		}
+		if kind, ok := s.check.Forget(strings.Replace(key, "~", ".", 1)); ok {
+			for _, other := range s.programs.forget(key) {
+				s.check.Forget(other) // GoNB writes a tuple only by its first name
+			}
 			fmt.Fprintf(s.stdout, ". removed %s %s\n", kind, key)
 			continue
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/tensornb/tensornb/kernel/internal/cells"
+	"github.com/tensornb/tensornb/kernel/internal/front"
 	"github.com/tensornb/tensornb/kernel/internal/interp/cell"
 )
 
@@ -92,7 +93,7 @@ func programCell(code string) bool {
 // saying so if a cell ran a program before.
 func (s *Session) endPrograms() {
 	if s.programs.ranMain {
-		fmt.Fprintln(s.stderr, "Note: this cell runs statements outside a function, which GoNB does not: from now on the session keeps its variables' values from cell to cell, as a Python notebook does, and no longer starts each cell as a new program (restart the kernel to start again).")
+		fmt.Fprintln(s.stderr, "Note: this cell runs statements outside a function, which GoNB does not: from now on the session keeps its variables' values from cell to cell, as a Python notebook does, and no longer starts each cell as a new program (%reset, or a restart of the kernel, starts again).")
 	}
 	s.programs = programs{over: true}
 }
@@ -111,6 +112,9 @@ func (s *Session) asProgram(steps []cell.Step) []cell.Step {
 	var values []*varValue
 	declared := map[string]bool{}
 	for _, st := range steps {
+		for _, d := range declsOf(st) {
+			declared[d.Name] = true
+		}
 		switch {
 		case st.Kind == cell.VarStep:
 			for _, text := range st.Texts {
@@ -141,6 +145,15 @@ func (s *Session) asProgram(steps []cell.Step) []cell.Step {
 	return out
 }
 
+// declsOf returns what a step declares, a joined step's parts' too.
+func declsOf(st cell.Step) []cell.Decl {
+	decls := st.Decls
+	for _, p := range st.Parts {
+		decls = append(decls, declsOf(p)...)
+	}
+	return decls
+}
+
 // initDecl finds the name of a func init's declaration.
 var initDecl = regexp.MustCompile(`\bfunc\s+init\s*\(`)
 
@@ -165,9 +178,13 @@ func (s *Session) valuesOf(st cell.Step) []*varValue {
 					v.blanks = append(v.blanks, fmt.Sprintf("_~%06d", s.programs.blanks))
 				}
 			}
-			v.key = t.names[0]
-			if v.key == "_" {
+			switch {
+			case len(t.names) == 0:
+				v.key = t.text
+			case t.names[0] == "_":
 				v.key = v.blanks[0]
+			default:
+				v.key = t.names[0]
 			}
 			out = append(out, v)
 		}
@@ -189,7 +206,7 @@ func splitAssign(text string) []assignment {
 	src := "package p\nfunc _() {\n" + text + "\n}"
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
-	whole := []assignment{{text: text, names: []string{"_"}}}
+	whole := []assignment{{text: text}} // no names: never replaced, nor listed
 	if err != nil {
 		return whole
 	}
@@ -210,6 +227,9 @@ func splitAssign(text string) []assignment {
 	}
 	if len(as.Lhs) != len(as.Rhs) {
 		return []assignment{{text: text, names: names, tuple: true}}
+	}
+	if as.Tok != token.ASSIGN || len(names) == 1 {
+		return []assignment{{text: text, names: names}} // a := declares them all at once
 	}
 	out := make([]assignment, len(names))
 	for i, r := range as.Rhs {
@@ -240,10 +260,22 @@ func (p *programs) replace(name string, declared map[string]bool, forget func(st
 }
 
 // forget drops what the session keeps of the variable name, which %rm
-// removed.
-func (p *programs) forget(name string) {
+// removed or a failure forgot: its zero value, and the value that gives
+// it its value, a tuple's included, whose other names it returns.
+func (p *programs) forget(name string) (others []string) {
 	delete(p.zero, name)
-	p.values = slices.DeleteFunc(p.values, func(v *varValue) bool { return len(v.names) == 1 && v.names[0] == name })
+	p.values = slices.DeleteFunc(p.values, func(v *varValue) bool {
+		if !slices.Contains(v.names, name) && !slices.Contains(v.blanks, name) {
+			return false
+		}
+		for _, n := range v.names {
+			if n != name && n != "_" {
+				others = append(others, n)
+			}
+		}
+		return true
+	})
+	return others
 }
 
 // blankKeys are the keys of the blank variables, which %list lists.
@@ -263,13 +295,9 @@ func (p *programs) blankKeys() []string {
 func (s *Session) start(ctx context.Context, line int) error {
 	p := &s.programs
 	if !p.over {
-		var zeros []string
 		for _, name := range slices.Sorted(maps.Keys(p.zero)) {
-			zeros = append(zeros, p.zero[name])
-		}
-		if len(zeros) > 0 {
-			if err := s.evalInFunc(ctx, 0, strings.Join(zeros, "; ")); err != nil {
-				return cellError("RuntimeError", err.Error())
+			if err := s.evalInFunc(ctx, 0, p.zero[name]); err != nil {
+				s.forgetValue(name, err)
 			}
 		}
 		for _, v := range p.ordered(s.check.Reaches) {
@@ -298,27 +326,49 @@ func (s *Session) give(ctx context.Context, v *varValue) error {
 	}
 	_, err := s.run(ctx, st)
 	var p interp.Panic
-	if err == nil || v.from == s.source || errors.As(err, &p) || ctx.Err() != nil {
-		if err != nil {
-			return s.runError(err, st)
-		}
+	switch {
+	case err == nil:
 		return nil
+	case v.from == s.source || errors.As(err, &p) || ctx.Err() != nil:
+		return s.stepError(err, st)
 	}
 	var names []string
 	for _, n := range v.names {
 		if n != "_" {
-			s.check.Forget(n)
-			s.programs.forget(n)
 			names = append(names, n)
 		}
 	}
 	s.programs.values = slices.DeleteFunc(s.programs.values, func(w *varValue) bool { return w == v })
+	s.forgetValue(strings.Join(names, ", "), err)
+	return nil
+}
+
+// forgetValue forgets the variables names (comma-separated), whose value
+// or zero value no longer compiles with err, with a note.
+func (s *Session) forgetValue(names string, err error) {
+	for _, n := range strings.Split(names, ", ") {
+		if n != "" {
+			s.check.Forget(n)
+			s.programs.forget(n)
+		}
+	}
 	why := err.Error()
 	if m := errorPosition.FindStringSubmatch(why); m != nil {
 		why = m[2] // a position in the value's text, not the cell's
 	}
-	fmt.Fprintf(s.stderr, "Note: %s forgotten: the value an earlier cell gave it no longer compiles (%s); run that cell again to declare it anew.\n", strings.Join(names, ", "), userNames(why))
-	return nil
+	fmt.Fprintf(s.stderr, "Note: %s forgotten: the value an earlier cell gave it no longer compiles (%s); run that cell again to declare it anew.\n", names, userNames(why))
+}
+
+// stepError is the cell's error for st's failure: none for os.Exit(0),
+// the exit status for another os.Exit, as a program ends.
+func (s *Session) stepError(err error, st cell.Step) error {
+	if code, ok := exitCode(err); ok {
+		if code == 0 {
+			return errExited
+		}
+		return front.Exit(code)
+	}
+	return s.runError(err, st)
 }
 
 // ordered returns the values in the order Go gives a package's
@@ -369,7 +419,19 @@ func (s *Session) call(ctx context.Context, calls []string, site cell.Site) erro
 	}
 	st := cell.Step{Kind: cell.StmtStep, Text: strings.Join(calls, "; "), Line: site.Line, Site: s.sites.Add(site)}
 	if _, err := s.run(ctx, st); err != nil {
-		return s.runError(err, st)
+		return s.stepError(err, st)
 	}
 	return nil
+}
+
+// errExited ends a cell whose program called os.Exit(0) before main:
+// the cell stops there, without an error (exited).
+var errExited = errors.New("the program exited")
+
+// exited returns err, or nil for errExited.
+func exited(err error) error {
+	if errors.Is(err, errExited) {
+		return nil
+	}
+	return err
 }

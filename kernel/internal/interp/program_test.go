@@ -59,7 +59,7 @@ func TestCellsRunAsGoNBPrograms(t *testing.T) {
 			[]string{"Hello world!\n", "Where is Wally?\n"}},
 		{"a cell of statements keeps the variables from then on, and says so",
 			[]string{"var n = 1\n%%\nn++", "n++\nfmt.Println(n)", "%%\nfmt.Println(n)", "func init() { fmt.Println(\"once\") }", "%%\nfmt.Println(n)"},
-			[]string{"", "Note: this cell runs statements outside a function, which GoNB does not: from now on the session keeps its variables' values from cell to cell, as a Python notebook does, and no longer starts each cell as a new program (restart the kernel to start again).\n3\n", "3\n", "once\n", "3\n"}},
+			[]string{"", "Note: this cell runs statements outside a function, which GoNB does not: from now on the session keeps its variables' values from cell to cell, as a Python notebook does, and no longer starts each cell as a new program (%reset, or a restart of the kernel, starts again).\n3\n", "3\n", "once\n", "3\n"}},
 		{"a cell of statements first keeps the variables and says nothing",
 			[]string{"var n = 1", "n++", "var m = 1", "fmt.Println(n, m)"},
 			[]string{"", "", "", "2 1\n"}},
@@ -126,5 +126,47 @@ func TestValueThatNoLongerCompilesIsForgotten(t *testing.T) {
 	}
 	if got := runPrinted(t, s, out, "var z = f()\n%%\nfmt.Println(z)"); got != "s\n" {
 		t.Errorf("z declared again printed %q, want %q", got, "s\n")
+	}
+}
+
+// A parameter or a local named as a variable is not a use of it: the
+// order of values stays GoNB's (by name), as Go's initialization order
+// counts uses.
+func TestShadowedNameIsNoDependency(t *testing.T) {
+	s, out := printingSession(t)
+	runPrinted(t, s, out, "func note(s string) float64 { fmt.Println(s); return 1 }\nfunc sq(x float64) float64 { y := x; return y * y }")
+	runPrinted(t, s, out, "var x = note(\"x\")")
+	if got := runPrinted(t, s, out, "var a = note(\"a\") + sq(2)"); got != "a\nx\n" {
+		t.Errorf("printed %q, want %q: sq's parameter x is not the variable x", got, "a\nx\n")
+	}
+}
+
+// What a review found: %rm of a blank variable (by the name %list gives
+// it) and of a tuple's name drop their values, which ran in every cell;
+// a name declared again as a constant replaces the variable's value; an
+// os.Exit(0) in func init ends the cell quietly, as it ends a program.
+func TestProgramsReviewed(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		cells []string
+		want  []string
+	}{
+		{"%rm of a blank variable", []string{"func note(s string) int { fmt.Println(s); return 0 }\nvar _ = note(\"blank\")", "%rm _~000001", "var y = 1"},
+			[]string{"blank\n", ". removed var _~000001\n", ""}},
+		{"%rm of a tuple's name", []string{"func two() (int, int) { fmt.Println(\"two\"); return 1, 2 }\nvar a, b = two()", "%rm a", "var y = 1"},
+			[]string{"two\n", ". removed var a\n", ""}},
+		{"a variable declared again as a constant", []string{"var limit = 10", "const limit = 20\n%%\nfmt.Println(limit)", "%%\nfmt.Println(limit)"},
+			[]string{"", "20\n", "20\n"}},
+		{"os.Exit(0) in func init", []string{"func init() { fmt.Println(\"bye\"); os.Exit(0) }", "%%\nfmt.Println(\"main\")"},
+			[]string{"bye\n", "bye\n"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, out := printingSession(t)
+			for i, code := range c.cells {
+				if got := runPrinted(t, s, out, code); got != c.want[i] {
+					t.Errorf("cell %d %q printed %q, want %q", i+1, code, got, c.want[i])
+				}
+			}
+		})
 	}
 }

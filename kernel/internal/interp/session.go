@@ -318,7 +318,7 @@ func (s *Session) runCell(ctx context.Context, g goCell) error {
 		if !initsRan && (st.Kind == cell.StmtStep || st.Kind == cell.ResultStep) {
 			initsRan = true
 			if err := s.start(ctx, st.Line); err != nil {
-				return err
+				return exited(err)
 			}
 		}
 		if st.Kind == cell.StmtStep && st.Text == rewrite.MainFunc+"()" {
@@ -346,7 +346,7 @@ func (s *Session) runCell(ctx context.Context, g goCell) error {
 		}
 	}
 	if !initsRan {
-		return s.start(ctx, strings.Count(code, "\n")+1)
+		return exited(s.start(ctx, strings.Count(code, "\n")+1))
 	}
 	return nil
 }

@@ -171,13 +171,3 @@ func (x *sessionIndex) needed(uses []string, changed map[string]bool, keep func(
 	}
 	return need
 }
-
-// Reaches returns the names of the session's declarations that src
-// uses, directly or through the declarations it uses: read as needed
-// reads them, more than Go would find, never fewer.
-func (c *Checker) Reaches(src string) map[string]bool {
-	return c.index.needed(identifiers(src), nil, func(name string) bool {
-		_, ok := c.declAt[name]
-		return ok
-	})
-}
