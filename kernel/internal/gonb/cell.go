@@ -3,7 +3,9 @@ package gonb
 import (
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
+	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -115,6 +117,14 @@ func (a arranged) cellLine(line int) int {
 // operation in the cell's statements is reported by cellpanic.Report.
 // Both need the tensornb module.
 func arrange(code string, showResult, report bool) arranged {
+	a := arrangeFor(code, showResult, report)
+	if usesGoNBUI(code) {
+		a.syncAtTheEnd()
+	}
+	return a
+}
+
+func arrangeFor(code string, showResult, report bool) arranged {
 	if usesGoNBSyntax(code) {
 		return identity(code)
 	}
@@ -176,6 +186,83 @@ func arrange(code string, showResult, report bool) arranged {
 	}
 	out.code = b.String()
 	return out
+}
+
+// usesGoNBUI reports whether the cell's code calls on package gonbui
+// (gonbui.DisplayHTML …): a selector on the name gonbui, not in a comment
+// or a string.
+func usesGoNBUI(code string) bool {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(code)), []byte(code), nil, 0)
+	previous := ""
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return false
+		}
+		if tok == token.PERIOD && previous == "gonbui" {
+			return true
+		}
+		previous = ""
+		if tok == token.IDENT {
+			previous = lit
+		}
+	}
+}
+
+// syncAtTheEnd makes the program's main wait, as its last act, until
+// GoNB has read every display gonbui sent: it adds "defer gonbui.Sync()"
+// below the line that starts main (%% or %main, bare or with GoNB's
+// prefix). GoNB stops reading gonbui's pipe when the program ends, and
+// without the wait the displays it had not read yet are lost; gonbui's
+// documentation asks every program to defer Sync. Cells that start no
+// main (declarations, %exec) are left as they are.
+func (a *arranged) syncAtTheEnd() {
+	starts := mainStarts(a.code)
+	if len(starts) == 0 {
+		return
+	}
+	line := strings.Split(a.code, "\n")[starts[0]-1]
+	if c := gonbCommand(line); c != "" {
+		line = c
+	}
+	if !strings.HasPrefix(line, "%exec") {
+		a.insertLine(starts[0], "defer gonbui.Sync()")
+	}
+}
+
+// insertLine adds an added line of text below line n (from 1) of the
+// code, keeping lines and segments in step.
+func (a *arranged) insertLine(n int, text string) {
+	pos := 0
+	for range n {
+		i := strings.IndexByte(a.code[pos:], '\n')
+		if i < 0 {
+			pos = len(a.code)
+			text = "\n" + text
+			break
+		}
+		pos += i + 1
+	}
+	if !strings.HasPrefix(text, "\n") {
+		text += "\n"
+	}
+	a.code = a.code[:pos] + text + a.code[pos:]
+	a.lines = slices.Insert(a.lines, n, 0)
+	var segments []segment
+	for _, s := range a.segments {
+		switch {
+		case s.to >= pos:
+			s.to += len(text)
+		case s.to+s.n > pos:
+			head := pos - s.to
+			segments = append(segments, segment{from: s.from, to: s.to, n: head})
+			s = segment{from: s.from + head, to: pos + len(text), n: s.n - head}
+		}
+		segments = append(segments, s)
+	}
+	a.segments = segments
 }
 
 // defined lists the variables a statement defines with := at the top

@@ -131,3 +131,40 @@ func TestCursorMapping(t *testing.T) {
 		t.Errorf("emoji round trip: %d, want %d", back, end)
 	}
 }
+
+// A cell that displays with gonbui waits, as its program's last act, for
+// GoNB to read what it sent; the added line maps to no cell line, and a
+// cursor below it still finds its place.
+func TestGoNBUICellsSyncAtTheEnd(t *testing.T) {
+	for _, c := range []struct {
+		name, code, want string
+		lines            []int
+	}{
+		{"%% cell", "import \"github.com/janpfeifer/gonb/gonbui\"\n%%\ngonbui.DisplayHTML(\"<b>x</b>\")",
+			"import \"github.com/janpfeifer/gonb/gonbui\"\n%%\ndefer gonbui.Sync()\ngonbui.DisplayHTML(\"<b>x</b>\")", []int{1, 2, 0, 3}},
+		{"with GoNB's prefix and arguments", "//gonb:%% -x=1\ngonbui.DisplayMarkdown(\"m\")",
+			"//gonb:%% -x=1\ndefer gonbui.Sync()\ngonbui.DisplayMarkdown(\"m\")", []int{1, 0, 2}},
+		{"arranged", "gonbui.DisplayMarkdown(\"m\")", "%%\ndefer gonbui.Sync()\ngonbui.DisplayMarkdown(\"m\")\n", []int{0, 0, 1}},
+		{"%% last", "gonbui.UpdateHTML(\"a\", \"b\")\n%%", "gonbui.UpdateHTML(\"a\", \"b\")\n%%\ndefer gonbui.Sync()", []int{1, 2, 0}},
+		{"%exec runs a function as written", "func f() { gonbui.DisplayMarkdown(\"m\") }\n%exec f", "func f() { gonbui.DisplayMarkdown(\"m\") }\n%exec f", []int{1, 2}},
+		{"declarations only", "func f() { gonbui.DisplayMarkdown(\"m\") }", "func f() { gonbui.DisplayMarkdown(\"m\") }", []int{1}},
+		{"a comment or string is no use", "%%\n// gonbui.Sync\nfmt.Println(\"gonbui.X\")", "%%\n// gonbui.Sync\nfmt.Println(\"gonbui.X\")", []int{1, 2, 3}},
+	} {
+		got := arrange(c.code, false, false)
+		if got.code != c.want || !slices.Equal(got.lines, c.lines) {
+			t.Errorf("%s:\n got %q %v\nwant %q %v", c.name, got.code, got.lines, c.want, c.lines)
+		}
+	}
+	cell := "%%\ngonbui.DisplayMarkdown(\"m\")\ngonbui.Displ"
+	a := arrange(cell, false, false)
+	end := len(cell)
+	if got := a.toArranged(end); got != len(a.code) {
+		t.Errorf("the cursor at the end of %q is at %d of %q, want its end", cell, got, a.code)
+	}
+	if got := a.toArranged(2); got != 2 {
+		t.Errorf("the cursor after %%%% is at %d, want 2", got)
+	}
+	if back := a.toCell(a.toArranged(end)); back != end {
+		t.Errorf("round trip %d -> %d", end, back)
+	}
+}

@@ -707,3 +707,27 @@ for i := 0; i < 5; i++ {
 		t.Errorf("stdout before os.Exit: %q", r.streams["stdout"])
 	}
 }
+
+// GoNB's own gonbui sends a display down a pipe that GoNB stops reading
+// when the program ends, so a program that ends right after displaying
+// loses what GoNB had not yet read (gonbui's documentation asks programs
+// to defer gonbui.Sync). A cell that displays with gonbui gets that
+// deferred Sync: 300 displays sent as the program's last act all arrive,
+// in the %% cells GoNB's notebooks write and in cells tensornb arranges.
+func TestGoNBDisplaysBeforeTheEndArrive(t *testing.T) {
+	e := newModuleEngine(t)
+	const n = 300
+	for _, code := range []string{
+		"import \"github.com/janpfeifer/gonb/gonbui\"\n\n%%\nfor i := range " + fmt.Sprint(n) + " {\n\tgonbui.DisplayMarkdown(fmt.Sprint(i))\n}",
+		"//gonb:%%\nfor i := range " + fmt.Sprint(n) + " {\n\tgonbui.DisplayMarkdown(fmt.Sprint(i))\n}",
+		"for i := range " + fmt.Sprint(n) + " {\n\tgonbui.DisplayMarkdown(fmt.Sprint(i))\n}",
+	} {
+		r, err := run(t, e, code)
+		if err != nil {
+			t.Fatalf("%q: %v", code, err)
+		}
+		if len(r.shown) != n || r.shown[n-1]["text/markdown"] != fmt.Sprint(n-1) {
+			t.Errorf("%q: %d displays of %d arrived (streams %q)", code, len(r.shown), n, r.streams)
+		}
+	}
+}
