@@ -197,7 +197,7 @@ func gradeCmd(args []string) error {
 	}
 	paths := fs.Args()[1:]
 	start := time.Now()
-	fmt.Fprintf(os.Stderr, "grading %d submissions of %s, %d at a time\n", len(paths), fs.Arg(0), *jobs)
+	fmt.Fprintf(os.Stderr, "grading %s of %s, %d at a time\n", submissions(len(paths)), fs.Arg(0), *jobs)
 	results := g.GradeAll(ctx, paths, *jobs)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("grading was interrupted")
@@ -211,7 +211,7 @@ func gradeCmd(args []string) error {
 	if err := writeReport(report, assignmentName(fs.Arg(0)), results); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "graded %d submissions in %.1fs; feedback pages in %s, the class report in %s\n", len(results), time.Since(start).Seconds(), *feedback, report)
+	fmt.Fprintf(os.Stderr, "graded %s in %.1fs; feedback pages in %s, the class report in %s\n", submissions(len(results)), time.Since(start).Seconds(), *feedback, report)
 	if err := writeExports(teacher, fs.Arg(0), results, *csvPath, *gradescope); err != nil {
 		return err
 	}
@@ -264,6 +264,14 @@ func writeExports(teacher *notebook.Notebook, source string, results []grade.Res
 		return os.WriteFile(gradescope, append(data, '\n'), 0o644)
 	}
 	return nil
+}
+
+// submissions counts submissions in words: "1 submission", "3 submissions".
+func submissions(n int) string {
+	if n == 1 {
+		return "1 submission"
+	}
+	return fmt.Sprintf("%d submissions", n)
 }
 
 // assignmentName is the assignment's name, as nbgrader's layout gives it:

@@ -52,6 +52,11 @@ type Checker struct {
 	// cells declared with marks, by cell.FuncName: to declare again when
 	// a go statement comes to reach them (package rewrite).
 	unmarked map[string]string
+
+	// free holds freeNames of the declarations Reaches has read, by name,
+	// with the text they were read from: a program of GoNB's kind asks, in
+	// every cell, what each of the session's variables reaches.
+	free map[string]freeNamesOf
 }
 
 // A Library is what a Checker asks of the packages the interpreter has

@@ -220,4 +220,5 @@ func (c *Checker) Reset() {
 	clear(c.unmarked)
 	clear(c.imports)
 	clear(c.written)
+	clear(c.free)
 }

@@ -28,10 +28,30 @@ func (c *Checker) Reaches(src string) map[string]bool {
 		name := queue[0]
 		queue = queue[1:]
 		if d, ok := c.Decl(name); ok && !strings.HasPrefix(d.Src, "var ") {
-			add(c.methodsNamed(freeNames("package p\n" + d.Src)))
+			add(c.methodsNamed(c.declFreeNames(name, d.Src)))
 		}
 	}
 	return reached
+}
+
+// freeNamesOf is freeNames of a declaration's text.
+type freeNamesOf struct {
+	src   string
+	names []string
+}
+
+// declFreeNames is freeNames of the declaration of name, whose text is
+// src, kept until name is declared again.
+func (c *Checker) declFreeNames(name, src string) []string {
+	if f, ok := c.free[name]; ok && f.src == src {
+		return f.names
+	}
+	names := freeNames("package p\n" + src)
+	if c.free == nil {
+		c.free = map[string]freeNamesOf{}
+	}
+	c.free[name] = freeNamesOf{src, names}
+	return names
 }
 
 // methodsNamed returns names with, for each that is a method's name
