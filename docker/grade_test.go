@@ -59,7 +59,7 @@ type gradeRun struct {
 	results []gradeResult
 	stderr  string
 	took    time.Duration
-	graded  time.Duration // what its "graded N submissions in T s" says
+	graded  time.Duration // what its "graded N submissions in T s" (or "1 submission") says
 }
 
 // gradeResult is a line of tensornb grade -json.
@@ -226,7 +226,7 @@ func (it *imageTest) grade(dir string, env []string, bin string, args ...string)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v\n%s", command, err, stderr.String())
 	}
-	if m := regexp.MustCompile(`graded \d+ submissions in ([\d.]+)s`).FindStringSubmatch(run.stderr); m != nil {
+	if m := regexp.MustCompile(`graded \d+ submissions? in ([\d.]+)s`).FindStringSubmatch(run.stderr); m != nil {
 		secs, _ := strconv.ParseFloat(m[1], 64)
 		run.graded = time.Duration(secs * float64(time.Second))
 	}
@@ -290,6 +290,20 @@ func checkGradeResults(t *testing.T, run *gradeRun, want ...graded) {
 // loopingAnswer writes to dst the notebook src with the answer cell id's
 // body an endless loop.
 func loopingAnswer(src, dst, id string) error {
+	return editCells(src, dst, func(cell, nbgrader map[string]any) bool {
+		if nbgrader["grade_id"] != id {
+			return false
+		}
+		signature, _, _ := strings.Cut(nbformat.Text(cell["source"]), "\n")
+		cell["source"] = signature + "\n\tfor {\n\t}\n}"
+		return true
+	})
+}
+
+// editCells writes to dst the notebook src after edit has seen each cell
+// with its nbgrader metadata (nil if it has none); it fails if edit
+// changed no cell.
+func editCells(src, dst string, edit func(cell, nbgrader map[string]any) bool) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
@@ -299,22 +313,21 @@ func loopingAnswer(src, dst, id string) error {
 		return err
 	}
 	cells, _ := nb["cells"].([]any)
+	edited := false
 	for _, c := range cells {
 		cell, _ := c.(map[string]any)
 		md, _ := cell["metadata"].(map[string]any)
 		nbg, _ := md["nbgrader"].(map[string]any)
-		if nbg["grade_id"] != id {
-			continue
-		}
-		signature, _, _ := strings.Cut(nbformat.Text(cell["source"]), "\n")
-		cell["source"] = signature + "\n\tfor {\n\t}\n}"
-		out, err := json.Marshal(nb)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, out, 0o644)
+		edited = edit(cell, nbg) || edited
 	}
-	return fmt.Errorf("%s has no cell %s", src, id)
+	if !edited {
+		return fmt.Errorf("%s has no cell to edit", src)
+	}
+	out, err := json.Marshal(nb)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, out, 0o644)
 }
 
 // containerFacts is what podman inspect and the container's /proc said of

@@ -57,6 +57,8 @@ type imageTest struct {
 
 	mu  sync.Mutex
 	sum summary
+	// debianMu keeps two parts from making the Debian base at once.
+	debianMu sync.Mutex
 	// failed are the names of the tests whose failure it.fail recorded
 	// in sum.
 	failed map[string]bool
@@ -72,6 +74,7 @@ type summary struct {
 	peakMemory int64         // the Binder run's container, during the notebooks
 	hubUsers   int           // users whose notebooks ran on the hub
 	grade      string        // what grading in the image showed and cost
+	gradescope string        // what the Gradescope bundle's image cost
 	failures   []string      // the steps that failed
 	buildOnly  bool          // -build-only: nothing was run
 }
@@ -106,6 +109,9 @@ func (s summary) line() string {
 	}
 	if s.grade != "" {
 		parts = append(parts, s.grade)
+	}
+	if s.gradescope != "" {
+		parts = append(parts, s.gradescope)
 	}
 	parts = append(parts, fmt.Sprintf("failures %d", len(s.failures)))
 	return strings.Join(parts, " | ")
@@ -209,6 +215,7 @@ func TestImage(t *testing.T) {
 		it.parallel(t, "broken", func(t *testing.T) { it.testBroken(t, image) })
 		it.parallel(t, "hub", func(t *testing.T) { it.testHub(t, image) })
 		it.parallel(t, "grade", func(t *testing.T) { it.testGrade(t, image) })
+		it.parallel(t, "gradescope", it.testGradescope)
 	})
 	if !t.Failed() {
 		it.prog.say("done")
@@ -375,22 +382,8 @@ func (it *imageTest) standinBase() (string, error) {
 		it.prog.say("stand-in base: %s (made by an earlier run from this standin/)", standinBase)
 		return standinBase, nil
 	}
-	if !it.pm.exists(it.ctx, standinDebian) {
-		if _, err := exec.LookPath("mmdebstrap"); err != nil {
-			return "", &failure{step: "stand-in base", problem: "mmdebstrap is not installed", todo: "apt-get install mmdebstrap (scripts/image does), then run again"}
-		}
-		tar := filepath.Join(it.dir, "debian.tar")
-		args := []string{"--variant=minbase", "--quiet", "bookworm", tar}
-		it.prog.say("stand-in base: a Debian 12 root file system: %s (about a minute)", quote("mmdebstrap", args...))
-		cmd := exec.CommandContext(it.ctx, "mmdebstrap", args...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", &failure{step: "stand-in base", command: quote("mmdebstrap", args...), problem: err.Error(), log: string(out),
-				todo: "check that Debian's mirror (deb.debian.org) can be reached, then run again"}
-		}
-		if _, err := it.pm.run(it.ctx, "import", tar, standinDebian); err != nil {
-			return "", &failure{step: "stand-in base", command: "podman import " + tar + " " + standinDebian, problem: err.Error()}
-		}
-		os.Remove(tar)
+	if _, err := it.debian(); err != nil {
+		return "", err
 	}
 	args := []string{"build", "--network", "host", "--layers", "--label", standinLabel + "=" + hash,
 		"--build-arg", "DEBIAN_IMAGE=" + standinDebian, "--file", filepath.Join("standin", "Containerfile"), "--tag", standinBase, "standin"}
@@ -400,6 +393,33 @@ func (it *imageTest) standinBase() (string, error) {
 			todo: "the log names the step of docker/standin/Containerfile that failed; Debian's mirror must be reachable"}
 	}
 	return standinBase, nil
+}
+
+// debian returns a Debian 12 image of nothing but Debian's minimal base,
+// made with mmdebstrap from Debian's packages (no registry can be reached
+// here) and kept for the next run.
+func (it *imageTest) debian() (string, error) {
+	it.debianMu.Lock()
+	defer it.debianMu.Unlock()
+	if it.pm.exists(it.ctx, standinDebian) {
+		return standinDebian, nil
+	}
+	if _, err := exec.LookPath("mmdebstrap"); err != nil {
+		return "", &failure{step: "stand-in base", problem: "mmdebstrap is not installed", todo: "apt-get install mmdebstrap (scripts/image does), then run again"}
+	}
+	tar := filepath.Join(it.dir, "debian.tar")
+	args := []string{"--variant=minbase", "--quiet", "bookworm", tar}
+	it.prog.say("stand-in base: a Debian 12 root file system: %s (about a minute)", quote("mmdebstrap", args...))
+	cmd := exec.CommandContext(it.ctx, "mmdebstrap", args...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", &failure{step: "stand-in base", command: quote("mmdebstrap", args...), problem: err.Error(), log: string(out),
+			todo: "check that Debian's mirror (deb.debian.org) can be reached, then run again"}
+	}
+	if _, err := it.pm.run(it.ctx, "import", tar, standinDebian); err != nil {
+		return "", &failure{step: "stand-in base", command: "podman import " + tar + " " + standinDebian, problem: err.Error()}
+	}
+	os.Remove(tar)
+	return standinDebian, nil
 }
 
 // dirHash is a hash of the files of dir, names and contents.
