@@ -118,11 +118,15 @@ func gradeCmd(args []string) error {
 	csvPath := fs.String("csv", "", "write a gradebook `FILE` that Canvas and Moodle import: a row a student, a column a test, and the total")
 	gradescope := fs.String("gradescope", "", "write Gradescope's results.json for the one submission to `FILE`")
 	classroom := fs.Bool("classroom", false, "grade one submission as a GitHub Classroom autograding step: print its points, and exit 1 below full marks")
+	only := fs.String("test", "", "with -classroom, the step is the test cell of grade_id `ID` alone: its points, and exit 1 below them (tensornb classroom-workflow writes a step a test)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() < 2 {
-		return fmt.Errorf("usage: tensornb grade [-json] [-timeout D] [-feedback DIR] [-jobs N] [-image IMAGE|auto|none] [-engine podman|docker|auto] [-csv FILE] [-gradescope FILE] [-classroom] SOURCE SUBMISSION...")
+		return fmt.Errorf("usage: tensornb grade [-json] [-timeout D] [-feedback DIR] [-jobs N] [-image IMAGE|auto|none] [-engine podman|docker|auto] [-csv FILE] [-gradescope FILE] [-classroom [-test ID]] SOURCE SUBMISSION...")
+	}
+	if *only != "" && !*classroom {
+		return fmt.Errorf("-test %s names the test of a -classroom step: give -classroom too", *only)
 	}
 	if (*gradescope != "" || *classroom) && fs.NArg() != 2 {
 		return fmt.Errorf("-gradescope and -classroom grade one submission, not %d: give SOURCE and one SUBMISSION", fs.NArg()-1)
@@ -141,6 +145,10 @@ func gradeCmd(args []string) error {
 	if err != nil {
 		return err
 	}
+	step, err := classroomStep(teacher, fs.Arg(0), *only)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	scratch, err := os.MkdirTemp("", "tensornb-grade-")
@@ -148,46 +156,9 @@ func gradeCmd(args []string) error {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	var container *grade.Container
-	var why string // why the workers run on this machine
-	switch {
-	case *image == "none":
-		why = "-image none"
-	case *module != "":
-		why = "-module names this machine's tensornb source"
-	default:
-		container, err = grade.FindContainer(ctx, *engine, *image, scratch, worker.MemoryLimit())
-		if err != nil && *image != "auto" {
-			return fmt.Errorf("-image %s: %w", *image, err)
-		}
-		if err != nil {
-			why = err.Error()
-		}
-	}
-	var newEngine func(work string) *worker.Engine
-	if container != nil {
-		container.Log = os.Stderr
-		fmt.Fprintf(os.Stderr, "tensornb grade: sandbox: %s\n", container.Describe())
-		newEngine = func(string) *worker.Engine {
-			e := worker.NewEngine(container.Command()...)
-			e.Prepare, e.Ended = container.Prepare, container.Remove
-			return e
-		}
-	} else {
-		dir, err := moduleDir(*module, self)
-		if err != nil {
-			return err
-		}
-		sandbox := grade.NewSandbox(self, "version")
-		fmt.Fprintf(os.Stderr, "tensornb grade: sandbox: %s; not in a container: %s\n", sandbox.Describe(), why)
-		if sandbox.Network {
-			fmt.Fprintf(os.Stderr, "tensornb grade: warning: the submissions can reach the network: %s\n", sandbox.Why)
-		}
-		newEngine = func(work string) *worker.Engine {
-			e := worker.NewEngine(self, "worker", "-sandbox", dir)
-			e.Prepare = sandbox.Prepare(work)
-			return e
-		}
+	newEngine, err := workerEngines(ctx, *image, *engine, *module, self, scratch)
+	if err != nil {
+		return err
 	}
 	g, err := grade.New(teacher, grade.Options{Timeout: *timeout, Engine: func(work string) (front.Engine, error) {
 		return newEngine(work), nil
@@ -217,15 +188,123 @@ func gradeCmd(args []string) error {
 	}
 	switch {
 	case *classroom:
-		full, err := gradebook.Classroom(os.Stdout, results[0])
-		if err == nil && !full {
-			err = errors.New("the submission has less than full marks")
-		}
-		return err
+		return printClassroom(results[0], step)
 	case *asJSON:
 		return printJSON(os.Stdout, results)
 	}
 	return printTable(os.Stdout, results)
+}
+
+// workerEngines returns what starts a submission's worker: in a container
+// of image where -image and -module let one run (grade.FindContainer),
+// else sandboxed on this machine with the module's source at module (or
+// the installation's). It says on stderr which, and why.
+func workerEngines(ctx context.Context, image, engine, module, self, scratch string) (func(work string) *worker.Engine, error) {
+	var container *grade.Container
+	var err error
+	var why string // why the workers run on this machine
+	switch {
+	case image == "none":
+		why = "-image none"
+	case module != "":
+		why = "-module names this machine's tensornb source"
+	default:
+		container, err = grade.FindContainer(ctx, engine, image, scratch, worker.MemoryLimit())
+		if err != nil && image != "auto" {
+			return nil, fmt.Errorf("-image %s: %w", image, err)
+		}
+		if err != nil {
+			why = err.Error()
+		}
+	}
+	if container != nil {
+		container.Log = os.Stderr
+		fmt.Fprintf(os.Stderr, "tensornb grade: sandbox: %s\n", container.Describe())
+		return func(string) *worker.Engine {
+			e := worker.NewEngine(container.Command()...)
+			e.Prepare, e.Ended = container.Prepare, container.Remove
+			return e
+		}, nil
+	}
+	dir, err := moduleDir(module, self)
+	if err != nil {
+		return nil, err
+	}
+	sandbox := grade.NewSandbox(self, "version")
+	fmt.Fprintf(os.Stderr, "tensornb grade: sandbox: %s; not in a container: %s\n", sandbox.Describe(), why)
+	if sandbox.Network {
+		fmt.Fprintf(os.Stderr, "tensornb grade: warning: the submissions can reach the network: %s\n", sandbox.Why)
+	}
+	return func(work string) *worker.Engine {
+		e := worker.NewEngine(self, "worker", "-sandbox", dir)
+		e.Prepare = sandbox.Prepare(work)
+		return e
+	}, nil
+}
+
+// classroomStep returns the teacher's test cell of grade_id id, for a
+// -classroom -test step, or nil without -test.
+func classroomStep(teacher *notebook.Notebook, source, id string) (*gradebook.TestCell, error) {
+	if id == "" {
+		return nil, nil
+	}
+	tests := testCells(teacher)
+	for i := range tests {
+		if tests[i].GradeID == id {
+			return &tests[i], nil
+		}
+	}
+	ids := make([]string, len(tests))
+	for i, t := range tests {
+		ids[i] = t.GradeID
+	}
+	return nil, fmt.Errorf("-test %s: %s has no test cell of that grade_id; its test cells are %s", id, source, strings.Join(ids, ", "))
+}
+
+// printClassroom prints a GitHub Classroom step of a graded submission:
+// the whole notebook's, or with step the test cell's alone. It fails below
+// full marks.
+func printClassroom(r grade.Result, step *gradebook.TestCell) error {
+	if step != nil {
+		full, err := gradebook.ClassroomTest(os.Stdout, r, *step)
+		if err == nil && !full {
+			err = fmt.Errorf("the submission has less than full marks on %s", step.GradeID)
+		}
+		return err
+	}
+	full, err := gradebook.Classroom(os.Stdout, r)
+	if err == nil && !full {
+		err = errors.New("the submission has less than full marks")
+	}
+	return err
+}
+
+// workflowCmd prints a GitHub Classroom autograding workflow for the
+// teacher's notebook: a step a test cell, worth its points.
+func workflowCmd(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("usage: tensornb classroom-workflow SOURCE SUBMISSION (the teacher's notebook and the student's, as paths in the students' repository)")
+	}
+	teacher, err := notebook.Read(args[0])
+	if err != nil {
+		return err
+	}
+	tests := testCells(teacher)
+	if len(tests) == 0 {
+		return fmt.Errorf("%s has no test cell (a cell whose nbgrader metadata has grade and no solution)", args[0])
+	}
+	return gradebook.Workflow(os.Stdout, args[0], args[1], tests)
+}
+
+// testCells lists the teacher's test cells.
+func testCells(teacher *notebook.Notebook) []gradebook.TestCell {
+	var tests []gradebook.TestCell
+	for _, c := range teacher.Cells {
+		if m, ok := nbgrader.Of(c); ok && c.Type == "code" && m.Tests() {
+			tests = append(tests, gradebook.TestCell{GradeID: m.GradeID, Points: m.Points})
+		}
+	}
+	return tests
 }
 
 // writeReport writes the class report (grade.ClassReport) at path.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -298,6 +299,48 @@ func TestGradeForClassroomAndGradescope(t *testing.T) {
 			t.Errorf("-classroom %s: exit status %d (%v), printed\n%s\nwant %d and %q last", filepath.Base(c.path), code, err, out, c.exit, c.points)
 		}
 	}
+	// A step a test: the copy loses row_test's point alone.
+	for _, c := range []struct {
+		test, first, last string
+		exit              int
+	}{
+		{"row_test", "row_test: 0/1 AssertionError: right values, but a copy: ", "Points 0/1", 1},
+		{"column_test", "column_test: 1/1 passed", "Points 1/1", 0},
+	} {
+		cmd := exec.Command(bin, "grade", "-image", "none", "-classroom", "-test", c.test, "-feedback", filepath.Join(dir, "feedback"), teacherPath, copied)
+		out, err := cmd.Output()
+		lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+		if code := cmd.ProcessState.ExitCode(); code != c.exit || len(lines) != 2 || !strings.HasPrefix(lines[0], c.first) || lines[1] != c.last {
+			t.Errorf("-classroom -test %s: exit status %d (%v), printed\n%s\nwant %d, and %q then %q", c.test, code, err, out, c.exit, c.first, c.last)
+		}
+	}
+	if out, err := exec.Command(bin, "grade", "-image", "none", "-classroom", "-test", "nope", teacherPath, copied).CombinedOutput(); err == nil ||
+		!strings.Contains(string(out), "has no test cell of that grade_id; its test cells are row_test, column_test,") || strings.Contains(string(out), "grading") {
+		t.Errorf("-test of no test cell: %v, printed\n%s\nwant it refused before grading, the test cells listed", err, out)
+	}
+	workflow, err := exec.Command(bin, "classroom-workflow", teacherPath, "puzzles.ipynb").Output()
+	if err != nil {
+		t.Fatalf("tensornb classroom-workflow: %v", err)
+	}
+	points := 0.0
+	for _, m := range regexp.MustCompile(`(?m)^          max-score: ([\d.]+)$`).FindAllStringSubmatch(string(workflow), -1) {
+		p, _ := strconv.ParseFloat(m[1], 64)
+		points += p
+	}
+	if steps := strings.Count(string(workflow), "-classroom -test "); steps != 13 || points != 25 {
+		t.Errorf("the workflow has %d steps worth %g points, want 13 worth 25:\n%s", steps, points, workflow)
+	}
+	// Read back as GitHub reads it, with a YAML parser: a step a test,
+	// and the reporter's runners those steps' ids.
+	read := exec.Command("/usr/bin/python3", "-c", `import sys, yaml
+steps = yaml.safe_load(sys.stdin)["jobs"]["grade"]["steps"]
+graded = [s for s in steps if s.get("uses", "").startswith("classroom-resources/autograding-command-grader")]
+print(len(graded), sum(s["with"]["max-score"] for s in graded), steps[-1]["with"]["runners"] == ",".join(s["id"] for s in graded))`)
+	read.Stdin = bytes.NewReader(workflow)
+	if out, err := read.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "13 25 True" {
+		t.Errorf("PyYAML read the workflow as %q (%v), want 13 steps worth 25 and the reporter reading each (scripts/test installs python3-yaml)", out, err)
+	}
+
 	results := filepath.Join(dir, "autograder", "results", "results.json")
 	if out, err := exec.Command(bin, "grade", "-image", "none", "-gradescope", results, "-feedback", filepath.Join(dir, "feedback"), teacherPath, copied).CombinedOutput(); err != nil {
 		t.Fatalf("-gradescope: %v\n%s", err, out)

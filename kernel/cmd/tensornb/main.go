@@ -48,6 +48,8 @@ usage:
                                                  grade submissions against the teacher's notebook SOURCE,
                                                  each in a sandboxed instant engine of its own: in a container
                                                  of the tensornb image (podman), with no network, where one is here
+  tensornb classroom-workflow SOURCE SUBMISSION  print a GitHub Classroom autograding workflow: a step a test cell
+                                                 of SOURCE, grading the student's notebook at SUBMISSION
   tensornb version
 `
 
@@ -70,6 +72,8 @@ func main() {
 		err = assignCmd(args)
 	case "grade":
 		err = gradeCmd(args)
+	case "classroom-workflow":
+		err = workflowCmd(args)
 	case "guard":
 		err = procs.Tag(os.Getenv(procs.Var)).Guard(os.Stdin)
 	case "version":

@@ -141,3 +141,51 @@ func TestClassroom(t *testing.T) {
 		}
 	}
 }
+
+// A step of one test prints that test's line and points, and has full
+// marks with that test passed, whatever the others did.
+func TestClassroomTest(t *testing.T) {
+	row, diagonal := gradebook.TestCell{GradeID: "row_test", Points: 1}, gradebook.TestCell{GradeID: "diagonal_test", Points: 2}
+	for _, c := range []struct {
+		result int
+		test   gradebook.TestCell
+		out    string
+		full   bool
+	}{
+		{1, row, "row_test: 1/1 passed\nPoints 1/1\n", true},
+		{1, diagonal, "diagonal_test: 0/2 AssertionError: right values, but a copy\nPoints 0/2\n", false},
+		{2, diagonal, "not graded: not a Jupyter notebook of nbformat 4\nPoints 0/2\n", false},
+		{0, gradebook.TestCell{GradeID: "hankel_test", Points: 3}, "not graded: the submission has no test cell hankel_test\nPoints 0/3\n", false},
+	} {
+		var b bytes.Buffer
+		full, err := gradebook.ClassroomTest(&b, results[c.result], c.test)
+		if err != nil || full != c.full || b.String() != c.out {
+			t.Errorf("result %d, %s: full %v, err %v, printed\n%s\nwant full %v, printed\n%s", c.result, c.test.GradeID, full, err, b.String(), c.full, c.out)
+		}
+	}
+}
+
+// The workflow has a step a test cell, each running -classroom -test on
+// it and worth its points, and a reporter that reads every step.
+func TestWorkflow(t *testing.T) {
+	var b bytes.Buffer
+	tests := []gradebook.TestCell{{"row_test", 1}, {"2nd test", 2.5}}
+	if err := gradebook.Workflow(&b, "teacher/ps 1.ipynb", "ps1.ipynb", tests); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"      - id: row_test\n        uses: classroom-resources/autograding-command-grader@v1\n        with:\n          test-name: \"row_test\"\n" +
+			"          command: \"$HOME/.local/bin/tensornb grade -image none -classroom -test row_test 'teacher/ps 1.ipynb' ps1.ipynb\"\n          max-score: 1\n",
+		"      - id: _2nd_test\n",
+		"          test-name: \"2nd test\"\n",
+		"-classroom -test '2nd test' 'teacher/ps 1.ipynb' ps1.ipynb\"\n          max-score: 2.5\n",
+		"          ROW_TEST_RESULTS: \"${{ steps.row_test.outputs.result }}\"\n          _2ND_TEST_RESULTS: \"${{ steps._2nd_test.outputs.result }}\"\n",
+		"          runners: row_test,_2nd_test\n",
+		"sudo apt-get install -y -q libzmq3-dev",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the workflow has no %q:\n%s", want, out)
+		}
+	}
+}
