@@ -3,6 +3,7 @@ package grade_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -405,4 +406,51 @@ func feedback(c *notebook.Cell) string {
 		}
 	}
 	return ""
+}
+
+// A sandboxed worker's go command runs in the teacher's environment but
+// for its home, GOPROXY=off and GOFLAGS=-mod=mod: the variables that
+// would follow the scratch home (GOCACHE, GOPATH) are pinned to the
+// teacher's values only where the environment does not set them, and
+// nothing else is added. So a worker prepared in the image's environment
+// has the go variables a grading container's worker has, and reads the
+// listings the image's build kept for them.
+func TestSandboxPinsOnlyWhatFollowsTheHome(t *testing.T) {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOPATH", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for _, set := range []bool{true, false} {
+		if set {
+			t.Setenv("GOCACHE", values[0])
+			t.Setenv("GOPATH", values[1])
+		} else {
+			t.Setenv("GOCACHE", "")
+			t.Setenv("GOPATH", "")
+		}
+		want := map[string]string{}
+		for _, kv := range os.Environ() {
+			if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GO") && v != "" {
+				want[k] = v
+			}
+		}
+		want["GOPROXY"], want["GOFLAGS"] = "off", "-mod=mod"
+		want["GOCACHE"], want["GOPATH"] = values[0], values[1]
+		if values[2] != filepath.Join(values[1], "pkg", "mod") {
+			want["GOMODCACHE"] = values[2] // set apart with go env -w
+		}
+		cmd := exec.Command("true")
+		cmd.Env = os.Environ()
+		grade.NewSandbox("true").Prepare(t.TempDir())(cmd)
+		got := map[string]string{}
+		for _, kv := range cmd.Env { // the last of a name wins, as exec.Cmd takes it
+			if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GO") && v != "" {
+				got[k] = v
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("GOCACHE and GOPATH set %v: the worker's go variables are\n%v\nwant\n%v", set, got, want)
+		}
+	}
 }

@@ -20,6 +20,8 @@ type Sandbox struct {
 	Network bool
 	// Why says why the network could not be cut off, when Network.
 	Why string
+	// goEnv is what homeGoEnv gave when the sandbox was made.
+	goEnv []string
 }
 
 // Describe says in a line how a worker runs in this sandbox, for
@@ -32,13 +34,34 @@ func (s Sandbox) Describe() string {
 	return "each submission's worker on this machine, as you, in an empty directory of its own, " + network
 }
 
-// goEnv are the go command's variables the worker keeps from the
-// teacher's environment, so that its type checker finds the packages'
-// export data (go list -export) in the teacher's caches without the
-// network, as it finds the listings of them the teacher's kernels kept
-// (golist.ListingsVar); everything else that names a place is the
-// submission's own.
-var goEnv = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"}
+// homeGoEnv returns the go command's variables whose defaults follow the
+// home directory, as the teacher's go command takes them, but those the
+// teacher's environment sets itself: the worker, whose home is a scratch
+// one, is given them, so that its type checker finds the packages' export data (go
+// list -export) in the teacher's caches without the network, as it finds
+// the listings of them the teacher's kernels kept (golist.ListingsVar).
+// Everything else that names a place is the submission's own. What the
+// environment sets is passed on as it is, so that a worker's go command
+// runs in the environment a kernel's would, and reads the same listings:
+// a grading container's worker reads those its image's build kept.
+func homeGoEnv() []string {
+	names := []string{"GOCACHE", "GOPATH", "GOMODCACHE"}
+	out, err := exec.Command("go", append([]string{"env"}, names...)...).Output()
+	values := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if err != nil || len(values) != len(names) {
+		return nil
+	}
+	var env []string
+	for i, name := range names {
+		// The module cache follows GOPATH unless set apart (go env -w,
+		// whose file is in the teacher's home).
+		follows := name == "GOMODCACHE" && values[i] == filepath.Join(values[1], "pkg", "mod")
+		if os.Getenv(name) == "" && !follows {
+			env = append(env, name+"="+values[i])
+		}
+	}
+	return env
+}
 
 // Prepare returns what readies a worker's command to grade in dir, an
 // empty directory: dir is its working directory, dir/home its home and
@@ -52,11 +75,7 @@ func (s Sandbox) Prepare(dir string) func(*exec.Cmd) {
 		_ = os.MkdirAll(tmp, 0o700)
 		cmd.Dir = dir
 		env := []string{"HOME=" + home, "TMPDIR=" + tmp, "XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "GOPROXY=off", "GOFLAGS=-mod=mod"}
-		for _, name := range goEnv {
-			if v := goValue(name); v != "" {
-				env = append(env, name+"="+v)
-			}
-		}
+		env = append(env, s.goEnv...)
 		if listings := golist.ListingsDir(); listings != "" {
 			env = append(env, golist.ListingsVar+"="+listings)
 		}
@@ -65,16 +84,4 @@ func (s Sandbox) Prepare(dir string) func(*exec.Cmd) {
 			isolate(cmd)
 		}
 	}
-}
-
-// goValue returns what the go command takes for one of its variables.
-func goValue(name string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	out, err := exec.Command("go", "env", name).Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }

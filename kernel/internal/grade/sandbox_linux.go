@@ -29,7 +29,7 @@ func NewSandbox(probe ...string) Sandbox {
 	cmd := exec.Command(probe[0], probe[1:]...)
 	isolate(cmd)
 	if err := cmd.Run(); err != nil {
-		return Sandbox{Network: true, Why: fmt.Sprintf("this machine does not let tensornb make a network namespace (%v)", err)}
+		return Sandbox{Network: true, Why: fmt.Sprintf("this machine does not let tensornb make a network namespace (%v)", err), goEnv: homeGoEnv()}
 	}
-	return Sandbox{}
+	return Sandbox{goEnv: homeGoEnv()}
 }

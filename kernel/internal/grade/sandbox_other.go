@@ -10,5 +10,5 @@ func isolate(*exec.Cmd) {}
 // NewSandbox returns the sandbox this machine allows: outside Linux, one
 // whose network stays open.
 func NewSandbox(...string) Sandbox {
-	return Sandbox{Network: true, Why: "network namespaces are Linux's, and this is not Linux"}
+	return Sandbox{Network: true, Why: "network namespaces are Linux's, and this is not Linux", goEnv: homeGoEnv()}
 }
