@@ -36,6 +36,17 @@ func TestGradeInImage(t *testing.T) {
 	if image == "" {
 		t.Skip("TENSORNB_GRADE_IMAGE is not set: set it to an image of tensornb (scripts/image builds localhost/tensornb:image-test) to grade in it; TestImage grades in the image it builds")
 	}
+	it := partTest(t)
+	if !it.pm.exists(it.ctx, image) {
+		t.Fatalf("podman has no image %s: build it (scripts/image), or set TENSORNB_GRADE_IMAGE to one it has", image)
+	}
+	it.testGrade(t, image)
+	t.Log(it.sum.grade)
+}
+
+// partTest is an imageTest for running one of TestImage's parts alone,
+// with podman started as TestImage starts it.
+func partTest(t *testing.T) *imageTest {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
@@ -47,11 +58,7 @@ func TestGradeInImage(t *testing.T) {
 	}
 	it.pm = pm
 	it.prog.say("containers: %s", how)
-	if !pm.exists(it.ctx, image) {
-		t.Fatalf("podman has no image %s: build it (scripts/image), or set TENSORNB_GRADE_IMAGE to one it has", image)
-	}
-	it.testGrade(t, image)
-	t.Log(it.sum.grade)
+	return it
 }
 
 // A gradeRun is what one tensornb grade printed, and how long it took.

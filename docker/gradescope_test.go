@@ -2,7 +2,6 @@ package docker
 
 import (
 	"archive/zip"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,17 +42,7 @@ func TestGradescopeBundle(t *testing.T) {
 	if os.Getenv("TENSORNB_GRADESCOPE_TEST") != "1" {
 		t.Skip("TestImage runs the Gradescope bundle's test; set TENSORNB_GRADESCOPE_TEST=1 to run it alone")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	it := &imageTest{t: t, ctx: context.Background(), prog: progress{start: time.Now()}, root: root, dir: t.TempDir()}
-	pm, how, err := startPodman(it.ctx, it.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	it.pm = pm
-	it.prog.say("containers: %s", how)
+	it := partTest(t)
 	it.testGradescope(t)
 	t.Log(it.sum.gradescope)
 }
