@@ -85,6 +85,28 @@ func cellOf(t *testing.T, nb *notebook.Notebook, id string) int {
 // A test's expected outcome: its feedback's start, "" for a pass.
 type outcome map[string]string
 
+// assign runs tensornb assign on the teacher's notebook and returns the
+// student's version it wrote at dst.
+func assign(t *testing.T, bin, teacher, dst string) *notebook.Notebook {
+	t.Helper()
+	if out, err := exec.Command(bin, "assign", teacher, dst).CombinedOutput(); err != nil {
+		t.Fatalf("tensornb assign: %v\n%s", err, out)
+	}
+	nb, err := notebook.Read(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nb
+}
+
+// answerAll writes the right answers into a student's version.
+func answerAll(t *testing.T, nb *notebook.Notebook) {
+	t.Helper()
+	for id, body := range answers {
+		answer(t, nb, id, body)
+	}
+}
+
 // TestAssignAndGrade runs the installed command as a teacher would: assign
 // makes the student's version of the puzzles, and grade -json grades
 // submissions of every kind against the teacher's notebook, each field of
@@ -101,13 +123,7 @@ func TestAssignAndGrade(t *testing.T) {
 		t.Fatal(err)
 	}
 	studentPath := filepath.Join(dir, "student.ipynb")
-	if out, err := exec.Command(bin, "assign", teacherPath, studentPath).CombinedOutput(); err != nil {
-		t.Fatalf("tensornb assign: %v\n%s", err, out)
-	}
-	student, err := notebook.Read(studentPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	student := assign(t, bin, teacherPath, studentPath)
 	data, _ := os.ReadFile(studentPath)
 	for _, gone := range []string{"BEGIN SOLUTION", "BEGIN HIDDEN TESTS", "x.AsStrided([]int{x.Size(1)}, []int{x.Stride(1)}", `"outputs": [
     {`} {
@@ -126,11 +142,7 @@ func TestAssignAndGrade(t *testing.T) {
 		}
 		return path
 	}
-	right := func(nb *notebook.Notebook) {
-		for id, body := range answers {
-			answer(t, nb, id, body)
-		}
-	}
+	right := func(nb *notebook.Notebook) { answerAll(t, nb) }
 	with := func(id, body string) func(*notebook.Notebook) {
 		return func(nb *notebook.Notebook) { right(nb); answer(t, nb, id, body) }
 	}
@@ -271,16 +283,8 @@ func TestGradeForClassroomAndGradescope(t *testing.T) {
 		t.Fatal(err)
 	}
 	right := filepath.Join(dir, "right.ipynb")
-	if out, err := exec.Command(bin, "assign", teacherPath, right).CombinedOutput(); err != nil {
-		t.Fatalf("tensornb assign: %v\n%s", err, out)
-	}
-	nb, err := notebook.Read(right)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for id, body := range answers {
-		answer(t, nb, id, body)
-	}
+	nb := assign(t, bin, teacherPath, right)
+	answerAll(t, nb)
 	if err := nb.Write(right); err != nil {
 		t.Fatal(err)
 	}
