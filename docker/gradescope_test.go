@@ -50,7 +50,7 @@ func TestGradescopeBundle(t *testing.T) {
 // testGradescope makes the puzzles' autograder bundle with
 // scripts/gradescope-bundle, from the teacher's notebook with two test
 // cells' visibility set in their nbgrader metadata, builds an image of
-// it as Gradescope does, on Debian 12 standing in for Gradescope's
+// it as Gradescope does (buildGradescope), on Debian 12 standing in for Gradescope's
 // Ubuntu base (no registry can be reached here), and runs run_autograder
 // in it as Gradescope runs a submission, with no network: the teacher's
 // notebook scores 25 of 25, the student's version handed in under
@@ -64,50 +64,8 @@ func (it *imageTest) testGradescope(t *testing.T) {
 		t.Helper()
 		it.fail(t, &failure{step: "gradescope", problem: problem, todo: todo})
 	}
-	base, err := it.debian()
-	if err != nil {
-		it.fail(t, err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "context"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	visibility := map[string]string{"diagonal_test": "after_due_date", "hankel_test": "hidden"}
-	teacher := filepath.Join(dir, "puzzles.ipynb")
-	err = editCells(filepath.Join(it.root, "notebooks", "05-stride-puzzles.ipynb"), teacher, func(_, nbgrader map[string]any) bool {
-		v, ok := visibility[fmt.Sprint(nbgrader["grade_id"])]
-		if ok {
-			nbgrader["visibility"] = v
-		}
-		return ok
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bundle := filepath.Join(dir, "autograder.zip")
-	start := time.Now()
-	bundling := exec.CommandContext(it.ctx, filepath.Join(it.root, "scripts", "gradescope-bundle"), teacher, bundle)
-	if out, err := bundling.CombinedOutput(); err != nil {
-		it.fail(t, &failure{step: "gradescope: bundle", command: "scripts/gradescope-bundle " + teacher, problem: err.Error(), log: string(out)})
-	}
-	if err := unzip(bundle, filepath.Join(dir, "context", "autograder")); err != nil {
-		fail(fmt.Sprintf("unpacking %s: %v", bundle, err), "")
-	}
-	containerfile := filepath.Join(dir, "Containerfile")
-	if err := os.WriteFile(containerfile, fmt.Appendf(nil, gradescopeContainerfile, base), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"build", "--network", "host", "--file", containerfile, "--tag", gradescopeImage}
-	if ca := "/etc/ssl/certs/ca-certificates.crt"; fileExists(ca) {
-		args = append(args, "--volume", ca+":/run/host-ca.crt:ro")
-	}
-	args = append(args, filepath.Join(dir, "context"))
-	it.prog.say("gradescope: the autograder's image, as Gradescope builds it from the bundle: %s", quote("podman", args...))
-	if out, err := it.pm.stream(it.ctx, "  gradescope: ", buildNoise, args...); err != nil {
-		it.fail(t, &failure{step: "gradescope: setup.sh", command: quote("podman", args...), problem: err.Error(), log: lastLines(out, 30),
-			todo: "setup.sh (scripts/gradescope/) says above what failed"})
-	}
+	teacher, built := it.buildGradescope(t, dir)
 	defer it.pm.run(it.ctx, "rmi", "--force", gradescopeImage)
-	built := time.Since(start)
 
 	student := filepath.Join(dir, "student.ipynb")
 	bin := filepath.Join(dir, "tensornb")
@@ -141,7 +99,7 @@ func (it *imageTest) testGradescope(t *testing.T) {
 		if err != nil {
 			fail(fmt.Sprintf("%s: %v", run.name, err), "run_autograder (scripts/gradescope/) must write /autograder/results/results.json")
 		}
-		r, err := readGradescopeResults(data, visibility)
+		r, err := readGradescopeResults(data, bundleVisibility)
 		if err == nil {
 			err = run.check(r)
 		}
@@ -153,6 +111,60 @@ func (it *imageTest) testGradescope(t *testing.T) {
 	it.sum.gradescope = fmt.Sprintf("gradescope bundle built into an image in %s, 3 submissions graded", built.Round(time.Second))
 	it.mu.Unlock()
 	it.prog.say("gradescope: %s: the teacher 25 of 25, the student's version 0, no notebook 0 with why", it.sum.gradescope)
+}
+
+// bundleVisibility is the visibility the test gives two test cells of the
+// puzzles' bundle, in their nbgrader metadata.
+var bundleVisibility = map[string]string{"diagonal_test": "after_due_date", "hankel_test": "hidden"}
+
+// buildGradescope makes the puzzles' bundle in dir, from the teacher's
+// notebook with bundleVisibility, and builds the autograder's image from
+// it as Gradescope does; it returns the teacher's notebook and how long
+// that took. TestImage -build-only builds it too, while the Go tests run,
+// and the full run takes its steps from podman's cache.
+func (it *imageTest) buildGradescope(t *testing.T, dir string) (teacher string, took time.Duration) {
+	base, err := it.debian()
+	if err != nil {
+		it.fail(t, err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "context"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	teacher = filepath.Join(dir, "puzzles.ipynb")
+	err = editCells(filepath.Join(it.root, "notebooks", "05-stride-puzzles.ipynb"), teacher, func(_, nbgrader map[string]any) bool {
+		v, ok := bundleVisibility[fmt.Sprint(nbgrader["grade_id"])]
+		if ok {
+			nbgrader["visibility"] = v
+		}
+		return ok
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundle := filepath.Join(dir, "autograder.zip")
+	start := time.Now()
+	bundling := exec.CommandContext(it.ctx, filepath.Join(it.root, "scripts", "gradescope-bundle"), teacher, bundle)
+	if out, err := bundling.CombinedOutput(); err != nil {
+		it.fail(t, &failure{step: "gradescope: bundle", command: "scripts/gradescope-bundle " + teacher, problem: err.Error(), log: string(out)})
+	}
+	if err := unzip(bundle, filepath.Join(dir, "context", "autograder")); err != nil {
+		it.fail(t, &failure{step: "gradescope: bundle", problem: fmt.Sprintf("unpacking %s: %v", bundle, err)})
+	}
+	containerfile := filepath.Join(dir, "Containerfile")
+	if err := os.WriteFile(containerfile, fmt.Appendf(nil, gradescopeContainerfile, base), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"build", "--network", "host", "--layers", "--file", containerfile, "--tag", gradescopeImage}
+	if ca := "/etc/ssl/certs/ca-certificates.crt"; fileExists(ca) {
+		args = append(args, "--volume", ca+":/run/host-ca.crt:ro")
+	}
+	args = append(args, filepath.Join(dir, "context"))
+	it.prog.say("gradescope: the autograder's image, as Gradescope builds it from the bundle: %s", quote("podman", args...))
+	if out, err := it.pm.stream(it.ctx, "  gradescope: ", buildNoise, args...); err != nil {
+		it.fail(t, &failure{step: "gradescope: setup.sh", command: quote("podman", args...), problem: err.Error(), log: lastLines(out, 30),
+			todo: "setup.sh (scripts/gradescope/) says above what failed"})
+	}
+	return teacher, time.Since(start)
 }
 
 // runAutograder runs the autograder's image as Gradescope runs a
