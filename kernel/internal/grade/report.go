@@ -37,6 +37,11 @@ const (
 	DiagnosisOther      = "another failure"
 )
 
+// diagnoses are the Diagnosis constants in the order the report lists
+// groups of as many students.
+var diagnoses = []string{DiagnosisCopy, DiagnosisStrides, DiagnosisOffset, DiagnosisLayout, DiagnosisValues, DiagnosisShape,
+	DiagnosisDType, DiagnosisNotWritten, DiagnosisPanic, DiagnosisTimeout, DiagnosisCompile, DiagnosisOther}
+
 // onInput is the start of check.Agree's message, before what failed.
 var onInput = regexp.MustCompile(`^on the input x := .*?\): `)
 
@@ -160,7 +165,14 @@ func reportOf(title string, results []Result) report {
 	for i := range tests {
 		t := &tests[i]
 		t.Percent = 100 * t.Passed / max(t.Of, 1)
-		slices.SortStableFunc(t.Groups, func(a, b reportGroup) int { return len(b.Students) - len(a.Students) })
+		// The largest groups first; groups of as many students in the
+		// order of diagnoses, whatever order the submissions were graded in.
+		slices.SortFunc(t.Groups, func(a, b reportGroup) int {
+			if n := len(b.Students) - len(a.Students); n != 0 {
+				return n
+			}
+			return slices.Index(diagnoses, a.Diagnosis) - slices.Index(diagnoses, b.Diagnosis)
+		})
 	}
 	rep.Tests = tests
 	rep.Chart = scoreChart(scores, rep.MaxScore)

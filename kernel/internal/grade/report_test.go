@@ -1,6 +1,7 @@
 package grade_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -145,5 +146,24 @@ func TestClassReport(t *testing.T) {
 	}
 	if e := errs.All(); len(e) > 0 {
 		t.Errorf("the page raised: %v", e)
+	}
+}
+
+// Groups of as many students come in the order of the diagnoses,
+// whatever order the submissions were graded in: workers end in any
+// order, and the report was once one way, once the other.
+func TestGroupsOfAsManyStudents(t *testing.T) {
+	panicked := grade.Result{Submission: "submitted/a/ps/ps.ipynb", Score: 0, MaxScore: 1, Tests: []grade.Test{{GradeID: "t", MaxPoints: 1, Feedback: "panic: index out of range"}}}
+	wrong := grade.Result{Submission: "submitted/b/ps/ps.ipynb", Score: 0, MaxScore: 1, Tests: []grade.Test{{GradeID: "t", MaxPoints: 1, Feedback: "AssertionError: wrong values"}}}
+	for _, results := range [][]grade.Result{{panicked, wrong}, {wrong, panicked}} {
+		var b bytes.Buffer
+		if err := grade.ClassReport(&b, "ps", results); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		values, panics := strings.Index(page, grade.DiagnosisValues+": 1 student"), strings.Index(page, grade.DiagnosisPanic+": 1 student")
+		if values < 0 || panics < 0 || values > panics {
+			t.Errorf("graded %s first: %q at %d, %q at %d; want both, wrong values first", results[0].Submission, grade.DiagnosisValues, values, grade.DiagnosisPanic, panics)
+		}
 	}
 }
