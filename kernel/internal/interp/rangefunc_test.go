@@ -608,6 +608,13 @@ for x := range f {
 	{"a runtime error in the body", "", `for i := range count(3) {
 	say(10 / (i - 1))
 }`},
+	{"loops on one line", `func firstOver(n int) int { for i := range count(10) { if i > n { return i } }; return -1 }
+func deferOnOneLine() { for i := range count(2) { defer say("deferred", i) } }`, `for i := range count(3) { say("i", i) }
+for s, i := range pairs { say(s, i); if i == 1 { break } }
+var k string; var v int; for k, v = range pairs { say(k, v) }; say("after", k, v)
+for range count(2) { for j := range count(2) { if j == 0 { continue }; say("j", j) } }
+Outer: for i := range count(3) { for j := range count(3) { if j > i { continue Outer }; say(i, j) } }
+say(firstOver(4)); deferOnOneLine()`},
 }
 
 // TestRangeOverFunc runs each of rangePrograms in a session, and checks

@@ -38,24 +38,30 @@ func (cc *Cell) Lowered(edits []Edit, added []Added) (*Cell, error) {
 	w := newFileWriter()
 	w.b.Reset()
 	at := 0
-	moved := make([]int, 0, 2*len(edits)) // old offset, new offset, for each edit's end
+	moved := make([]int, 0, 3*len(edits)) // for each edit: its end's old offset, and its start's and end's new offsets
 	for _, e := range edits {
 		if strings.Count(e.Text, "\n") != strings.Count(old.Src[e.From:e.To], "\n") {
 			return nil, fmt.Errorf("lowering %q would move the lines after it", old.Src[e.From:e.To])
 		}
 		w.b.WriteString(old.Src[at:e.From])
+		start := w.b.Len()
 		w.b.WriteString(e.Text)
 		at = e.To
-		moved = append(moved, e.To, w.b.Len())
+		moved = append(moved, e.To, start, w.b.Len())
 	}
 	w.b.WriteString(old.Src[at:])
 	w.line = 1 + strings.Count(w.b.String(), "\n")
+	// newOffset maps an old offset to the new text; one inside an edit
+	// maps to where its replacement starts.
 	newOffset := func(o int) int {
-		i := sort.Search(len(moved)/2, func(i int) bool { return moved[2*i] > o })
+		i := sort.Search(len(moved)/3, func(i int) bool { return moved[3*i] > o })
+		if i < len(moved)/3 && edits[i].From < o {
+			return moved[3*i+1]
+		}
 		if i == 0 {
 			return o
 		}
-		return moved[2*i-1] + o - moved[2*i-2]
+		return moved[3*i-1] + o - moved[3*i-3]
 	}
 
 	f := &File{fset: old.fset}

@@ -421,10 +421,17 @@ func (cl *cellLowering) fileEdits() ([]check.Edit, error) {
 	return edits, nil
 }
 
-// blank returns the edit that takes n away, leaving its lines empty.
+// blank returns the edit that takes n away, leaving its lines empty. A
+// semicolon after n on its line goes too: a declaration of a cell such
+// as "func f[T any]() {}; f[int]()" would leave one at the top level,
+// where Go allows none.
 func (cl *cellLowering) blank(n ast.Node) check.Edit {
+	src := cl.cc.File.Src
 	from, to := cl.offset(n.Pos()), cl.offset(n.End())
-	return check.Edit{From: from, To: to, Text: strings.Repeat("\n", strings.Count(cl.cc.File.Src[from:to], "\n"))}
+	if rest := strings.TrimLeft(src[to:], " \t"); strings.HasPrefix(rest, ";") {
+		to = len(src) - len(rest) + 1
+	}
+	return check.Edit{From: from, To: to, Text: strings.Repeat("\n", strings.Count(src[from:to], "\n"))}
 }
 
 // add adds the declaration name, with text, to those of the cell's

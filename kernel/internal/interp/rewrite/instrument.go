@@ -458,7 +458,7 @@ func (r *rewriter) blocks(s ast.Stmt, sc *fnScope, label string) {
 		r.stmtList(s.Body.List, sc)
 		sc.loops = sc.loops[:len(sc.loops)-1]
 		if loop.site != 0 && !terminates(s.Body.List) {
-			r.insert(s.Body.Rbrace, fmt.Sprintf(" %s = %d; ", sc.v, loop.site), true)
+			r.insert(s.Body.Rbrace, fmt.Sprintf("; %s = %d; ", sc.v, loop.site), true)
 			r.lineVars[sc.v] = true
 		}
 	case *ast.RangeStmt:

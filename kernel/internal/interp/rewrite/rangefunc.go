@@ -455,7 +455,9 @@ func (lw *lowering) finish(l *rangeLoop) {
 	}
 	r.replace(s.X.End(), s.Body.Lbrace+1, "; "+f+"(func("+strings.Join(params, ", ")+") bool { "+enter)
 	var end strings.Builder
-	fmt.Fprintf(&end, " %s = %d; return true }); ", l.state, cell.RangeReady)
+	// The body's last statement may end on the brace's line, where no
+	// newline ends it.
+	fmt.Fprintf(&end, "; %s = %d; return true }); ", l.state, cell.RangeReady)
 	fmt.Fprintf(&end, "if %s == %d { %s = %d; %s.RangeState(&%s) }; ", l.state, cell.RangePanic, l.state, cell.RangeMissingPanic, cell.RuntimeName, l.state)
 	fmt.Fprintf(&end, "%s = %d; ", l.state, cell.RangeExhausted)
 	for i, e := range l.exits {
