@@ -43,9 +43,13 @@ export default [
     },
   },
   {
-    // The JupyterLite app requires JupyterLab's extensions as JupyterLab's
+    // The JupyterLab apps require JupyterLab's extensions as JupyterLab's
     // own build does, and esbuild resolves require as webpack does there.
-    files: ["kernel/internal/browser/lite/web/lab.js"],
+    files: [
+      "kernel/internal/browser/lite/web/lab.js",
+      "kernel/internal/browser/lite/web/extensions.js",
+      "kernel/internal/browser/lite/web/jupyterlab.js",
+    ],
     languageOptions: { globals: { require: "readonly" } },
   },
   {

@@ -1,6 +1,7 @@
-// build.mjs bundles tensornb's JupyterLite app into dist/ with esbuild
-// (npm run build), and writes the files JupyterLite reads beside it
-// that JupyterLab's build would have made:
+// build.mjs bundles tensornb's two JupyterLab apps with esbuild (npm run
+// build): the static site's JupyterLite app into dist/, with the files
+// JupyterLite reads beside it that JupyterLab's build would have made,
+// and the JupyterLab of scripts/run into dist-jupyterlab/:
 //
 //   dist/lab.js, dist/lab.css and the fonts they load   the app (lab.js), an ES
 //                                                        module
@@ -17,6 +18,12 @@
 //                                                        extensions in package.json
 //   dist/schemas/all_federated.json                     the (empty) list of federated
 //                                                        extensions JupyterLite asks for
+//
+//   dist-jupyterlab/                                    the JupyterLab that
+//                                                        scripts/run serves on a
+//                                                        Jupyter server
+//                                                        (jupyterlab.js), its
+//                                                        chunks, theme and schemas
 //
 // Package kernel/internal/browser/lite copies dist/ into the site's lab/build/.
 // With TNB_META=FILE, the build also writes esbuild's metafile (which
@@ -144,14 +151,12 @@ const common = {
   assetNames: "assets/[name]-[hash]",
 };
 
-const app = await esbuild.build({
+// The app's options: an ES module split into chunks, so that what
+// JupyterLab's packages import with import() loads on first use, as in
+// JupyterLab's own build, and the browser has a quarter of the script to
+// run before the app starts (4 MB of 15).
+const appOptions = {
   ...common,
-  entryPoints: { lab: "lab.js" },
-  outdir: dist,
-  // An ES module split into chunks: what JupyterLab's packages import
-  // with import() loads on first use, as in JupyterLab's own build, and
-  // the browser has a quarter of the script to run before the app
-  // starts (4 MB of 15).
   format: "esm",
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
@@ -162,25 +167,34 @@ const app = await esbuild.build({
     __dirname: '"/"',
     "process.env.NODE_ENV": '"production"',
   },
+};
+
+// The light theme, which JupyterLab loads by URL, into out.
+function theme(out) {
+  return esbuild.build({
+    ...common,
+    entryPoints: {
+      "themes/@jupyterlab/theme-light-extension/index":
+        "@jupyterlab/theme-light-extension/style/theme.css",
+    },
+    outdir: out,
+    plugins: [tilde],
+  });
+}
+
+const app = await esbuild.build({
+  ...appOptions,
+  entryPoints: { lab: "lab.js" },
+  outdir: dist,
   metafile: true,
 });
 if (process.env.TNB_META) {
   fs.writeFileSync(process.env.TNB_META, JSON.stringify(app.metafile));
 }
+await theme(dist);
 
-await esbuild.build({
-  ...common,
-  entryPoints: {
-    "themes/@jupyterlab/theme-light-extension/index":
-      "@jupyterlab/theme-light-extension/style/theme.css",
-  },
-  outdir: dist,
-  plugins: [tilde],
-});
-
-// The settings schemas, in the form JupyterLite's settings service reads
-// (and a Jupyter server's settings API returns): each plugin's id, its
-// schema, its user settings (none yet) and its package's version.
+// The settings schemas of the extensions in package.json: each plugin's
+// id, its package, its package's version and its schema.
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"));
 const schemas = [];
 for (const name of Object.keys(pkg.dependencies).sort()) {
@@ -198,20 +212,70 @@ for (const name of Object.keys(pkg.dependencies).sort()) {
         fs.readFileSync(path.join(dir, schemaDir, file), "utf8"),
       );
       schemas.push({
-        id: name + ":" + file.slice(0, -".json".length),
-        raw: "{}",
+        name,
+        plugin: file.slice(0, -".json".length),
         schema,
         version: meta.version,
       });
     }
   }
 }
+
+// In the form JupyterLite's settings service reads (and a Jupyter
+// server's settings API returns), with no user settings yet.
 fs.mkdirSync(path.join(dist, "schemas"), { recursive: true });
 fs.writeFileSync(
   path.join(dist, "schemas", "all.json"),
-  JSON.stringify(schemas),
+  JSON.stringify(
+    schemas.map((s) => ({
+      id: s.name + ":" + s.plugin,
+      raw: "{}",
+      schema: s.schema,
+      version: s.version,
+    })),
+  ),
 );
 fs.writeFileSync(path.join(dist, "schemas", "all_federated.json"), "[]");
 console.log(
   `dist/: the app, the light theme and ${schemas.length} settings schemas`,
+);
+
+// The JupyterLab that scripts/run serves on Debian's jupyterlab_server
+// (jupyterlab.js), with the schemas laid out as its schemas_dir wants
+// them: PACKAGE/PLUGIN.json, and the package's name and version in
+// PACKAGE/package.json.orig.
+const served = "dist-jupyterlab";
+fs.rmSync(served, { recursive: true, force: true });
+await esbuild.build({
+  ...appOptions,
+  entryPoints: { jupyterlab: "jupyterlab.js" },
+  outdir: served,
+});
+await theme(served);
+for (const s of schemas) {
+  const dir = path.join(served, "schemas", s.name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, s.plugin + ".json"),
+    JSON.stringify(s.schema),
+  );
+  fs.writeFileSync(
+    path.join(dir, "package.json.orig"),
+    JSON.stringify({ name: s.name, version: s.version }),
+  );
+}
+// tensornb's own settings: the property inspector's form for a cell's
+// nbgrader metadata (schema/nbgrader.json), for no plugin of code.
+const own = path.join(served, "schemas", "tensornb");
+fs.mkdirSync(own, { recursive: true });
+fs.copyFileSync(
+  path.join("schema", "nbgrader.json"),
+  path.join(own, "nbgrader.json"),
+);
+fs.writeFileSync(
+  path.join(own, "package.json.orig"),
+  JSON.stringify({ name: "tensornb", version: "1.0.0" }),
+);
+console.log(
+  `${served}/: the JupyterLab scripts/run serves, its theme and ${schemas.length + 1} settings schemas`,
 );

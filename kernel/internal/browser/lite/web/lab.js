@@ -18,68 +18,10 @@ import mathOnUse from "./mathonuse.js";
 import openEarly from "./openearly.js";
 import selfCheck from "./selfcheck.js";
 import * as widgets from "./widgets.js";
+import { lab, mime, plugins as pluginsOf, usable } from "./extensions.js";
 
-// The styles of the extensions, as JupyterLab's build imports them.
-import "@jupyterlab/application-extension/style/index.js";
-import "@jupyterlab/apputils-extension/style/index.js";
-import "@jupyterlab/codemirror-extension/style/index.js";
-import "@jupyterlab/completer-extension/style/index.js";
-import "@jupyterlab/docmanager-extension/style/index.js";
-import "@jupyterlab/documentsearch-extension/style/index.js";
-import "@jupyterlab/filebrowser-extension/style/index.js";
-import "@jupyterlab/launcher-extension/style/index.js";
-import "@jupyterlab/mainmenu-extension/style/index.js";
-import "@jupyterlab/markedparser-extension/style/index.js";
-import "@jupyterlab/mathjax-extension/style/index.js";
-import "@jupyterlab/mermaid-extension/style/index.js";
-import "@jupyterlab/notebook-extension/style/index.js";
-import "@jupyterlab/rendermime-extension/style/index.js";
-import "@jupyterlab/shortcuts-extension/style/index.js";
-import "@jupyterlab/statusbar-extension/style/index.js";
-import "@jupyterlab/toc-extension/style/index.js";
-import "@jupyterlab/tooltip-extension/style/index.js";
-import "@jupyterlab/translation-extension/style/index.js";
-import "@jupyterlab/ui-components-extension/style/index.js";
 import "@jupyterlite/application-extension/style/index.js";
 import "@jupyterlite/apputils-extension/style/index.js";
-
-// JupyterLab's extensions: the shell, the notebook, the file browser,
-// the launcher, search, the table of contents, the renderers (markdown
-// with marked and MathJax, mermaid). The editor for other files, the
-// console, the language server and the metadata form are left out: the
-// plugins that need them are too (see usable).
-// With them, ipywidgets' widget manager (the controls load on first use:
-// widgets.js).
-const lab = [
-  require("@jupyterlab/application-extension"),
-  require("@jupyterlab/apputils-extension"),
-  require("@jupyterlab/codemirror-extension"),
-  require("@jupyterlab/completer-extension"),
-  require("@jupyterlab/docmanager-extension"),
-  require("@jupyterlab/documentsearch-extension"),
-  require("@jupyterlab/filebrowser-extension"),
-  require("@jupyterlab/launcher-extension"),
-  require("@jupyterlab/mainmenu-extension"),
-  require("@jupyterlab/markedparser-extension"),
-  require("@jupyterlab/mathjax-extension"),
-  require("@jupyterlab/mermaid-extension"),
-  require("@jupyterlab/notebook-extension"),
-  require("@jupyterlab/rendermime-extension"),
-  require("@jupyterlab/services-extension"),
-  require("@jupyterlab/shortcuts-extension"),
-  require("@jupyterlab/statusbar-extension"),
-  require("@jupyterlab/theme-light-extension"),
-  require("@jupyterlab/toc-extension"),
-  require("@jupyterlab/tooltip-extension"),
-  require("@jupyterlab/translation-extension"),
-  require("@jupyterlab/ui-components-extension"),
-  require("@jupyter-widgets/jupyterlab-manager"),
-];
-
-// The renderer extensions (JupyterLab's mime extensions), which the
-// application registers itself: Mermaid's, which draws the diagrams of
-// text/vnd.mermaid outputs.
-const mime = [require("@jupyterlab/mermaid-extension/lib/mime.js")];
 
 // JupyterLite's: the services that run in the browser (contents in the
 // browser's storage over the site's files, kernels, sessions, settings)
@@ -118,13 +60,7 @@ const disabled = new Set([
   widgets.replaced, // widgets.js's controls plugin replaces it
 ]);
 
-function plugins(module) {
-  const exported =
-    module.__esModule || module.default ? module.default : module;
-  return (Array.isArray(exported) ? exported : [exported]).filter(
-    (p) => p && p.id && !disabled.has(p.id),
-  );
-}
+const plugins = (module) => pluginsOf(module, disabled);
 
 // A JupyterLab plugin that provides a service a JupyterLite plugin also
 // provides (the contents, kernel, session, settings managers...) is left
@@ -135,23 +71,6 @@ const liteProvides = new Set(
     .map((p) => p.provides)
     .filter(Boolean),
 );
-
-// usable returns the plugins whose required services some plugin
-// provides, leaving out, until none is left, those that need a service
-// no extension here provides (the notebook's language server features
-// need the language server's extension, say).
-function usable(plugins) {
-  for (;;) {
-    const provided = new Set(plugins.map((p) => p.provides).filter(Boolean));
-    const kept = plugins.filter((p) =>
-      (p.requires || []).every((token) => provided.has(token)),
-    );
-    if (kept.length === plugins.length) {
-      return kept;
-    }
-    plugins = kept;
-  }
-}
 
 async function main() {
   const registry = new PluginRegistry();
