@@ -456,7 +456,8 @@ func fullScreenshot(t *testing.T, ctx context.Context) []byte {
 	return shot
 }
 
-// notebook6 is a Jupyter Notebook 6 server started for a test.
+// notebook6 is a Jupyter server started for a test: Notebook 6's, or
+// the jupyter_server that serves JupyterLab (startJupyterLab).
 type notebook6 struct {
 	url   string // with a trailing slash
 	token string
@@ -475,6 +476,24 @@ const serverHangAfter = 5 * time.Minute
 // it at the installed tensornb kernel.
 func startNotebook6(t *testing.T, env []string, dir string) notebook6 {
 	t.Helper()
+	server, version := startServer(t, env, "Notebook", "nbserver", func(port int, token string) []string {
+		return []string{jupytertest.Python, "-m", "notebook", "--no-browser", "--ip=127.0.0.1", "--port=" + strconv.Itoa(port), "--port-retries=0",
+			"--NotebookApp.token=" + token, "--notebook-dir=" + dir}
+	})
+	if !strings.HasPrefix(version, "6.") {
+		t.Fatalf("this test is for the classic Notebook 6; the server is Notebook %q", version)
+	}
+	t.Logf("Jupyter Notebook %s at %s", version, server.url)
+	return server
+}
+
+// startServer starts a Jupyter server, whose command line argv gives,
+// on a free loopback port with a token, as startNotebook6 describes,
+// and returns it and the version its API gives. It waits for the file
+// the server writes once it listens, info-PID.json in its runtime
+// directory, and calls it what in errors.
+func startServer(t *testing.T, env []string, what, info string, argv func(port int, token string) []string) (notebook6, string) {
+	t.Helper()
 	scratch := t.TempDir()
 	var dirs []string
 	for _, d := range []string{"home", "config", "data", "runtime"} {
@@ -490,12 +509,11 @@ func startNotebook6(t *testing.T, env []string, dir string) notebook6 {
 	}
 	token := hex.EncodeToString(secret)
 	port := freePort(t)
-	args := []string{"-m", "notebook", "--no-browser", "--ip=127.0.0.1", "--port=" + strconv.Itoa(port), "--port-retries=0",
-		"--NotebookApp.token=" + token, "--notebook-dir=" + dir}
+	args := argv(port, token)
 	if os.Geteuid() == 0 {
 		args = append(args, "--allow-root") // as CI containers run
 	}
-	cmd := exec.Command(jupytertest.Python, args...)
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(env, "HOME="+dirs[0], "JUPYTER_CONFIG_DIR="+dirs[1], "JUPYTER_DATA_DIR="+dirs[2], "JUPYTER_RUNTIME_DIR="+dirs[3])
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
@@ -510,40 +528,36 @@ func startNotebook6(t *testing.T, env []string, dir string) notebook6 {
 	server := notebook6{url: fmt.Sprintf("http://127.0.0.1:%d/", port), token: token}
 	t.Cleanup(func() {
 		server.shutDownKernels(t)
-		cmd.Process.Signal(syscall.SIGTERM) // Notebook shuts its kernels down and exits
+		cmd.Process.Signal(syscall.SIGTERM) // the server shuts its kernels down and exits
 		select {
 		case <-exited:
 		case <-time.After(serverHangAfter):
 			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			<-exited
-			t.Errorf("the Notebook server did not stop on SIGTERM; killed it. Its log:\n%s", log.String())
+			t.Errorf("the %s server did not stop on SIGTERM; killed it. Its log:\n%s", what, log.String())
 		}
 	})
 	// The server writes its info file once it listens.
-	info := filepath.Join(dirs[3], fmt.Sprintf("nbserver-%d.json", cmd.Process.Pid))
+	infoFile := filepath.Join(dirs[3], fmt.Sprintf("%s-%d.json", info, cmd.Process.Pid))
 	deadline := time.Now().Add(serverHangAfter)
 	for {
-		if _, err := os.Stat(info); err == nil {
+		if _, err := os.Stat(infoFile); err == nil {
 			break
 		}
 		select {
 		case <-exited:
-			t.Fatalf("the Notebook server exited:\n%s", log.String())
+			t.Fatalf("the %s server exited:\n%s", what, log.String())
 		case <-time.After(100 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the Notebook server did not start in %v:\n%s", serverHangAfter, log.String())
+			t.Fatalf("the %s server did not start in %v:\n%s", what, serverHangAfter, log.String())
 		}
 	}
 	var status struct {
 		Version string `json:"version"`
 	}
 	server.api(t, "GET", "api", &status)
-	if !strings.HasPrefix(status.Version, "6.") {
-		t.Fatalf("this test is for the classic Notebook 6; the server is Notebook %q", status.Version)
-	}
-	t.Logf("Jupyter Notebook %s at %s", status.Version, server.url)
-	return server
+	return server, status.Version
 }
 
 // freePort returns a loopback TCP port that is free now.

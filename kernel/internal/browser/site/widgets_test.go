@@ -64,7 +64,7 @@ func TestWidgetsAndInput(t *testing.T) {
 		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.tnbLab === "restored"`, chromedp.WithPollingTimeout(0))); err != nil {
 			t.Fatalf("JupyterLite did not start: %v\n%s", err, strings.Join(errs.All(), "\n"))
 		}
-		evaluate[bool](t, ctx, labJS)
+		evaluate[bool](t, ctx, browsertest.LabJS)
 		evaluate[bool](t, ctx, browsertest.WidgetJS)
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`tnbLabTest.open("widgets.ipynb")`, chromedp.EvalAwaitPromise)); err != nil {
 			t.Fatalf("opening widgets.ipynb: %v\n%s", err, strings.Join(errs.All(), "\n"))

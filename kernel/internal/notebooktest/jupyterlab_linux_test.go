@@ -1,0 +1,210 @@
+package notebooktest
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/tensornb/tensornb/internal/browsertest"
+	"github.com/tensornb/tensornb/kernel/internal/install"
+	"github.com/tensornb/tensornb/kernel/internal/jupytertest"
+)
+
+// jupyterLabImage makes TestJupyterLab write docs/images/jupyterlab-widgets.png:
+// JupyterLab with notebook 02's slider, moved, and the picture it redrew.
+var jupyterLabImage = flag.Bool("jupyterlab-image", false, "write docs/images/jupyterlab-widgets.png (with -run TestJupyterLab)")
+
+// jupyterLabApp is the JupyterLab that scripts/run serves, as npm run
+// build makes it.
+var jupyterLabApp = filepath.Join("..", "browser", "lite", "web", "dist-jupyterlab", "jupyterlab.js")
+
+// runAllHangs is how long Run All Cells may take before the test calls
+// it hung and says what the kernel got and sent.
+const runAllHangs = 5 * time.Minute
+
+// A labCell is what tnbLabTest.cells() gives for a code cell.
+type labCell struct {
+	Index   int              `json:"index"`
+	Tags    []string         `json:"tags"`
+	Outputs []map[string]any `json:"outputs"`
+	Reply   map[string]any   `json:"reply"`
+	Shown   int              `json:"shown"`
+}
+
+// A jupyterLab is the JupyterLab of scripts/run, open in a browser.
+type jupyterLab struct {
+	t    *testing.T
+	ctx  context.Context
+	errs *browsertest.Errors
+}
+
+// TestJupyterLab opens the notebooks in the JupyterLab that scripts/run
+// serves: scripts/jupyterlab/serve, which scripts/run ends with, on
+// Debian's jupyter_server and jupyterlab_server, with the tensornb kernel
+// installed. Its first page is the tour. In the tour, 01 and 02, Run All
+// Cells runs every cell on the tensornb kernel, each replies ok (or
+// fails where tagged raises-exception) and JupyterLab shows what the
+// kernel sent. The explorer answers a click; 01's lineage is drawn by
+// JupyterLab's own Mermaid; 02's slider, moved, redraws its picture
+// through the Go callback. No page raises a JavaScript error.
+func TestJupyterLab(t *testing.T) {
+	jupytertest.Require(t, "jupyter_server", "jupyterlab_server")
+	browsertest.Require(t)
+	if _, err := os.Stat(jupyterLabApp); err != nil {
+		msg := "tensornb's JupyterLab is not built (npm ci --prefix kernel/internal/browser/lite/web && npm run --prefix kernel/internal/browser/lite/web build; scripts/test does it): " + err.Error()
+		if os.Getenv("TENSORNB_REQUIRE_BROWSER") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	env := jupytertest.Install(t)
+	dir := t.TempDir()
+	for _, name := range []string{"00-tour.ipynb", "01-flat-buffer-and-a-promise.ipynb", "02-strides-and-storage.ipynb"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "..", "notebooks", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	serve, err := filepath.Abs(filepath.Join("..", "..", "..", "scripts", "jupyterlab", "serve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, version := startServer(t, env, "JupyterLab", "jpserver", func(port int, token string) []string {
+		return []string{serve, dir, "--no-browser", "--port=" + strconv.Itoa(port), "--ServerApp.port_retries=0", "--ServerApp.token=" + token}
+	})
+	t.Logf("jupyter_server %s at %s", version, server.url)
+
+	ctx := browsertest.StartUntilDeadline(t)
+	start := time.Now()
+	lab := &jupyterLab{t: t, ctx: ctx, errs: browsertest.OpenURL(t, ctx, server.url+"?token="+server.token)}
+	lab.poll(`document.body.dataset.tnbLab === "restored" || (document.body.dataset.tnbLab === "failed" && (() => { throw new Error("the app did not start") })())`, "JupyterLab did not start")
+	if path := eval[string](lab, "location.pathname"); path != "/lab/tree/00-tour.ipynb" {
+		t.Errorf("the server's first page is %s, not the tour", path)
+	}
+
+	lab.open("00-tour.ipynb")
+	t.Logf("the tour open with its kernel %.1f s after the navigation (JupyterLab restored at %.1f s)", time.Since(start).Seconds(), eval[float64](lab, "window.tnbLabRestoredMS")/1000)
+	lab.runAll()
+	t.Logf("the tour's cells answered %.1f s after the navigation", time.Since(start).Seconds())
+
+	lab.open("01-flat-buffer-and-a-promise.ipynb")
+	lab.runAll()
+	lab.poll(`tnbLabTest.count(".jp-RenderedMermaid figure[data-jp-mermaid-version] img") > 0`, "JupyterLab drew no Mermaid diagram")
+
+	lab.open("02-strides-and-storage.ipynb")
+	lab.runAll()
+	eval[bool](lab, `tnbLabTest.scrollTo(".tnb-explorer")`)
+	browsertest.CheckExplorerClick(t, ctx)
+	checkLabSlider(lab)
+	if *jupyterLabImage {
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("..", "..", "..", "docs", "images", "jupyterlab-widgets.png"), shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saveLabShot(t, ctx, filepath.Join("jupyterlab", "02-slider.png"))
+	eval[bool](lab, "tnbLabTest.leave()")
+	if e := lab.errs.All(); len(e) > 0 {
+		t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
+	}
+}
+
+// checkLabSlider moves the first slider of the open notebook, by typing
+// into its readout, and waits for the picture under it to change.
+func checkLabSlider(lab *jupyterLab) {
+	lab.t.Helper()
+	eval[bool](lab, `tnbLabTest.scrollTo(".widget-slider")`)
+	eval[bool](lab, browsertest.WidgetJS)
+	lab.poll(`tnbWidgetTest.picture() !== ""`, "the slider's picture is not drawn")
+	before, _ := json.Marshal(eval[string](lab, "tnbWidgetTest.picture()"))
+	eval[bool](lab, "tnbWidgetTest.slide(1)") // rows: 2 to 1
+	lab.poll(`tnbWidgetTest.picture() !== "" && tnbWidgetTest.picture() !== `+string(before), "moving the slider did not redraw its picture")
+}
+
+// open opens the notebook at path, waits for its kernel and checks that
+// it is tensornb's.
+func (lab *jupyterLab) open(path string) {
+	lab.t.Helper()
+	name, _ := json.Marshal(path)
+	eval[bool](lab, `window.tnbLabTest ? tnbLabTest.leave() : true`)
+	eval[bool](lab, browsertest.LabJS) // a new tnbLabTest, for this notebook
+	eval[bool](lab, `jupyterapp.commands.execute("docmanager:open", { path: `+string(name)+` }).then(() => true)`)
+	if kernel := eval[string](lab, `tnbLabTest.open(`+string(name)+`)`); kernel != install.Name {
+		lab.t.Fatalf("%s opened with the kernel %q, want %q", path, kernel, install.Name)
+	}
+}
+
+// runAll runs every cell of the open notebook with JupyterLab's Run All
+// Cells, and checks each cell's reply and that JupyterLab shows what the
+// kernel sent.
+func (lab *jupyterLab) runAll() {
+	lab.t.Helper()
+	eval[bool](lab, "tnbLabTest.runAll()")
+	// Bounded, to say what the kernel got and sent if it hangs: far
+	// beyond what the notebooks take (about 40 s, most of it Go's build
+	// cache filled for the first cell in the server's fresh home).
+	if _, err := chromedp.Run(lab.ctx, chromedp.Poll[bool]("tnbLabTest.done()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(runAllHangs))); err != nil {
+		lab.t.Fatalf("Run All Cells did not end in %v (%v); the cells (index, outputs, reply, shown): %s\nthe last messages to and from the kernel:\n%s",
+			runAllHangs, err, eval[string](lab, `JSON.stringify(tnbLabTest.cells().map(c => [c.index, c.outputs.length, c.reply && c.reply.status, c.shown]))`),
+			strings.Join(eval[[]string](lab, "tnbLabTest.messages()"), "\n"))
+	}
+	cells := eval[[]labCell](lab, "tnbLabTest.cells()")
+	if n := eval[int](lab, "tnbLabTest.requests()"); n != len(cells) {
+		lab.t.Fatalf("Run All Cells sent the kernel %d of the %d code cells", n, len(cells))
+	}
+	for _, c := range cells {
+		tagged := slices.Contains(c.Tags, "raises-exception")
+		if status, _ := c.Reply["status"].(string); (status == "ok") == tagged {
+			lab.t.Errorf("cell %d (tagged raises-exception: %v) replied %q: %v", c.Index, tagged, status, c.Outputs)
+		}
+		if want := shownOutputs(c.Outputs); c.Shown != want {
+			lab.t.Errorf("cell %d: the kernel sent %d outputs, which JupyterLab shows as %d, but it shows %d", c.Index, len(c.Outputs), want, c.Shown)
+		}
+	}
+}
+
+// shownOutputs is how many outputs JupyterLab shows for outputs: it
+// joins a stream's text to the output before it when that is text of the
+// same stream.
+func shownOutputs(outputs []map[string]any) int {
+	n := 0
+	for i, o := range outputs {
+		if i > 0 && o["output_type"] == "stream" && outputs[i-1]["output_type"] == "stream" && o["name"] == outputs[i-1]["name"] {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// poll waits, with no bound but the browser's, for js to be true.
+func (lab *jupyterLab) poll(js, what string) {
+	lab.t.Helper()
+	if _, err := chromedp.Run(lab.ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
+		lab.t.Fatalf("%s: %v\nJavaScript errors: %s", what, err, strings.Join(lab.errs.All(), "\n"))
+	}
+}
+
+// eval evaluates js in the page, awaiting a promise, and returns its value.
+func eval[T any](lab *jupyterLab, js string) T {
+	lab.t.Helper()
+	v, err := chromedp.Run(lab.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		lab.t.Fatalf("%s: %v\nJavaScript errors: %s", js, err, strings.Join(lab.errs.All(), "\n"))
+	}
+	return v
+}
