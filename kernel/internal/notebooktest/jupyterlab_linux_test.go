@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/kernel/internal/install"
 	"github.com/tensornb/tensornb/kernel/internal/jupytertest"
+	nbfile "github.com/tensornb/tensornb/kernel/internal/notebook"
 )
 
 // jupyterLabImage makes TestJupyterLab write docs/images/jupyterlab-widgets.png:
@@ -67,7 +69,7 @@ func TestJupyterLab(t *testing.T) {
 	}
 	env := jupytertest.Install(t)
 	dir := t.TempDir()
-	for _, name := range []string{"00-tour.ipynb", "01-flat-buffer-and-a-promise.ipynb", "02-strides-and-storage.ipynb"} {
+	for _, name := range []string{"00-tour.ipynb", "01-flat-buffer-and-a-promise.ipynb", "02-strides-and-storage.ipynb", "05-stride-puzzles.ipynb"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "..", "notebooks", name))
 		if err != nil {
 			t.Fatal(err)
@@ -117,6 +119,9 @@ func TestJupyterLab(t *testing.T) {
 		}
 	}
 	saveLabShot(t, ctx, filepath.Join("jupyterlab", "02-slider.png"))
+
+	lab.open("05-stride-puzzles.ipynb")
+	checkNbgraderForm(lab, dir)
 	eval[bool](lab, "tnbLabTest.leave()")
 	if e := lab.errs.All(); len(e) > 0 {
 		t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
@@ -133,6 +138,59 @@ func checkLabSlider(lab *jupyterLab) {
 	before, _ := json.Marshal(eval[string](lab, "tnbWidgetTest.picture()"))
 	eval[bool](lab, "tnbWidgetTest.slide(1)") // rows: 2 to 1
 	lab.poll(`tnbWidgetTest.picture() !== "" && tnbWidgetTest.picture() !== `+string(before), "moving the slider did not redraw its picture")
+}
+
+// checkNbgraderForm checks the property inspector's nbgrader form on
+// the open notebook, 05-stride-puzzles.ipynb in dir: for its first test
+// cell (row_test, worth 1 point), the form shows its grade_id and
+// points; points changed to 2 in the form are in the file once saved.
+func checkNbgraderForm(lab *jupyterLab, dir string) {
+	lab.t.Helper()
+	const testCell = 6
+	eval[bool](lab, `(async () => {
+  const p = Array.from(jupyterapp.shell.widgets("main")).find((w) => w.context && w.context.path === "05-stride-puzzles.ipynb");
+  jupyterapp.shell.activateById(p.id);
+  p.content.activeCellIndex = `+strconv.Itoa(testCell)+`;
+  await jupyterapp.commands.execute("property-inspector:show-panel");
+  return true;
+})()`)
+	const field = `document.getElementById("jp-MetadataForm-tensornb:nbgrader_/nbgrader/%s")`
+	// The form's section starts folded: a click on its title unfolds it.
+	lab.poll(`(() => {
+  const title = Array.from(document.querySelectorAll("#jp-property-inspector .jp-Collapse-header .jp-Collapser-title")).find((e) => e.textContent.trim() === "nbgrader");
+  if (title && !`+fmt.Sprintf(field, "grade_id")+`) {
+    title.click();
+  }
+  return `+fmt.Sprintf(field, "grade_id")+` !== null;
+})()`, "the property inspector has no nbgrader form")
+	lab.poll(fmt.Sprintf(field, "grade_id")+`.value === "row_test" && `+fmt.Sprintf(field, "points")+`.value === "1"`, "the nbgrader form does not show row_test's grade_id and points")
+	// Typed as a person would: React reads the field's value from its
+	// input event.
+	eval[bool](lab, `(() => {
+  const points = `+fmt.Sprintf(field, "points")+`;
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(points, "2");
+  points.dispatchEvent(new Event("input", { bubbles: true }));
+  return true;
+})()`)
+	lab.poll(`Array.from(jupyterapp.shell.widgets("main")).find((w) => w.context && w.context.path === "05-stride-puzzles.ipynb").content.widgets[`+strconv.Itoa(testCell)+`].model.getMetadata("nbgrader").points === 2`, "points typed into the nbgrader form did not reach the cell's metadata")
+	eval[bool](lab, `Array.from(jupyterapp.shell.widgets("main")).find((w) => w.context && w.context.path === "05-stride-puzzles.ipynb").context.save().then(() => true)`)
+	saved, err := nbfile.Read(filepath.Join(dir, "05-stride-puzzles.ipynb"))
+	if err != nil {
+		lab.t.Fatal(err)
+	}
+	var meta struct {
+		Nbgrader struct {
+			GradeID string  `json:"grade_id"`
+			Points  float64 `json:"points"`
+		} `json:"nbgrader"`
+	}
+	data, _ := json.Marshal(saved.Cells[testCell].Metadata)
+	if err := json.Unmarshal(data, &meta); err != nil {
+		lab.t.Fatal(err)
+	}
+	if meta.Nbgrader.GradeID != "row_test" || meta.Nbgrader.Points != 2 {
+		lab.t.Errorf("saved, the test cell's nbgrader metadata has grade_id %q and points %v, want row_test and 2", meta.Nbgrader.GradeID, meta.Nbgrader.Points)
+	}
 }
 
 // open opens the notebook at path, waits for its kernel and checks that

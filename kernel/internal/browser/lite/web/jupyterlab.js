@@ -15,6 +15,7 @@ import { JupyterLab } from "@jupyterlab/application";
 import { IServiceManager } from "@jupyterlab/services";
 import { PluginRegistry } from "@lumino/coreutils";
 import mathOnUse from "./mathonuse.js";
+import nbgraderForm from "./nbgrader.js";
 import * as widgets from "./widgets.js";
 import { lab, mime, plugins, usable } from "./extensions.js";
 
@@ -57,6 +58,7 @@ async function main() {
     ...standIns,
     widgets.controls,
     mathOnUse,
+    nbgraderForm,
   ]);
   const registry = new PluginRegistry();
   registry.registerPlugins(all);
