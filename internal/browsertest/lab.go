@@ -248,6 +248,30 @@ const LabJS = `window.tnbLabTest = (() => {
       await app.commands.execute("notebook:run-cell");
       return true;
     },
+    // runCode adds a cell with code at the notebook's end and starts it
+    // with JupyterLab's Run Selected Cell and Do not Advance, without
+    // waiting for it: a cell that reads its input waits for a person.
+    async runCode(code) {
+      const notebook = panel.content;
+      app.shell.activateById(panel.id);
+      notebook.mode = "command";
+      notebook.activeCellIndex = notebook.widgets.length - 1;
+      await app.commands.execute("notebook:insert-cell-below");
+      notebook.activeCell.model.sharedModel.setSource(code);
+      void app.commands.execute("notebook:run-cell");
+      return true;
+    },
+    // lastOutput is the text the active cell's outputs show.
+    lastOutput() {
+      return panel.content.activeCell.outputArea.node.innerText;
+    },
+    // restart restarts the notebook's kernel, as JupyterLab's Restart
+    // Kernel does once asked, and resolves once it answers again.
+    async restart() {
+      await panel.sessionContext.restartKernel();
+      await kernel().requestKernelInfo();
+      return true;
+    },
     // runFrom runs the code cells from the one at index (among code
     // cells) on, one at a time, as run does.
     async runFrom(index) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/tensornb/tensornb/internal/browsertest"
 	"github.com/tensornb/tensornb/kernel/internal/install"
 	"github.com/tensornb/tensornb/kernel/internal/jupytertest"
@@ -99,6 +100,7 @@ func TestJupyterLab(t *testing.T) {
 	t.Logf("the tour open with its kernel %.1f s after the navigation (JupyterLab restored at %.1f s)", time.Since(start).Seconds(), eval[float64](lab, "window.tnbLabRestoredMS")/1000)
 	lab.runAll()
 	t.Logf("the tour's cells answered %.1f s after the navigation", time.Since(start).Seconds())
+	checkLabKernel(lab)
 
 	lab.open("01-flat-buffer-and-a-promise.ipynb")
 	lab.runAll()
@@ -138,6 +140,62 @@ func checkLabSlider(lab *jupyterLab) {
 	before, _ := json.Marshal(eval[string](lab, "tnbWidgetTest.picture()"))
 	eval[bool](lab, "tnbWidgetTest.slide(1)") // rows: 2 to 1
 	lab.poll(`tnbWidgetTest.picture() !== "" && tnbWidgetTest.picture() !== `+string(before), "moving the slider did not redraw its picture")
+}
+
+// checkLabKernel checks, on the open notebook's kernel, what a session
+// in JupyterLab asks of it beyond running cells: a cell sees what an
+// earlier one declared; completion and inspection answer; an interrupt
+// ends an endless loop (how soon is logged); input() reads what is typed
+// into JupyterLab's input box; and after JupyterLab's restart the
+// kernel has forgotten the earlier cells.
+func checkLabKernel(lab *jupyterLab) {
+	lab.t.Helper()
+	t := lab.t
+	exec := func(code string) string {
+		t.Helper()
+		js, _ := json.Marshal(code)
+		return eval[string](lab, "tnbLabTest.execute("+string(js)+")")
+	}
+	if out := exec("probe := 41"); out != "" {
+		t.Errorf("probe := 41 shows %q", out)
+	}
+	if out := exec("probe + 1"); out != "42" {
+		t.Errorf("probe + 1, after probe := 41 in another cell, shows %q, want 42", out)
+	}
+	if matches := eval[[]string](lab, `tnbLabTest.complete("display.Ca")`); !slices.Contains(matches, "Card") {
+		t.Errorf("completing display.Ca gives %q, want Card among the matches", matches)
+	}
+	if doc := eval[string](lab, `tnbLabTest.inspect("display.Card")`); !strings.Contains(doc, "func Card") {
+		t.Errorf("inspecting display.Card gives %q, want its declaration", doc)
+	}
+	type interrupted struct {
+		MS   float64
+		Text string
+	}
+	got := eval[interrupted](lab, "tnbLabTest.interrupt()")
+	t.Logf("the endless loop ended %.0f ms after the interrupt", got.MS)
+	if !strings.Contains(got.Text, "Interrupted") {
+		t.Errorf("the interrupted cell shows %q, want an Interrupted error", got.Text)
+	}
+	checkLabInput(lab)
+	eval[bool](lab, "tnbLabTest.restart()")
+	if out := exec("probe + 1"); !strings.Contains(out, "undefined: probe") {
+		t.Errorf("probe + 1 after a restart shows %q, want an error that probe is undefined", out)
+	}
+}
+
+// checkLabInput runs a cell that reads a line with fmt.Scanln through
+// the notebook, as a person would, types a word into the input box
+// JupyterLab shows and checks that the cell printed it.
+func checkLabInput(lab *jupyterLab) {
+	lab.t.Helper()
+	eval[bool](lab, `tnbLabTest.runCode("var word string\nfmt.Print(\"word? \")\nfmt.Scanln(&word)\nfmt.Println(\"read\", word)")`)
+	lab.poll(`document.querySelector("input.jp-Stdin-input") !== null`, "JupyterLab shows no input box for fmt.Scanln")
+	box := chromedp.CSS("input.jp-Stdin-input")
+	if err := chromedp.Do(lab.ctx, chromedp.SendKeys(box, "strides"), chromedp.SendKeys(box, kb.Enter)); err != nil {
+		lab.t.Fatalf("typing into the input box: %v", err)
+	}
+	lab.poll(`tnbLabTest.lastOutput().includes("read strides")`, "the cell did not print the word typed into the input box")
 }
 
 // checkNbgraderForm checks the property inspector's nbgrader form on
