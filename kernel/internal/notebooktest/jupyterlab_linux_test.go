@@ -29,10 +29,6 @@ var jupyterLabImage = flag.Bool("jupyterlab-image", false, "write docs/images/ju
 // build makes it.
 var jupyterLabApp = filepath.Join("..", "browser", "lite", "web", "dist-jupyterlab", "jupyterlab.js")
 
-// runAllHangs is how long Run All Cells may take before the test calls
-// it hung and says what the kernel got and sent.
-const runAllHangs = 5 * time.Minute
-
 // A labCell is what tnbLabTest.cells() gives for a code cell.
 type labCell struct {
 	Index   int              `json:"index"`
@@ -270,12 +266,16 @@ func (lab *jupyterLab) open(path string) {
 func (lab *jupyterLab) runAll() {
 	lab.t.Helper()
 	eval[bool](lab, "tnbLabTest.runAll()")
-	// Bounded, to say what the kernel got and sent if it hangs: far
-	// beyond what the notebooks take (about 40 s, most of it Go's build
-	// cache filled for the first cell in the server's fresh home).
-	if _, err := chromedp.Run(lab.ctx, chromedp.Poll[bool]("tnbLabTest.done()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(runAllHangs))); err != nil {
-		lab.t.Fatalf("Run All Cells did not end in %v (%v); the cells (index, outputs, reply, shown): %s\nthe last messages to and from the kernel:\n%s",
-			runAllHangs, err, eval[string](lab, `JSON.stringify(tnbLabTest.cells().map(c => [c.index, c.outputs.length, c.reply && c.reply.status, c.shown]))`),
+	// With no bound of its own (see browsertest.StartUntilDeadline), but
+	// ended a little before the browser's session, to say what the kernel
+	// got and sent if it hangs.
+	bound := time.Duration(0)
+	if deadline, ok := lab.ctx.Deadline(); ok {
+		bound = time.Until(deadline) - 15*time.Second
+	}
+	if _, err := chromedp.Run(lab.ctx, chromedp.Poll[bool]("tnbLabTest.done()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(bound))); err != nil {
+		lab.t.Fatalf("Run All Cells did not end (%v); the cells (index, outputs, reply, shown): %s\nthe last messages to and from the kernel:\n%s",
+			err, eval[string](lab, `JSON.stringify(tnbLabTest.cells().map(c => [c.index, c.outputs.length, c.reply && c.reply.status, c.shown]))`),
 			strings.Join(eval[[]string](lab, "tnbLabTest.messages()"), "\n"))
 	}
 	cells := eval[[]labCell](lab, "tnbLabTest.cells()")
