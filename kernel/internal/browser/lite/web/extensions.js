@@ -1,8 +1,11 @@
 // The JupyterLab extensions both of tensornb's JupyterLab apps carry:
 // the static site's JupyterLite app (lab.js) and the JupyterLab that
 // scripts/run serves on a Jupyter server (jupyterlab.js). Each app adds
-// its own, picks plugins from them with plugins and keeps the usable
-// ones.
+// its own, picks plugins from them with plugins, keeps the usable ones
+// and starts with start.
+import { JupyterLab } from "@jupyterlab/application";
+import { IServiceManager } from "@jupyterlab/services";
+import { PluginRegistry } from "@lumino/coreutils";
 
 // The styles of the extensions, as JupyterLab's build imports them.
 import "@jupyterlab/application-extension/style/index.js";
@@ -89,4 +92,35 @@ export function usable(plugins) {
     }
     plugins = kept;
   }
+}
+
+// start starts a JupyterLab application of the plugins all, with the
+// renderer plugins mimeExtensions, called name in its errors. Once its
+// layout is restored, document.body's data-tnb-lab is "restored" (it is
+// "failed" if it could not start), window.jupyterapp is the application,
+// for tests and the console, and window.tnbLabRestoredMS the time from
+// the page's navigation.
+export function start(all, mimeExtensions, name) {
+  const run = async () => {
+    const registry = new PluginRegistry();
+    registry.registerPlugins(all);
+    const serviceManager =
+      await registry.resolveRequiredService(IServiceManager);
+    const app = new JupyterLab({
+      pluginRegistry: registry,
+      serviceManager,
+      mimeExtensions,
+      availablePlugins: all,
+    });
+    app.name = name;
+    window.jupyterapp = app;
+    await app.start({ bubblingKeydown: true });
+    await app.restored;
+    window.tnbLabRestoredMS = performance.now(); // since the navigation started
+    document.body.dataset.tnbLab = "restored";
+  };
+  run().catch((e) => {
+    document.body.dataset.tnbLab = "failed";
+    console.error(name + " could not start:", e);
+  });
 }

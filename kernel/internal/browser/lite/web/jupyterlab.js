@@ -7,17 +7,11 @@
 // the server, but two: jupyter_server 1.23 has no /api/me and no
 // /api/events, and JupyterLite's in-browser user and event managers
 // stand in for them.
-//
-// window.jupyterapp is the application, for tests and the console;
-// window.tnbLabRestoredMS the time from the page's navigation to the
-// application's start, with its layout restored.
-import { JupyterLab } from "@jupyterlab/application";
-import { IServiceManager } from "@jupyterlab/services";
-import { PluginRegistry } from "@lumino/coreutils";
+// start (extensions.js) says what the page shows of the application.
 import mathOnUse from "./mathonuse.js";
 import nbgraderForm from "./nbgrader.js";
 import * as widgets from "./widgets.js";
-import { lab, mime, plugins, usable } from "./extensions.js";
+import { lab, mime, plugins, start, usable } from "./extensions.js";
 
 import "@jupyterlab/console-extension/style/index.js";
 import "@jupyterlab/metadataform-extension/style/index.js";
@@ -49,9 +43,9 @@ const disabled = new Set([
   widgets.replaced,
 ]);
 
-async function main() {
-  const replaced = new Set(standIns.map((p) => p.provides));
-  const all = usable([
+const replaced = new Set(standIns.map((p) => p.provides));
+start(
+  usable([
     ...[...lab, ...more]
       .flatMap((m) => plugins(m, disabled))
       .filter((p) => !replaced.has(p.provides)),
@@ -59,24 +53,7 @@ async function main() {
     widgets.controls,
     mathOnUse,
     nbgraderForm,
-  ]);
-  const registry = new PluginRegistry();
-  registry.registerPlugins(all);
-  const serviceManager = await registry.resolveRequiredService(IServiceManager);
-  const app = new JupyterLab({
-    pluginRegistry: registry,
-    serviceManager,
-    mimeExtensions: mime.flatMap((m) => plugins(m, disabled)),
-    availablePlugins: all,
-  });
-  window.jupyterapp = app;
-  await app.start({ bubblingKeydown: true });
-  await app.restored;
-  window.tnbLabRestoredMS = performance.now(); // since the navigation started
-  document.body.dataset.tnbLab = "restored";
-}
-
-main().catch((e) => {
-  document.body.dataset.tnbLab = "failed";
-  console.error("tensornb's JupyterLab could not start:", e);
-});
+  ]),
+  mime.flatMap((m) => plugins(m, disabled)),
+  "JupyterLab",
+);

@@ -6,19 +6,19 @@
 // plugins a JupyterLite plugin replaces left out, and the application
 // started. The page (written by package kernel/internal/browser/lite) holds the
 // configuration, in <script id="jupyter-config-data">.
-//
-// window.jupyterapp is the application, for tests and the console;
-// window.tnbLabRestoredMS the time from the page's navigation to the
-// application's start, with its layout restored.
-import { JupyterLab } from "@jupyterlab/application";
-import { IServiceManager } from "@jupyterlab/services";
-import { PluginRegistry } from "@lumino/coreutils";
+// start (extensions.js) says what the page shows of the application.
 import tensornb from "./kernel.js";
 import mathOnUse from "./mathonuse.js";
 import openEarly from "./openearly.js";
 import selfCheck from "./selfcheck.js";
 import * as widgets from "./widgets.js";
-import { lab, mime, plugins as pluginsOf, usable } from "./extensions.js";
+import {
+  lab,
+  mime,
+  plugins as pluginsOf,
+  start,
+  usable,
+} from "./extensions.js";
 
 import "@jupyterlite/application-extension/style/index.js";
 import "@jupyterlite/apputils-extension/style/index.js";
@@ -72,9 +72,8 @@ const liteProvides = new Set(
     .filter(Boolean),
 );
 
-async function main() {
-  const registry = new PluginRegistry();
-  const all = usable([
+start(
+  usable([
     ...lab.flatMap(plugins).filter((p) => !liteProvides.has(p.provides)),
     ...lite.flatMap(plugins),
     ...tensornb,
@@ -82,25 +81,7 @@ async function main() {
     selfCheck,
     openEarly,
     mathOnUse,
-  ]);
-  registry.registerPlugins(all);
-  const serviceManager = await registry.resolveRequiredService(IServiceManager);
-  const mimeExtensions = mime.flatMap(plugins);
-  const app = new JupyterLab({
-    pluginRegistry: registry,
-    serviceManager,
-    mimeExtensions,
-    availablePlugins: all,
-  });
-  app.name = "JupyterLite";
-  window.jupyterapp = app;
-  await app.start({ bubblingKeydown: true });
-  await app.restored;
-  window.tnbLabRestoredMS = performance.now(); // since the navigation started
-  document.body.dataset.tnbLab = "restored";
-}
-
-main().catch((e) => {
-  document.body.dataset.tnbLab = "failed";
-  console.error("tensornb's JupyterLite app could not start:", e);
-});
+  ]),
+  mime.flatMap(plugins),
+  "JupyterLite",
+);
