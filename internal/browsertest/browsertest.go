@@ -206,6 +206,17 @@ func SaveArtifact(t *testing.T, name string, data []byte) {
 	t.Logf("saved %s", path)
 }
 
+// SaveScreenshot saves a screenshot of the whole page of ctx's tab as
+// the artifact name.
+func SaveScreenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	SaveArtifact(t, name, shot)
+}
+
 // moduleRoot returns the directory of the go.mod above the test's package.
 func moduleRoot(t *testing.T) string {
 	t.Helper()

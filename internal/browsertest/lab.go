@@ -146,6 +146,8 @@ const LabJS = `window.tnbLabTest = (() => {
         outputs: records[i] ? records[i].outputs : [],
         reply: records[i] ? records[i].reply : null,
         shown: c.model.outputs.length,
+        count: c.model.executionCount,
+        state: c.model.executionState,
       }));
     },
     // execute runs code on the notebook's kernel, as a cell would, and

@@ -9,13 +9,20 @@
 # with ServerApp's options (--port, --no-browser, --ServerApp.root_dir...)
 # after it. Settings and workspaces are kept where JupyterLab keeps them,
 # under the Jupyter configuration directory (~/.jupyter/lab/).
+#
+# The image's stand-in base (docker/standin) installs this file, with
+# index.html and the built app in app/ beside it, as the
+# jupyter_server_config.py of its Python: there every jupyter_server it
+# starts (jupyter lab, jupyterhub-singleuser) serves this JupyterLab.
 import os
 
 from jupyter_core.paths import jupyter_config_dir
 from jupyterlab_server import LabServerApp
 
-here = os.path.dirname(os.path.abspath(__file__))
-app = os.path.join(here, "..", "..", "kernel", "internal", "browser", "lite", "web", "dist-jupyterlab")
+here = os.path.dirname(os.path.realpath(__file__))
+app = os.path.join(here, "app")
+if not os.path.isdir(app):
+    app = os.path.join(here, "..", "..", "kernel", "internal", "browser", "lite", "web", "dist-jupyterlab")
 if not os.path.isfile(os.path.join(app, "jupyterlab.js")):
     raise SystemExit(
         "tensornb's JupyterLab is not built in " + os.path.normpath(app)
@@ -28,7 +35,6 @@ c = get_config()  # noqa: F821 (traitlets defines it)
 # extension's own default (/lab) would win over ServerApp.default_url:
 # what it passes the server it is launched in wins over that.
 LabServerApp.serverapp_config = {"default_url": os.environ.get("TENSORNB_LAB_OPEN", "/lab")}
-c.ServerApp.ip = "127.0.0.1"
 # tensornb's JupyterLab has no terminal.
 c.ServerApp.terminals_enabled = False
 c.LabServerApp.app_url = "/lab"
@@ -36,18 +42,9 @@ c.LabServerApp.static_dir = app
 c.LabServerApp.templates_dir = here
 c.LabServerApp.schemas_dir = os.path.join(app, "schemas")
 c.LabServerApp.themes_dir = os.path.join(app, "themes")
+# The application's name and version in its pages (page_config.json, which
+# the build writes).
+c.LabServerApp.app_settings_dir = os.path.join(app, "settings")
 c.LabServerApp.user_settings_dir = os.path.join(jupyter_config_dir(), "lab", "user-settings")
 c.LabServerApp.workspaces_dir = os.path.join(jupyter_config_dir(), "lab", "workspaces")
 
-
-def page_config_hook(handler, page_config):
-    # jupyterlab_server 2.16 keeps the address of a page it did not find
-    # in the configuration every later page shares, and JupyterLab then
-    # shows "Path Not Found" on each (fixed in later versions of
-    # jupyterlab_server): each page starts without it.
-    page_config.pop("notFoundUrl", None)
-    page_config["appName"] = "JupyterLab"
-    return page_config
-
-
-c.ServerApp.tornado_settings = {"page_config_hook": page_config_hook}

@@ -1,9 +1,9 @@
 package notebooktest
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
+	"net/http"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,22 +28,6 @@ var jupyterLabImage = flag.Bool("jupyterlab-image", false, "write docs/images/ju
 // jupyterLabApp is the JupyterLab that scripts/run serves, as npm run
 // build makes it.
 var jupyterLabApp = filepath.Join("..", "browser", "lite", "web", "dist-jupyterlab", "jupyterlab.js")
-
-// A labCell is what tnbLabTest.cells() gives for a code cell.
-type labCell struct {
-	Index   int              `json:"index"`
-	Tags    []string         `json:"tags"`
-	Outputs []map[string]any `json:"outputs"`
-	Reply   map[string]any   `json:"reply"`
-	Shown   int              `json:"shown"`
-}
-
-// A jupyterLab is the JupyterLab of scripts/run, open in a browser.
-type jupyterLab struct {
-	t    *testing.T
-	ctx  context.Context
-	errs *browsertest.Errors
-}
 
 // TestJupyterLab opens the notebooks in the JupyterLab that scripts/run
 // serves: scripts/jupyterlab/serve, which scripts/run ends with, on
@@ -84,29 +68,38 @@ func TestJupyterLab(t *testing.T) {
 	})
 	t.Logf("jupyter_server %s at %s", version, server.url)
 
+	// A page of JupyterLab's that is not there: jupyterlab_server 2.16
+	// keeps its address in the configuration of every later page.
+	notFound(t, server, "/lab/workspaces/no/such/page")
+
 	ctx := browsertest.StartUntilDeadline(t)
 	start := time.Now()
-	lab := &jupyterLab{t: t, ctx: ctx, errs: browsertest.OpenURL(t, ctx, server.url+"?token="+server.token)}
-	lab.poll(`document.body.dataset.tnbLab === "restored" || (document.body.dataset.tnbLab === "failed" && (() => { throw new Error("the app did not start") })())`, "JupyterLab did not start")
-	if path := eval[string](lab, "location.pathname"); path != "/lab/tree/00-tour.ipynb" {
+	lab := browsertest.OpenLab(t, ctx, server.url+"?token="+server.token)
+	if path := browsertest.Eval[string](lab, "location.pathname"); path != "/lab/tree/00-tour.ipynb" {
 		t.Errorf("the server's first page is %s, not the tour", path)
 	}
 
-	lab.open("00-tour.ipynb")
-	t.Logf("the tour open with its kernel %.1f s after the navigation (JupyterLab restored at %.1f s)", time.Since(start).Seconds(), eval[float64](lab, "window.tnbLabRestoredMS")/1000)
-	lab.runAll()
+	// The first page opens the tour, with no dialog.
+	if url := browsertest.Eval[string](lab, `JSON.parse(document.getElementById("jupyter-config-data").textContent).notFoundUrl || ""`); url == "" {
+		t.Error("the tour's page has no notFoundUrl after a page not found: the check below proves nothing")
+	}
+	lab.Poll(`document.querySelector(".jp-Dialog") !== null || Array.from(jupyterapp.shell.widgets("main")).some((w) => w.context && w.context.path === "00-tour.ipynb")`, "the first page opened neither the tour nor a dialog")
+	if dialog := browsertest.Eval[string](lab, `Array.from(document.querySelectorAll(".jp-Dialog")).map((d) => d.textContent).join("; ")`); dialog != "" {
+		t.Fatalf("the first page shows a dialog, not the tour: %s", dialog)
+	}
+	lab.Open("00-tour.ipynb", install.Name)
+	t.Logf("the tour open with its kernel %.1f s after the navigation (JupyterLab restored at %.1f s)", time.Since(start).Seconds(), browsertest.Eval[float64](lab, "window.tnbLabRestoredMS")/1000)
+	lab.RunAll()
 	t.Logf("the tour's cells answered %.1f s after the navigation", time.Since(start).Seconds())
 	checkLabKernel(lab)
 
-	lab.open("01-flat-buffer-and-a-promise.ipynb")
-	lab.runAll()
-	lab.poll(`tnbLabTest.count(".jp-RenderedMermaid figure[data-jp-mermaid-version] img") > 0`, "JupyterLab drew no Mermaid diagram")
+	lab.Open("01-flat-buffer-and-a-promise.ipynb", install.Name)
+	lab.RunAll()
+	lab.CheckMermaid()
 
-	lab.open("02-strides-and-storage.ipynb")
-	lab.runAll()
-	eval[bool](lab, `tnbLabTest.scrollTo(".tnb-explorer")`)
-	browsertest.CheckExplorerClick(t, ctx)
-	checkLabSlider(lab)
+	lab.Open("02-strides-and-storage.ipynb", install.Name)
+	lab.RunAll()
+	lab.CheckWidgets()
 	if *jupyterLabImage {
 		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 		if err != nil {
@@ -116,26 +109,27 @@ func TestJupyterLab(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	saveLabShot(t, ctx, filepath.Join("jupyterlab", "02-slider.png"))
+	lab.Screenshot(filepath.Join("jupyterlab", "02-slider.png"))
 
-	lab.open("05-stride-puzzles.ipynb")
+	lab.Open("05-stride-puzzles.ipynb", install.Name)
 	checkNbgraderForm(lab, dir)
-	eval[bool](lab, "tnbLabTest.leave()")
-	if e := lab.errs.All(); len(e) > 0 {
-		t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
-	}
+	lab.Leave()
 }
 
-// checkLabSlider moves the first slider of the open notebook, by typing
-// into its readout, and waits for the picture under it to change.
-func checkLabSlider(lab *jupyterLab) {
-	lab.t.Helper()
-	eval[bool](lab, `tnbLabTest.scrollTo(".widget-slider")`)
-	eval[bool](lab, browsertest.WidgetJS)
-	lab.poll(`tnbWidgetTest.picture() !== ""`, "the slider's picture is not drawn")
-	before, _ := json.Marshal(eval[string](lab, "tnbWidgetTest.picture()"))
-	eval[bool](lab, "tnbWidgetTest.slide(1)") // rows: 2 to 1
-	lab.poll(`tnbWidgetTest.picture() !== "" && tnbWidgetTest.picture() !== `+string(before), "moving the slider did not redraw its picture")
+// notFound asks the server for path, a page of JupyterLab's that does not
+// exist, as a reader's mistyped address would.
+func notFound(t *testing.T, server notebook6, path string) {
+	t.Helper()
+	req, err := http.NewRequest("GET", strings.TrimSuffix(server.url, "/")+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "token "+server.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
 }
 
 // checkLabKernel checks, on the open notebook's kernel, what a session
@@ -144,13 +138,13 @@ func checkLabSlider(lab *jupyterLab) {
 // ends an endless loop (how soon is logged); input() reads what is typed
 // into JupyterLab's input box; and after JupyterLab's restart the
 // kernel has forgotten the earlier cells.
-func checkLabKernel(lab *jupyterLab) {
-	lab.t.Helper()
-	t := lab.t
+func checkLabKernel(lab *browsertest.Lab) {
+	lab.T.Helper()
+	t := lab.T
 	exec := func(code string) string {
 		t.Helper()
 		js, _ := json.Marshal(code)
-		return eval[string](lab, "tnbLabTest.execute("+string(js)+")")
+		return browsertest.Eval[string](lab, "tnbLabTest.execute("+string(js)+")")
 	}
 	if out := exec("probe := 41"); out != "" {
 		t.Errorf("probe := 41 shows %q", out)
@@ -158,23 +152,23 @@ func checkLabKernel(lab *jupyterLab) {
 	if out := exec("probe + 1"); out != "42" {
 		t.Errorf("probe + 1, after probe := 41 in another cell, shows %q, want 42", out)
 	}
-	if matches := eval[[]string](lab, `tnbLabTest.complete("display.Ca")`); !slices.Contains(matches, "Card") {
+	if matches := browsertest.Eval[[]string](lab, `tnbLabTest.complete("display.Ca")`); !slices.Contains(matches, "Card") {
 		t.Errorf("completing display.Ca gives %q, want Card among the matches", matches)
 	}
-	if doc := eval[string](lab, `tnbLabTest.inspect("display.Card")`); !strings.Contains(doc, "func Card") {
+	if doc := browsertest.Eval[string](lab, `tnbLabTest.inspect("display.Card")`); !strings.Contains(doc, "func Card") {
 		t.Errorf("inspecting display.Card gives %q, want its declaration", doc)
 	}
 	type interrupted struct {
 		MS   float64
 		Text string
 	}
-	got := eval[interrupted](lab, "tnbLabTest.interrupt()")
+	got := browsertest.Eval[interrupted](lab, "tnbLabTest.interrupt()")
 	t.Logf("the endless loop ended %.0f ms after the interrupt", got.MS)
 	if !strings.Contains(got.Text, "Interrupted") {
 		t.Errorf("the interrupted cell shows %q, want an Interrupted error", got.Text)
 	}
 	checkLabInput(lab)
-	eval[bool](lab, "tnbLabTest.restart()")
+	browsertest.Eval[bool](lab, "tnbLabTest.restart()")
 	if out := exec("probe + 1"); !strings.Contains(out, "undefined: probe") {
 		t.Errorf("probe + 1 after a restart shows %q, want an error that probe is undefined", out)
 	}
@@ -183,25 +177,25 @@ func checkLabKernel(lab *jupyterLab) {
 // checkLabInput runs a cell that reads a line with fmt.Scanln through
 // the notebook, as a person would, types a word into the input box
 // JupyterLab shows and checks that the cell printed it.
-func checkLabInput(lab *jupyterLab) {
-	lab.t.Helper()
-	eval[bool](lab, `tnbLabTest.runCode("var word string\nfmt.Print(\"word? \")\nfmt.Scanln(&word)\nfmt.Println(\"read\", word)")`)
-	lab.poll(`document.querySelector("input.jp-Stdin-input") !== null`, "JupyterLab shows no input box for fmt.Scanln")
+func checkLabInput(lab *browsertest.Lab) {
+	lab.T.Helper()
+	browsertest.Eval[bool](lab, `tnbLabTest.runCode("var word string\nfmt.Print(\"word? \")\nfmt.Scanln(&word)\nfmt.Println(\"read\", word)")`)
+	lab.Poll(`document.querySelector("input.jp-Stdin-input") !== null`, "JupyterLab shows no input box for fmt.Scanln")
 	box := chromedp.CSS("input.jp-Stdin-input")
-	if err := chromedp.Do(lab.ctx, chromedp.SendKeys(box, "strides"), chromedp.SendKeys(box, kb.Enter)); err != nil {
-		lab.t.Fatalf("typing into the input box: %v", err)
+	if err := chromedp.Do(lab.Ctx, chromedp.SendKeys(box, "strides"), chromedp.SendKeys(box, kb.Enter)); err != nil {
+		lab.T.Fatalf("typing into the input box: %v", err)
 	}
-	lab.poll(`tnbLabTest.lastOutput().includes("read strides")`, "the cell did not print the word typed into the input box")
+	lab.Poll(`tnbLabTest.lastOutput().includes("read strides")`, "the cell did not print the word typed into the input box")
 }
 
 // checkNbgraderForm checks the property inspector's nbgrader form on
 // the open notebook, 05-stride-puzzles.ipynb in dir: for its first test
 // cell (row_test, worth 1 point), the form shows its grade_id and
 // points; points changed to 2 in the form are in the file once saved.
-func checkNbgraderForm(lab *jupyterLab, dir string) {
-	lab.t.Helper()
+func checkNbgraderForm(lab *browsertest.Lab, dir string) {
+	lab.T.Helper()
 	const testCell = 6
-	eval[bool](lab, `(async () => {
+	browsertest.Eval[bool](lab, `(async () => {
   const p = Array.from(jupyterapp.shell.widgets("main")).find((w) => w.context && w.context.path === "05-stride-puzzles.ipynb");
   jupyterapp.shell.activateById(p.id);
   p.content.activeCellIndex = `+strconv.Itoa(testCell)+`;
@@ -210,27 +204,27 @@ func checkNbgraderForm(lab *jupyterLab, dir string) {
 })()`)
 	const field = `document.getElementById("jp-MetadataForm-tensornb:nbgrader_/nbgrader/%s")`
 	// The form's section starts folded: a click on its title unfolds it.
-	lab.poll(`(() => {
+	lab.Poll(`(() => {
   const title = Array.from(document.querySelectorAll("#jp-property-inspector .jp-Collapse-header .jp-Collapser-title")).find((e) => e.textContent.trim() === "nbgrader");
   if (title && !`+fmt.Sprintf(field, "grade_id")+`) {
     title.click();
   }
   return `+fmt.Sprintf(field, "grade_id")+` !== null;
 })()`, "the property inspector has no nbgrader form")
-	lab.poll(fmt.Sprintf(field, "grade_id")+`.value === "row_test" && `+fmt.Sprintf(field, "points")+`.value === "1"`, "the nbgrader form does not show row_test's grade_id and points")
+	lab.Poll(fmt.Sprintf(field, "grade_id")+`.value === "row_test" && `+fmt.Sprintf(field, "points")+`.value === "1"`, "the nbgrader form does not show row_test's grade_id and points")
 	// Typed as a person would: React reads the field's value from its
 	// input event.
-	eval[bool](lab, `(() => {
+	browsertest.Eval[bool](lab, `(() => {
   const points = `+fmt.Sprintf(field, "points")+`;
   Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(points, "2");
   points.dispatchEvent(new Event("input", { bubbles: true }));
   return true;
 })()`)
-	lab.poll(`Array.from(jupyterapp.shell.widgets("main")).find((w) => w.context && w.context.path === "05-stride-puzzles.ipynb").content.widgets[`+strconv.Itoa(testCell)+`].model.getMetadata("nbgrader").points === 2`, "points typed into the nbgrader form did not reach the cell's metadata")
-	eval[bool](lab, `Array.from(jupyterapp.shell.widgets("main")).find((w) => w.context && w.context.path === "05-stride-puzzles.ipynb").context.save().then(() => true)`)
+	lab.Poll(`Array.from(jupyterapp.shell.widgets("main")).find((w) => w.context && w.context.path === "05-stride-puzzles.ipynb").content.widgets[`+strconv.Itoa(testCell)+`].model.getMetadata("nbgrader").points === 2`, "points typed into the nbgrader form did not reach the cell's metadata")
+	browsertest.Eval[bool](lab, `Array.from(jupyterapp.shell.widgets("main")).find((w) => w.context && w.context.path === "05-stride-puzzles.ipynb").context.save().then(() => true)`)
 	saved, err := nbfile.Read(filepath.Join(dir, "05-stride-puzzles.ipynb"))
 	if err != nil {
-		lab.t.Fatal(err)
+		lab.T.Fatal(err)
 	}
 	var meta struct {
 		Nbgrader struct {
@@ -240,87 +234,9 @@ func checkNbgraderForm(lab *jupyterLab, dir string) {
 	}
 	data, _ := json.Marshal(saved.Cells[testCell].Metadata)
 	if err := json.Unmarshal(data, &meta); err != nil {
-		lab.t.Fatal(err)
+		lab.T.Fatal(err)
 	}
 	if meta.Nbgrader.GradeID != "row_test" || meta.Nbgrader.Points != 2 {
-		lab.t.Errorf("saved, the test cell's nbgrader metadata has grade_id %q and points %v, want row_test and 2", meta.Nbgrader.GradeID, meta.Nbgrader.Points)
+		lab.T.Errorf("saved, the test cell's nbgrader metadata has grade_id %q and points %v, want row_test and 2", meta.Nbgrader.GradeID, meta.Nbgrader.Points)
 	}
-}
-
-// open opens the notebook at path, waits for its kernel and checks that
-// it is tensornb's.
-func (lab *jupyterLab) open(path string) {
-	lab.t.Helper()
-	name, _ := json.Marshal(path)
-	eval[bool](lab, `window.tnbLabTest ? tnbLabTest.leave() : true`)
-	eval[bool](lab, browsertest.LabJS) // a new tnbLabTest, for this notebook
-	eval[bool](lab, `jupyterapp.commands.execute("docmanager:open", { path: `+string(name)+` }).then(() => true)`)
-	if kernel := eval[string](lab, `tnbLabTest.open(`+string(name)+`)`); kernel != install.Name {
-		lab.t.Fatalf("%s opened with the kernel %q, want %q", path, kernel, install.Name)
-	}
-}
-
-// runAll runs every cell of the open notebook with JupyterLab's Run All
-// Cells, and checks each cell's reply and that JupyterLab shows what the
-// kernel sent.
-func (lab *jupyterLab) runAll() {
-	lab.t.Helper()
-	eval[bool](lab, "tnbLabTest.runAll()")
-	// With no bound of its own (see browsertest.StartUntilDeadline), but
-	// ended a little before the browser's session, to say what the kernel
-	// got and sent if it hangs.
-	bound := time.Duration(0)
-	if deadline, ok := lab.ctx.Deadline(); ok {
-		bound = time.Until(deadline) - 15*time.Second
-	}
-	if _, err := chromedp.Run(lab.ctx, chromedp.Poll[bool]("tnbLabTest.done()", chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(bound))); err != nil {
-		lab.t.Fatalf("Run All Cells did not end (%v); the cells (index, outputs, reply, shown): %s\nthe last messages to and from the kernel:\n%s",
-			err, eval[string](lab, `JSON.stringify(tnbLabTest.cells().map(c => [c.index, c.outputs.length, c.reply && c.reply.status, c.shown]))`),
-			strings.Join(eval[[]string](lab, "tnbLabTest.messages()"), "\n"))
-	}
-	cells := eval[[]labCell](lab, "tnbLabTest.cells()")
-	if n := eval[int](lab, "tnbLabTest.requests()"); n != len(cells) {
-		lab.t.Fatalf("Run All Cells sent the kernel %d of the %d code cells", n, len(cells))
-	}
-	for _, c := range cells {
-		tagged := slices.Contains(c.Tags, "raises-exception")
-		if status, _ := c.Reply["status"].(string); (status == "ok") == tagged {
-			lab.t.Errorf("cell %d (tagged raises-exception: %v) replied %q: %v", c.Index, tagged, status, c.Outputs)
-		}
-		if want := shownOutputs(c.Outputs); c.Shown != want {
-			lab.t.Errorf("cell %d: the kernel sent %d outputs, which JupyterLab shows as %d, but it shows %d", c.Index, len(c.Outputs), want, c.Shown)
-		}
-	}
-}
-
-// shownOutputs is how many outputs JupyterLab shows for outputs: it
-// joins a stream's text to the output before it when that is text of the
-// same stream.
-func shownOutputs(outputs []map[string]any) int {
-	n := 0
-	for i, o := range outputs {
-		if i > 0 && o["output_type"] == "stream" && outputs[i-1]["output_type"] == "stream" && o["name"] == outputs[i-1]["name"] {
-			continue
-		}
-		n++
-	}
-	return n
-}
-
-// poll waits, with no bound but the browser's, for js to be true.
-func (lab *jupyterLab) poll(js, what string) {
-	lab.t.Helper()
-	if _, err := chromedp.Run(lab.ctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
-		lab.t.Fatalf("%s: %v\nJavaScript errors: %s", what, err, strings.Join(lab.errs.All(), "\n"))
-	}
-}
-
-// eval evaluates js in the page, awaiting a promise, and returns its value.
-func eval[T any](lab *jupyterLab, js string) T {
-	lab.t.Helper()
-	v, err := chromedp.Run(lab.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
-	if err != nil {
-		lab.t.Fatalf("%s: %v\nJavaScript errors: %s", js, err, strings.Join(lab.errs.All(), "\n"))
-	}
-	return v
 }

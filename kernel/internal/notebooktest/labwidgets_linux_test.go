@@ -1,7 +1,6 @@
 package notebooktest
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -106,18 +105,8 @@ func TestLabWidgets(t *testing.T) {
 	evalJS("tnbWidgetTest.click(), ''")
 	poll(`tnbWidgetTest.label() === "clicked 1"`, "a click did not run the button's callback")
 
-	saveLabShot(t, ctx, filepath.Join("lab", "widgets-kernel.png"))
+	browsertest.SaveScreenshot(t, ctx, filepath.Join("lab", "widgets-kernel.png"))
 	if e := errs.All(); len(e) > 0 {
 		t.Errorf("JavaScript errors on the page:\n%s", strings.Join(e, "\n"))
 	}
-}
-
-// saveLabShot saves a screenshot of the whole page as the artifact name.
-func saveLabShot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	browsertest.SaveArtifact(t, name, shot)
 }

@@ -23,7 +23,8 @@
 //                                                        scripts/run serves on a
 //                                                        Jupyter server
 //                                                        (jupyterlab.js), its
-//                                                        chunks, theme and schemas
+//                                                        chunks, theme, schemas
+//                                                        and settings/page_config.json
 //
 // Package kernel/internal/browser/lite copies dist/ into the site's lab/build/.
 // With TNB_META=FILE, the build also writes esbuild's metafile (which
@@ -276,6 +277,19 @@ fs.writeFileSync(
   path.join(own, "package.json.orig"),
   JSON.stringify({ name: "tensornb", version: "1.0.0" }),
 );
+// The page configuration jupyterlab_server adds to its own (its
+// app_settings_dir): the application's name and version, as JupyterLab's
+// own server gives them.
+const application = JSON.parse(
+  fs.readFileSync(
+    path.join("node_modules", "@jupyterlab", "application", "package.json"),
+  ),
+);
+fs.mkdirSync(path.join(served, "settings"));
+fs.writeFileSync(
+  path.join(served, "settings", "page_config.json"),
+  JSON.stringify({ appName: "JupyterLab", appVersion: application.version }),
+);
 console.log(
-  `${served}/: the JupyterLab scripts/run serves, its theme and ${schemas.length + 1} settings schemas`,
+  `${served}/: the JupyterLab scripts/run serves, its theme, ${schemas.length + 1} settings schemas and its page configuration`,
 );

@@ -106,11 +106,19 @@ export function start(all, mimeExtensions, name) {
     registry.registerPlugins(all);
     const serviceManager =
       await registry.resolveRequiredService(IServiceManager);
+    // jupyterlab_server 2.16 keeps the address of a page it did not find
+    // in the configuration that every later page shares (later versions
+    // do not), and JupyterLab would say "Path Not Found" on each: only
+    // that page keeps it.
+    const notFound = JupyterLab.defaultPaths.urls.notFound;
     const app = new JupyterLab({
       pluginRegistry: registry,
       serviceManager,
       mimeExtensions,
       availablePlugins: all,
+      paths: {
+        urls: { notFound: notFound === location.pathname ? notFound : "" },
+      },
     });
     app.name = name;
     window.jupyterapp = app;
