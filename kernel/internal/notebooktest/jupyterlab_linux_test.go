@@ -3,8 +3,8 @@ package notebooktest
 import (
 	"encoding/json"
 	"flag"
-	"net/http"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
