@@ -316,8 +316,13 @@ func (it *imageTest) testHub(t *testing.T, image string) {
 		if err := it.checkNotebooks("hub: "+u.name, u.singleuser(), u.logs); err != nil {
 			it.fail(t, err)
 		}
+		// The hub opens /lab/tree/notebooks/00-tour.ipynb (Spawner.default_url).
+		if version, err := it.labVersion(u.singleuser()); err != nil || !atLeast(version, 4, 1) {
+			it.fail(t, &failure{step: "hub: " + u.name + "'s JupyterLab", command: "GET " + u.singleuser().base + "lab", problem: fmt.Sprintf("the single-user server's JupyterLab is %q (%v), not 4.1 or later", version, err), log: u.logs(),
+				todo: "jupyterhub-singleuser must serve JupyterLab at /lab: on the stand-in, through the jupyterlab_server extension docker/standin enables"})
+		}
 	}
-	it.prog.say("hub: the notebooks appeared in both empty homes")
+	it.prog.say("hub: the notebooks appeared in both empty homes; both servers serve JupyterLab at /lab")
 
 	// alice runs every notebook, bob the tour, at once.
 	var wg sync.WaitGroup

@@ -73,6 +73,7 @@ type summary struct {
 	notebooks  int           // notebook runs compared with their stored outputs
 	peakMemory int64         // the Binder run's container, during the notebooks
 	hubUsers   int           // users whose notebooks ran on the hub
+	lab        string        // what the browser did in the Binder run's JupyterLab
 	grade      string        // what grading in the image showed and cost
 	gradescope string        // what the Gradescope bundle's image cost
 	failures   []string      // the steps that failed
@@ -103,6 +104,9 @@ func (s summary) line() string {
 	}
 	if s.peakMemory > 0 {
 		parts = append(parts, fmt.Sprintf("peak memory %s of Binder's 1–2 GB", mib(s.peakMemory)))
+	}
+	if s.lab != "" {
+		parts = append(parts, s.lab)
 	}
 	if s.hubUsers > 0 {
 		parts = append(parts, fmt.Sprintf("hub users %d, isolated", s.hubUsers))
@@ -213,6 +217,7 @@ func TestImage(t *testing.T) {
 	}
 	t.Run("at once", func(t *testing.T) {
 		it.parallel(t, "binder compiled", func(t *testing.T) { it.finishBinderRun(t, b) })
+		it.parallel(t, "binder lab", func(t *testing.T) { defer close(b.labDone); it.testLab(t, b) })
 		it.parallel(t, "broken", func(t *testing.T) { it.testBroken(t, image) })
 		it.parallel(t, "hub", func(t *testing.T) { it.testHub(t, image) })
 		it.parallel(t, "grade", func(t *testing.T) { it.testGrade(t, image) })
@@ -372,28 +377,59 @@ func (it *imageTest) standinGo() (string, error) {
 }
 
 // standinBase builds standin/Containerfile on a Debian 12 root file system
-// that mmdebstrap makes from Debian's packages. Both are kept: the next
-// run reuses the base while standin/ is unchanged.
+// that mmdebstrap makes from Debian's packages, with tensornb's JupyterLab
+// in its context (standinContext). Both are kept: the next run reuses the
+// base while its context is unchanged.
 func (it *imageTest) standinBase() (string, error) {
-	hash, err := dirHash("standin")
+	context, err := it.standinContext()
+	if err != nil {
+		return "", err
+	}
+	hash, err := dirHash(context)
 	if err != nil {
 		return "", err
 	}
 	if it.pm.label(it.ctx, standinBase, standinLabel) == hash {
-		it.prog.say("stand-in base: %s (made by an earlier run from this standin/)", standinBase)
+		it.prog.say("stand-in base: %s (made by an earlier run from this standin/ and JupyterLab)", standinBase)
 		return standinBase, nil
 	}
 	if _, err := it.debian(); err != nil {
 		return "", err
 	}
 	args := []string{"build", "--network", "host", "--layers", "--label", standinLabel + "=" + hash,
-		"--build-arg", "DEBIAN_IMAGE=" + standinDebian, "--file", filepath.Join("standin", "Containerfile"), "--tag", standinBase, "standin"}
+		"--build-arg", "DEBIAN_IMAGE=" + standinDebian, "--file", filepath.Join(context, "Containerfile"), "--tag", standinBase, context}
 	it.prog.say("stand-in base: %s (Debian's Jupyter, a minute or two)", quote("podman", args...))
 	if out, err := it.pm.stream(it.ctx, "  stand-in: ", buildNoise, args...); err != nil {
 		return "", &failure{step: "stand-in base", command: quote("podman", args...), problem: err.Error(), log: out,
 			todo: "the log names the step of docker/standin/Containerfile that failed; Debian's mirror must be reachable"}
 	}
 	return standinBase, nil
+}
+
+// standinContext makes the stand-in base's build context: the files of
+// standin/, and in jupyterlab/ the JupyterLab that scripts/run serves,
+// as scripts/jupyterlab's config.py and index.html with the built app
+// (npm run build in kernel/internal/browser/lite/web) in app/.
+func (it *imageTest) standinContext() (string, error) {
+	context := filepath.Join(it.dir, "standin")
+	lab := filepath.Join(context, "jupyterlab")
+	app := filepath.Join(it.root, "kernel", "internal", "browser", "lite", "web", "dist-jupyterlab")
+	if !fileExists(filepath.Join(app, "jupyterlab.js")) {
+		return "", &failure{step: "stand-in base", problem: "tensornb's JupyterLab is not built in " + app,
+			todo: "run npm ci and npm run build in kernel/internal/browser/lite/web (scripts/image does both), then run again"}
+	}
+	for _, copy := range []struct{ from, to string }{
+		{"standin", context},
+		{filepath.Join(it.root, "scripts", "jupyterlab"), lab},
+		{app, filepath.Join(lab, "app")},
+	} {
+		if err := os.CopyFS(copy.to, os.DirFS(copy.from)); err != nil {
+			return "", &failure{step: "stand-in base", problem: "making the build's context: " + err.Error()}
+		}
+	}
+	// scripts/jupyterlab/serve is scripts/run's; the image has its own
+	// commands (standin/jupyter-lab).
+	return context, os.Remove(filepath.Join(lab, "serve"))
 }
 
 // debian returns a Debian 12 image of nothing but Debian's minimal base,
@@ -423,11 +459,16 @@ func (it *imageTest) debian() (string, error) {
 	return standinDebian, nil
 }
 
-// dirHash is a hash of the files of dir, names and contents.
+// dirHash is a hash of the files of dir, their names (from dir) and
+// contents.
 func dirHash(dir string) (string, error) {
 	h := sha256.New()
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
+			return err
+		}
+		name, err := filepath.Rel(dir, path)
+		if err != nil {
 			return err
 		}
 		data, err := os.ReadFile(path)
@@ -438,7 +479,7 @@ func dirHash(dir string) (string, error) {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(h, "%s %o %d\n", path, info.Mode().Perm(), len(data))
+		fmt.Fprintf(h, "%s %o %d\n", name, info.Mode().Perm(), len(data))
 		h.Write(data)
 		return nil
 	})
@@ -798,12 +839,13 @@ func (it *imageTest) runNotebooks(step string, s server, kernel string, paths []
 	return first, nil
 }
 
-// A Binder run: its container, its server, and what stops the sampling
-// of its container.
+// A Binder run: its container, its server, what stops the sampling of
+// its container, and what is closed when the browser is done with it.
 type binderRun struct {
 	c       *container
 	s       server
 	stopped func()
+	labDone chan struct{}
 }
 
 // startBinderRun runs the image as repo2docker and Binder run it: as uid
@@ -831,7 +873,7 @@ func (it *imageTest) startBinderRun(t, parent *testing.T, image string) *binderR
 			it.fail(t, err)
 		}
 	}
-	b := &binderRun{c: c, s: s, stopped: c.watch()}
+	b := &binderRun{c: c, s: s, stopped: c.watch(), labDone: make(chan struct{})}
 	parent.Cleanup(b.stopped)
 	paths := it.notebookPaths()
 	it.prog.say("binder: running the %d notebooks under tensornb, from this machine, through the server's REST API and kernel websocket", len(paths))
@@ -853,6 +895,9 @@ func (it *imageTest) finishBinderRun(t *testing.T, b *binderRun) {
 	if _, err := it.runNotebooks("binder: tensornb-compiled", s, "tensornb-compiled", paths, c.logs); err != nil {
 		it.fail(t, err)
 	}
+	// The memory is sampled, and the container runs, until the browser is
+	// done with it too.
+	<-b.labDone
 	b.stopped()
 	it.mu.Lock()
 	it.sum.peakMemory = c.peak
@@ -875,21 +920,9 @@ func (it *imageTest) finishBinderRun(t *testing.T, b *binderRun) {
 	}
 	it.prog.say("binder: a connection out of the container fails (%s): the notebooks ran with no network", strings.TrimPrefix(out, "refused: "))
 
-	// The front ends: the pinned base must have JupyterLab >= 4.1 and
-	// Notebook >= 7.1, which draw Mermaid; the stand-in has neither.
-	frontends := "import jupyterlab, notebook\nfrom packaging.version import Version as V\nassert V(jupyterlab.__version__) >= V('4.1') and V(notebook.__version__) >= V('7.1'), (jupyterlab.__version__, notebook.__version__)\nprint('JupyterLab', jupyterlab.__version__, 'Notebook', notebook.__version__)"
-	out, err = it.pm.run(it.ctx, "exec", c.name, "python3", "-c", frontends)
-	switch {
-	case err == nil:
-		it.prog.say("binder: front ends: %s", out)
-	case it.sum.bases == "pinned":
-		it.fail(t, &failure{step: "binder: front ends", command: "podman exec " + c.name + " python3 -c …", problem: err.Error(),
-			todo: "the pinned base's JupyterLab or Notebook is too old to draw Mermaid: pin a newer base-notebook"})
-	default:
-		version, _ := it.pm.run(it.ctx, "exec", c.name, "python3", "-c", "import notebook; print(notebook.__version__)")
-		it.prog.say("binder: front ends: not provable with the stand-in base (Notebook %s, no JupyterLab); the pinned base is checked where it can be pulled", version)
+	if err := it.checkFrontends(c, s); err != nil {
+		it.fail(t, err)
 	}
-
 	stopped := time.Now()
 	if _, err := it.pm.run(it.ctx, "stop", "--time", "10", c.name); err != nil {
 		it.fail(t, &failure{step: "binder: stop", problem: err.Error()})

@@ -88,3 +88,21 @@ install_image_tools() {
 	echo "installing Debian's ${image_packages[*]} (a minute or two)..."
 	apt_install "${image_packages[@]}"
 }
+
+# build_jupyterlab builds tensornb's JupyterLab (scripts/run serves it; the
+# image test's stand-in base carries it) into
+# kernel/internal/browser/lite/web/dist-jupyterlab with npm ci and npm run
+# build, unless it is built already and newer than its scripts, schemas
+# and lock.
+build_jupyterlab() {
+	local web=kernel/internal/browser/lite/web
+	local built=$web/dist-jupyterlab/jupyterlab.js
+	if [ -f "$built" ] && [ -z "$(find "$web" "$web/schema" -maxdepth 1 \( -name '*.js' -o -name '*.mjs' -o -name '*.json' \) -newer "$built")" ]; then
+		echo "built already: $web/dist-jupyterlab"
+		return
+	fi
+	npm ci --prefix "$web" --no-audit --no-fund ||
+		die "npm ci --prefix $web failed (see above)" "check the npm registry can be reached, then run again"
+	npm run --prefix "$web" --silent build ||
+		die "esbuild could not bundle tensornb's JupyterLab (see above)" "run npm run --prefix $web build to see the error"
+}
