@@ -122,6 +122,10 @@ func (lab *Lab) CheckWidgets() {
 	lab.T.Helper()
 	Eval[bool](lab, `tnbLabTest.scrollTo(".tnb-explorer")`)
 	CheckExplorerClick(lab.T, lab.Ctx)
+	// The widget manager draws the slider once it has its model, which
+	// may be after Run All Cells has ended.
+	Eval[bool](lab, `tnbLabTest.reveal("application/vnd.jupyter.widget-view+json")`)
+	lab.Poll(`document.querySelector(".widget-slider") !== null`, "the slider is not drawn")
 	Eval[bool](lab, `tnbLabTest.scrollTo(".widget-slider")`)
 	Eval[bool](lab, WidgetJS)
 	lab.Poll(`tnbWidgetTest.picture() !== ""`, "the slider's picture is not drawn")

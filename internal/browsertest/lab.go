@@ -289,6 +289,22 @@ const LabJS = `window.tnbLabTest = (() => {
     },
     // scrollTo scrolls the first element that matches selector into
     // view and resolves once it has stayed in place for a few frames.
+    // reveal scrolls the notebook to its first code cell with an output
+    // of mime, so that JupyterLab draws that output if it has not yet.
+    async reveal(mime) {
+      const cell = panel.content.widgets.find((c) => {
+        if (c.model.type !== "code") {
+          return false;
+        }
+        const outputs = c.model.outputs;
+        return Array.from({ length: outputs.length }, (_, i) => outputs.get(i)).some((o) => mime in o.data);
+      });
+      if (!cell) {
+        throw new Error("no output of " + mime + " in the notebook");
+      }
+      await panel.content.scrollToCell(cell, "center");
+      return true;
+    },
     async scrollTo(selector) {
       const node = document.querySelector(selector);
       if (!node) {
